@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+// PushContracts: contracts, contract-check and loopback fakes for push notifications.
+// No package dependencies, by design: only the toolchain.
+import PackageDescription
+
+let package = Package(
+    name: "PushContracts",
+    platforms: [.macOS(.v13), .iOS(.v17)],
+    products: [
+        .library(name: "Contracts", targets: ["Contracts"]),
+        .library(name: "FakeBackend", targets: ["FakeBackend"]),
+        .library(name: "FakeAPNs", targets: ["FakeAPNs"]),
+        .executable(name: "contract-check", targets: ["contract-check"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "Contracts"),
+        .target(name: "CLoopbackShim"),
+        .target(name: "LoopbackHTTP", dependencies: ["CLoopbackShim"]),
+        .target(name: "FakeBackend", dependencies: ["Contracts", "LoopbackHTTP"]),
+        .target(name: "FakeAPNs", dependencies: ["Contracts", "LoopbackHTTP"]),
+        .target(name: "ContractCheckCLI", dependencies: ["Contracts", "FakeBackend", "FakeAPNs"]),
+        .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
+        .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),
+        .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "LoopbackHTTP", "Contracts"]),
+        .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheckCLI", "Contracts"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["FakeBackend", "FakeAPNs", "Contracts"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// The shim is header-only; SwiftPM needs one C source file in a C target.
+#include "CLoopbackShim.h"

@@ -1,0 +1,2 @@
+// FakeAPNs: see its issue. Nothing public yet.
+@_exported import LoopbackHTTP

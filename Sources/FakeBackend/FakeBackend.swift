@@ -1,0 +1,2 @@
+// FakeBackend: see its issue. Nothing public yet.
+@_exported import LoopbackHTTP

@@ -1,0 +1,68 @@
+/// An ordered list of HTTP header fields whose names compare case-insensitively.
+///
+/// Order and duplicates are kept as received, so a fake can report a duplicated header
+/// (APNs answers `DuplicateHeaders`) and a test can compare whole messages.
+public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field as received or as it will be sent.
+    public struct Field: Sendable, Hashable {
+        /// The name as written; compare with ``HTTPFields/lowercasedName(_:)`` semantics.
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var fields: [Field]
+
+    public init() { fields = [] }
+    public init(_ fields: [Field]) { self.fields = fields }
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The first value of the named field, or nil.
+    public subscript(name: String) -> String? {
+        get {
+            for field in fields where Self.namesEqual(field.name, name) { return field.value }
+            return nil
+        }
+        set {
+            fields.removeAll { Self.namesEqual($0.name, name) }
+            if let newValue { fields.append(Field(name: name, value: newValue)) }
+        }
+    }
+
+    /// Every value of the named field, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping any existing one of the same name.
+    public mutating func append(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// ASCII case-insensitive comparison of two field names, without allocating.
+    @inlinable
+    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                guard pa.count == pb.count else { return false }
+                for i in 0..<pa.count {
+                    var x = pa[i], y = pb[i]
+                    if x >= 65 && x <= 90 { x += 32 }
+                    if y >= 65 && y <= 90 { y += 32 }
+                    if x != y { return false }
+                }
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// The protocol that carried a request. A fake rarely needs it; the journal records it.
+public enum HTTPProtocolVersion: String, Sendable, Hashable {
+    case http1_1 = "HTTP/1.1"
+    case http2 = "HTTP/2"
+}
+
+/// A complete request, body read whole, as a fake's handler sees it.
+///
+/// The same value arrives whether HTTP/1.1 or HTTP/2 carried it; for HTTP/2 the
+/// pseudo-headers become `method`, `path` and `authority` and are not in `headers`.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: String
+    /// The request target as sent: path and optional query, e.g. `/v1/devices/ab12?x=1`.
+    public var path: String
+    /// `Host` (HTTP/1.1) or `:authority` (HTTP/2), if sent.
+    public var authority: String?
+    public var headers: HTTPFields
+    public var body: [UInt8]
+    public var version: HTTPProtocolVersion
+    /// Identifies the connection within its server, so per-connection rules
+    /// (e.g. APNs provider-token refresh) can be applied. Stable for the connection's life.
+    public var connectionID: UInt64
+
+    public init(
+        method: String,
+        path: String,
+        authority: String? = nil,
+        headers: HTTPFields = HTTPFields(),
+        body: [UInt8] = [],
+        version: HTTPProtocolVersion = .http1_1,
+        connectionID: UInt64 = 0
+    ) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.headers = headers
+        self.body = body
+        self.version = version
+        self.connectionID = connectionID
+    }
+
+    /// The path without its query string.
+    public var pathWithoutQuery: Substring {
+        if let q = path.firstIndex(of: "?") { return path[..<q] }
+        return path[...]
+    }
+}

@@ -1,0 +1,48 @@
+/// What a handler answers: a response, and how the transport should deliver it.
+///
+/// `disposition` is how a fake scripts a bad day at the transport level without
+/// knowing sockets: the handler has already applied the request's effect, and the
+/// transport then delays, withholds or destroys the answer.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: HTTPStatus
+    public var headers: HTTPFields
+    public var body: [UInt8]
+    public var disposition: ResponseDisposition
+
+    public init(
+        status: HTTPStatus,
+        headers: HTTPFields = HTTPFields(),
+        body: [UInt8] = [],
+        disposition: ResponseDisposition = .send
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.disposition = disposition
+    }
+}
+
+/// How the transport delivers a handler's response.
+public enum ResponseDisposition: Sendable, Hashable {
+    /// Write the response now.
+    case send
+    /// Write the response after this many milliseconds (the connection stays usable meanwhile
+    /// for HTTP/2; for HTTP/1.1 later pipelined requests wait, as they must).
+    case delay(milliseconds: Int)
+    /// Accept and never answer: the client sees a timeout. The request (or HTTP/2 stream)
+    /// stays open until the client gives up or the server stops.
+    case hang
+    /// Abort: a TCP reset for HTTP/1.1, `RST_STREAM` (CANCEL) for the stream on HTTP/2.
+    case reset
+    /// The effect was applied but the answer is lost: the connection closes (HTTP/1.1)
+    /// or the stream is reset (HTTP/2) without a response being written.
+    case loseResponse
+    /// HTTP/2: send `GOAWAY` now with this debug payload (e.g. APNs' `{"reason":"Shutdown"}`)
+    /// after writing nothing for this stream. HTTP/1.1: the response is written with
+    /// `Connection: close` and the connection closes.
+    case goAway(debugData: [UInt8])
+}
+
+/// A fake's logic: one request in, one response out. Runs on the server's event loop,
+/// so it must not block; waiting belongs in `ResponseDisposition.delay`.
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse

@@ -1,0 +1,24 @@
+import Foundation
+
+/// One lock-protected box for shared mutable state (STYLE 7).
+///
+/// `Synchronization.Mutex` needs iOS 18 / macOS 15; the library products must work from
+/// an iOS 17 test target, so this wraps `NSLock` instead. This is the one place in the
+/// package where `@unchecked Sendable` is used for locking.
+package final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    package init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with exclusive access to the value.
+    @discardableResult
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// A copy of the current value.
+    package var snapshot: Value { withLock { $0 } }
+}
