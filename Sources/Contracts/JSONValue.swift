@@ -1,6 +1,6 @@
 /// A position in a source text: 1-based line and column (column counts Unicode scalars),
 /// and the 0-based byte offset.
-public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SourcePosition: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var line: Int
     public var column: Int
     public var offset: Int
