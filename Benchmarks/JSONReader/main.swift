@@ -25,6 +25,10 @@ func payload() -> [UInt8] {
 }
 
 let bytes = payload()
+if CommandLine.arguments.dropFirst().first == "--emit-payload" {
+    FileHandle.standardOutput.write(Data(bytes))
+    exit(0)
+}
 let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 do {
     _ = try JSONReader.parse(bytes)
