@@ -21,3 +21,19 @@ if command -v jq >/dev/null; then
     end=$(date +%s%N)
     awk -v ns=$(( end - start )) -v n="$copies" 'BEGIN { printf "jq empty (stream of %d): %.2f µs/parse\n", n, ns / 1000 / n }'
 fi
+
+# Whole files: 10,000 payload files of varied size, read and parsed by one process each way.
+if command -v jq >/dev/null && [[ "${JSON_BENCH_FILES:-1}" != 0 ]]; then
+    files="$out/files"
+    rm -rf "$files" && mkdir -p "$files"
+    payload="$(cat "$out/payload.json")"
+    for (( i = 0; i < 10000; i++ )); do
+        # Varied sizes: a prefix of the items list, closed properly, 0.3–2 KB.
+        printf '{"aps":{"alert":{"title":"Order %d","body":"On the way"},"mutable-content":1,"category":"ORDER_UPDATE","thread-id":"order-%d"},"notificationId":"%d","accountId":"a1","route":"orders/%d","orderVersion":%d,"pad":"%*s"}\n' \
+            "$i" "$i" "$i" "$i" $(( i % 9 + 1 )) $(( i % 1700 )) "" > "$files/p$i.json"
+    done
+    start=$(date +%s%N); "$out/json-reader-bench" --files "$files"/*.json; end=$(date +%s%N)
+    echo "JSONReader process total: $(( (end - start) / 1000000 )) ms"
+    start=$(date +%s%N); jq empty "$files"/*.json; end=$(date +%s%N)
+    echo "jq empty process total: $(( (end - start) / 1000000 )) ms"
+fi

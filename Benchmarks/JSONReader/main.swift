@@ -29,6 +29,19 @@ if CommandLine.arguments.dropFirst().first == "--emit-payload" {
     FileHandle.standardOutput.write(Data(bytes))
     exit(0)
 }
+// --files PATH...: read and parse each file once (what `contract-check validate` does first).
+if CommandLine.arguments.dropFirst().first == "--files" {
+    let paths = CommandLine.arguments.dropFirst(2)
+    let start = DispatchTime.now().uptimeNanoseconds
+    var parsed = 0
+    for path in paths {
+        guard let data = FileManager.default.contents(atPath: path) else { continue }
+        if (try? JSONReader.parse(data)) != nil { parsed += 1 }
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    print("JSONReader over \(paths.count) files: \(String(format: "%.0f", elapsed)) ms in-process (\(parsed) parsed)")
+    exit(0)
+}
 let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 do {
     _ = try JSONReader.parse(bytes)
