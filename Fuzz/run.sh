@@ -92,10 +92,13 @@ for pattern in ${SOURCES[$target]}; do
         esac
     done
 done
+# The toolchain's lld links ASan objects without gold's "cannot export local symbol" noise.
+linker=()
+if [[ -x "$(dirname "$(readlink -f "$swiftc_path")")/ld.lld" ]]; then linker=(-use-ld=lld); fi
 echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
 # shellcheck disable=SC2086
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
-    -module-name "Fuzz$target" ${FLAGS[$target]} \
+    -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
     "${swift_files[@]}" "$root/Fuzz/$target/main.swift" "${c_objects[@]}" \
     -o "$out/fuzz-$target"
 
