@@ -110,7 +110,8 @@ echo "Running $target for ${seconds}s on a copy of Fuzz/corpus/${CORPUS[$target]
 dict_flag=()
 if [[ -n "${DICT[$target]:-}" ]]; then dict_flag=(-dict="$root/Fuzz/dict/${DICT[$target]}"); fi
 set +e
-"$out/fuzz-$target" "$scratch" \
+# Swift's own crash backtracer would race ASan's report; let libFuzzer/ASan report alone.
+SWIFT_BACKTRACE=enable=no "$out/fuzz-$target" "$scratch" \
     -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$out/" -print_final_stats=1 ${dict_flag[@]+"${dict_flag[@]}"} 2>&1 \
     | tee "$out/last-run.log" | grep -vE '^#[0-9]+\s+(NEW|REDUCE|pulse)|# Uses: |ecommended dictionary'
