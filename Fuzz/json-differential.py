@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Differential check: JSONReader must accept exactly what CPython's json module accepts
 (strict UTF-8, no NaN/Infinity), except lone surrogate escapes, which JSONReader rejects by
-design. Inputs are seeded mutations of Fuzz/corpus/json/ plus random token strings.
+design, and must read the same values (strings, exact integers, IEEE bits of decimals).
+Inputs are seeded mutations of Fuzz/corpus/json/ plus random token strings.
 
     python3 Fuzz/json-differential.py [COUNT]      (SEED=n to vary; exits 1 on a disagreement)
 """
-import base64, json, os, random, subprocess, sys, tempfile
+import base64, json, os, random, struct, subprocess, sys, tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 random.seed(int(os.environ.get("SEED","7")))
@@ -27,23 +28,33 @@ def gen():
     if random.random() < 0.3:
         return b''.join(random.choice(tokens) for _ in range(random.randint(0, 12)))
     return mutate(random.choice(seeds))
-def py_accepts(b):
+def canonical(v):
+    if v is None: return 'null'
+    if v is True: return 'true'
+    if v is False: return 'false'
+    if isinstance(v, int): return str(v)
+    if isinstance(v, float): return 'f' + struct.pack('>d', v).hex()
+    if isinstance(v, str): return json.dumps(v, ensure_ascii=True)
+    if isinstance(v, list): return '[' + ','.join(canonical(x) for x in v) + ']'
+    return '{' + ','.join(json.dumps(k, ensure_ascii=True) + ':' + canonical(x) for k, x in v.items()) + '}'
+
+def has_lone(v):
+    if isinstance(v, str): return any(0xD800 <= ord(c) <= 0xDFFF for c in v)
+    if isinstance(v, list): return any(has_lone(x) for x in v)
+    if isinstance(v, dict): return any(has_lone(k) or has_lone(x) for k, x in v.items())
+    return False
+
+def python_reads(b):
+    """The canonical value CPython reads, '-' when it rejects, None when out of scope."""
     if b.startswith(b'\xef\xbb\xbf'): b = b[3:]
     try: s = b.decode('utf-8', 'strict')
-    except UnicodeDecodeError: return False
+    except UnicodeDecodeError: return '-'
     def bad(x): raise ValueError(x)
-    try:
-        v = json.loads(s, parse_constant=bad)
-    except (ValueError, RecursionError): return False
-    # Python accepts lone surrogate escapes; the reader rejects them by design.
-    def has_lone(v):
-        if isinstance(v, str):
-            return any(0xD800 <= ord(c) <= 0xDFFF for c in v)
-        if isinstance(v, list): return any(has_lone(x) for x in v)
-        if isinstance(v, dict): return any(has_lone(k) or has_lone(x) for k, x in v.items())
-        return False
+    try: v = json.loads(s, parse_constant=bad)
+    except (ValueError, RecursionError): return '-'
     if has_lone(v): return None
-    return True
+    return canonical(v)
+
 count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
 inputs = [gen() for _ in range(count)]
 build = tempfile.mkdtemp(prefix='json-differential.')
@@ -51,14 +62,14 @@ classify = os.path.join(build, 'classify')
 sources = [os.path.join(root, 'Sources/Contracts', f) for f in sorted(os.listdir(os.path.join(root, 'Sources/Contracts'))) if f.endswith('.swift')]
 subprocess.run(['swiftc', '-O', '-swift-version', '6', '-module-name', 'JSONDifferential', *sources,
                 os.path.join(root, 'Fuzz/JSONDifferential/main.swift'), '-o', classify], check=True)
-res = subprocess.run([classify], input=b'\n'.join(base64.b64encode(x) for x in inputs) + b'\n', capture_output=True).stdout.decode().split()
+res = subprocess.run([classify], input=b'\n'.join(base64.b64encode(x) for x in inputs) + b'\n', capture_output=True).stdout.decode().split('\n')
 dis = 0; acc = 0
-for x, r in zip(inputs, res):
-    p = py_accepts(x)
-    if p is None: continue
-    acc += p
-    if (r == '1') != p:
+for x, ours in zip(inputs, res):
+    theirs = python_reads(x)
+    if theirs is None: continue
+    acc += theirs != '-'
+    if ours != theirs:
         dis += 1
-        if dis <= 15: print('DISAGREE swift=%s python=%s %r' % (r, p, x))
+        if dis <= 15: print('DISAGREE JSONReader=%s python=%s input=%r' % (ours[:80], theirs[:80], x))
 print('inputs', len(inputs), 'python-accepted', acc, 'disagreements', dis)
 sys.exit(1 if dis else 0)
