@@ -18,6 +18,16 @@ package struct DecodedProviderToken: Sendable, Hashable {
     /// The 64-byte r ‖ s signature.
     package var signature: [UInt8]
 
+    /// A decoded token from its parts (for tests and for callers that decode elsewhere).
+    package init(keyID: String, algorithm: String, teamID: String, issuedAt: Int64, signingInput: [UInt8], signature: [UInt8]) {
+        self.keyID = keyID
+        self.algorithm = algorithm
+        self.teamID = teamID
+        self.issuedAt = issuedAt
+        self.signingInput = signingInput
+        self.signature = signature
+    }
+
     /// Whether the signature verifies under `key`.
     package func isSignatureValid(for key: APNsPublicKey) -> Bool {
         key.isValidSignature(signature, for: signingInput)

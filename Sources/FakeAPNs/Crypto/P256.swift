@@ -1,4 +1,4 @@
-// Scalar multiplication on P-256 with fixed 4-bit windows: 64 rounds of four doublings and
+// P256Scalar multiplication on P-256 with fixed 4-bit windows: 64 rounds of four doublings and
 // one table addition. Verification interleaves u1·G and u2·Q (Shamir's trick) so both
 // share the doublings.
 //
