@@ -168,6 +168,19 @@ import Testing
         #expect(!key.publicKey.isValidSignature(r + onePlusN, for: message))
     }
 
+    /// A signature whose verification lands on the point at infinity must be rejected, not
+    /// crash on the affine conversion: with r = 1 and d = −e mod n, u1·G + u2·Q = (e + d)/s·G = O
+    /// for every s.
+    @Test func pointAtInfinityIsRejected() throws {
+        let key = try APNsSigningKey(rawRepresentation: CryptoHex.bytes(
+            "5A516B99C74CD6E08CCD09832F78D769D9D6C49418EA8F3B09D737D993F8B157"))
+        let one = [UInt8](repeating: 0, count: 31) + [1]
+        let message = Array("u1 G + u2 Q is infinity".utf8)
+        for s in [one, [UInt8](repeating: 0, count: 31) + [7], CryptoHex.bytes(Self.sample.s)] {
+            #expect(!key.publicKey.isValidSignature(one + s, for: message))
+        }
+    }
+
     /// Documented choice: high-S is accepted. RFC 6979's "sample" signature already has
     /// s > n/2; its low-S twin (r, n − s) verifies too. JWS ES256 (RFC 7518 §3.4) and APNs
     /// do not demand low-S, so rejecting it would refuse tokens Apple accepts.

@@ -62,6 +62,26 @@ import Testing
         #expect(try ProviderToken.decode(Self.expectedToken).get().isSignatureValid(for: key.publicKey))
     }
 
+    /// Changing any one character of a valid token (seeded sample of positions) makes it
+    /// malformed or makes verification fail: canonical base64url means every change alters
+    /// the signed bytes or the signature.
+    @Test func everySingleCharacterChangeIsCaught() throws {
+        let key = try #require(Self.key)
+        let token = Array(Self.expectedToken.utf8)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=".utf8)
+        var random = CryptoTestRandom(seed: 0x5eed_7013)
+        for _ in 0..<48 {
+            let position = Int(random.next() % UInt64(token.count))
+            var replacement = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            if replacement == token[position] { replacement = token[position] == 0x41 ? 0x42 : 0x41 }
+            var mutated = token
+            mutated[position] = replacement
+            if case .success(let decoded) = ProviderToken.decode(String(decoding: mutated, as: UTF8.self)) {
+                #expect(!decoded.isSignatureValid(for: key.publicKey), "position \(position) → \(replacement)")
+            }
+        }
+    }
+
     // MARK: Malformed tokens
 
     static let goodSignature = [UInt8](repeating: 7, count: 64)

@@ -29,20 +29,6 @@ enum P256 {
         return result
     }
 
-    /// k·point for any point.
-    static func multiply(_ k: U256, _ point: P256AffinePoint) -> P256JacobianPoint {
-        let table = windowTable(point.jacobian)
-        var result = P256JacobianPoint.infinity
-        for index in stride(from: 63, through: 0, by: -1) {
-            result = result.doubled().doubled().doubled().doubled()
-            let digit = k.nibble(index)
-            if digit != 0 {
-                result = result.adding(table[digit])
-            }
-        }
-        return result
-    }
-
     /// u1·G + u2·Q with shared doublings.
     static func multiplyGeneratorAndAdd(_ u1: U256, _ u2: U256, _ q: P256AffinePoint) -> P256JacobianPoint {
         let gTable = generatorTable
