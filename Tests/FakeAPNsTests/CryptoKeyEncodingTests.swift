@@ -158,6 +158,17 @@ import Testing
         }
         #expect(throws: APNsKeyError.unsupportedPEMLabel) { try APNsSigningKey(pemRepresentation: Self.spki) }
         #expect(throws: APNsKeyError.unsupportedPEMLabel) {
+            try APNsSigningKey(pemRepresentation: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMEE=\n-----END ENCRYPTED PRIVATE KEY-----\n")
+        }
+        #expect(throws: APNsKeyError.unsupportedPEMLabel) {
+            try APNsSigningKey(pemRepresentation: "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMEE=\n-----END EC PRIVATE KEY-----\n")
+        }
+        do {
+            _ = try APNsSigningKey(pemRepresentation: Self.spki)
+        } catch {
+            #expect(error.description.contains("cannot sign"), "says why a public key will not do: \(error)")
+        }
+        #expect(throws: APNsKeyError.unsupportedPEMLabel) {
             try APNsSigningKey(pemRepresentation: "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n")
         }
     }
