@@ -61,6 +61,12 @@ import Testing
         #expect(key.publicKey.x963Representation == Self.publicKeyX963)
     }
 
+    @Test func descriptionsNeverShowThePrivateKey() throws {
+        let key = try APNsSigningKey(rawRepresentation: Self.rawPrivateKey)
+        #expect(!String(describing: key).contains("b5331c47"))
+        #expect(String(describing: key).contains("0400270f0b89de6b68"))
+    }
+
     @Test func readsSEC1AndPKCS8WithoutPublicKey() throws {
         #expect(try APNsSigningKey(pemRepresentation: Self.sec1).rawRepresentation == Self.rawPrivateKey)
         let derived = try APNsSigningKey(pemRepresentation: Self.pkcs8WithoutPublicKey)
