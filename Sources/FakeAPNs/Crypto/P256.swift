@@ -9,13 +9,6 @@
 
 /// P-256 curve operations used by ECDSA.
 enum P256 {
-    /// 0·G … 15·G in affine form (index 0 is unused), computed once.
-    private static let generatorTable: [P256AffinePoint] = {
-        let multiples = windowTable(P256AffinePoint.generator.jacobian)
-        // Index 0 is infinity and never read; keep G there so the array stays affine.
-        return multiples.map { $0.affine ?? P256AffinePoint.generator }
-    }()
-
     /// combTable[15·i + j − 1] = j·16^i·G in affine form, for i in 0..<64 and j in 1...15:
     /// 960 points (60 KiB), built on first use with one field inversion (Montgomery's trick).
     private static let combTable: [P256AffinePoint] = {
@@ -71,16 +64,16 @@ enum P256 {
         return result
     }
 
-    /// u1·G + u2·Q with shared doublings.
+    /// u1·G + u2·Q with shared doublings (G's window is the comb table's first row, 1…15·G).
     static func multiplyGeneratorAndAdd(_ u1: U256, _ u2: U256, _ q: P256AffinePoint) -> P256JacobianPoint {
-        let gTable = generatorTable
+        let gTable = combTable
         let qTable = windowTable(q.jacobian)
         var result = P256JacobianPoint.infinity
         for index in stride(from: 63, through: 0, by: -1) {
             result = result.doubled().doubled().doubled().doubled()
             let gDigit = u1.nibble(index)
             if gDigit != 0 {
-                result = result.adding(gTable[gDigit])
+                result = result.adding(gTable[gDigit &- 1])
             }
             let qDigit = u2.nibble(index)
             if qDigit != 0 {
