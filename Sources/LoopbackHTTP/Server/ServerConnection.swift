@@ -13,6 +13,8 @@ final class ServerConnection {
     var readEOF = false
     /// Reading paused because too much output is unwritten (backpressure).
     var readPaused = false
+    /// Actions held back while the peer is not reading our output (backpressure).
+    var deferredActions: [ConnectionAction] = []
     /// The codec asked to close: close once `output` is flushed.
     var closeWhenFlushed = false
     /// Our side is shut down; reading and discarding until the peer closes or time runs out.

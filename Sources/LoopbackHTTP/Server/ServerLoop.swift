@@ -194,15 +194,27 @@ final class ServerLoop {
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
     private func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+        if !connection.deferredActions.isEmpty {
+            // Keep order: new actions queue behind the ones held back by backpressure.
+            connection.deferredActions.append(contentsOf: initial)
+            flushAndSettle(connection)
+            return
+        }
         var actions = initial
         var index = 0
-        while index < actions.count {
+        processing: while index < actions.count {
             let action = actions[index]
             index += 1
             switch action {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
+                if connection.pendingOutput > configuration.maxPendingOutputBytes {
+                    // Backpressure: the peer is not reading. Run this request (and what
+                    // follows) once its output has drained.
+                    connection.deferredActions.append(contentsOf: actions[(index - 1)...])
+                    break processing
+                }
                 let response = handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
@@ -274,7 +286,15 @@ final class ServerLoop {
         } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
             connection.readPaused = false
         }
-        let wanted = PollInterest(read: !connection.readEOF && !connection.readPaused, write: pending > 0)
+        if !connection.deferredActions.isEmpty && pending <= configuration.maxPendingOutputBytes / 4 {
+            let deferred = connection.deferredActions
+            connection.deferredActions = []
+            run(deferred, on: connection)
+            return
+        }
+        let wanted = PollInterest(
+            read: !connection.readEOF && !connection.readPaused && connection.deferredActions.isEmpty,
+            write: pending > 0)
         if wanted != connection.interest {
             do {
                 try poller.update(connection.fd, from: connection.interest, to: wanted)
