@@ -53,7 +53,9 @@ final class ServerLoop {
         while true {
             for command in control.takeCommands() { perform(command) }
             fireTimers()
-            if stopping && connections.isEmpty { break }
+            // Stopping: done once every response is out (a connection that is only
+            // lingering for the peer's FIN has nothing left to deliver).
+            if stopping && connections.values.allSatisfy(\.lingering) { break }
             let timeout = timers.pollTimeout(now: TimerQueue<TimerEvent>.now)
             do {
                 try poller.wait(timeoutMilliseconds: timeout, into: &events)
