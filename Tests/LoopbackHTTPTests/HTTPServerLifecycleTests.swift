@@ -111,3 +111,19 @@ private func plainBind(port: UInt16) -> Bool {
     }
     return result == 0
 }
+
+@Suite struct HTTPServerLimitTests {
+    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() async throws {
+        try await withServer({ $0.maxConnections = 2 }, handler: echoHandler) { server in
+            var first: RawClient? = try RawClient(port: server.port)
+            let second = try RawClient(port: server.port)
+            #expect(eventually { server.acceptedConnectionCount == 2 })
+            let third = try RawClient(port: server.port)  // completes in the backlog
+            try third.send("GET /third HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            #expect(!eventually(timeout: 0.2) { server.acceptedConnectionCount > 2 })
+            first = nil
+            #expect(try third.readToEnd().text.hasSuffix("GET /third 0"))
+            #expect(first == nil && second.fd >= 0)
+        }
+    }
+}

@@ -28,6 +28,8 @@ final class ServerConnection {
     var lastActivity: ConnectionActivity = .idle
     /// Requests the handler answered with `.hang`, and delayed responses not yet sent.
     var hungStreams = 0
+    /// The loop turn in which it was accepted.
+    var acceptedInTurn: UInt64 = 0
     var pendingDelays = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {

@@ -27,6 +27,8 @@ final class ServerLoop {
     private var events: [PollEvent] = []
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var stopping = false
+    /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
+    private var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     private static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
@@ -62,6 +64,7 @@ final class ServerLoop {
             } catch {
                 break
             }
+            turn &+= 1
             for event in events { handle(event) }
         }
         for command in control.markLoopExited() {
@@ -118,7 +121,9 @@ final class ServerLoop {
             acceptConnections()
             return
         }
-        guard let connection = connections[event.fd] else { return }
+        // A connection accepted during this turn may have inherited the descriptor number
+        // of one closed earlier in the turn; the stale event is not its own.
+        guard let connection = connections[event.fd], connection.acceptedInTurn != turn else { return }
         if event.readable || event.failed { read(connection) }
         guard connections[event.fd] === connection else { return }
         if event.writable { flushAndSettle(connection) }
@@ -143,6 +148,7 @@ final class ServerLoop {
                 return
             }
             let connection = ServerConnection(fd: fd, id: nextConnectionID, configuration: configuration)
+            connection.acceptedInTurn = turn
             nextConnectionID &+= 1
             do {
                 try poller.update(fd, from: .none, to: .readable)
