@@ -11,11 +11,13 @@ import Darwin
 /// (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Darwin), so a client that vanishes
 /// mid-response cannot kill the host process.
 package enum Sockets {
-    /// A listening socket bound to `host:port` (port 0 picks a free port).
+    /// A listening socket bound to `host:port` (port 0 picks a free port). `host` is a
+    /// numeric IPv4 or IPv6 address (`"localhost"` means `127.0.0.1`); no name lookup.
     ///
     /// - Returns: the descriptor and the port actually bound.
     /// - Throws: ``SystemError`` naming the failing call (e.g. `bind` with `EADDRINUSE`).
     package static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: UInt16) {
+        let host = host == "localhost" ? "127.0.0.1" : host
         let isIPv6 = host.contains(":")
         let family = isIPv6 ? AF_INET6 : AF_INET
         let fd = try makeSocket(family: family)
