@@ -24,3 +24,20 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 }
+
+extension ThroughputProbe {
+    /// Median time from `start()` to a listening, serving server, over 200 starts.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LOOPBACK_HTTP_PROBE"] == "1"))
+    func startToReady() throws {
+        var samples: [Double] = []
+        for _ in 0..<200 {
+            let began = DispatchTime.now().uptimeNanoseconds
+            let server = try HTTPServer.start(handler: echoHandler)
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6)
+            server.stop()
+        }
+        samples.sort()
+        print("HTTPServer.start median \(samples[samples.count / 2]) ms, p90 \(samples[samples.count * 9 / 10]) ms")
+        #expect(samples.count == 200)
+    }
+}

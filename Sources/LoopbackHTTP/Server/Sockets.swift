@@ -29,6 +29,9 @@ package enum Sockets {
             if isIPv6 {
                 var address = sockaddr_in6()
                 address.sin6_family = sa_family_t(AF_INET6)
+                #if canImport(Darwin)
+                address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+                #endif
                 address.sin6_port = port.bigEndian
                 guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
                     throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
@@ -42,6 +45,9 @@ package enum Sockets {
             } else {
                 var address = sockaddr_in()
                 address.sin_family = sa_family_t(AF_INET)
+                #if canImport(Darwin)
+                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+                #endif
                 address.sin_port = port.bigEndian
                 guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
                     throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
