@@ -70,7 +70,9 @@ final class ServerLoop {
         for command in control.markLoopExited() {
             switch command {
             case .refuse(let done): done.signal()
-            case .accept(let fd, let done): closeDescriptor(fd); done.signal()
+            case .listen(_, let outcome, let done):
+                outcome.withLock { $0 = SystemError(operation: "listen after stop", errno: EBADF) }
+                done.signal()
             case .stop: break
             }
         }
@@ -88,12 +90,14 @@ final class ServerLoop {
             closeListener()
             for connection in Array(connections.values) { destroy(connection) }
             done.signal()
-        case .accept(let fd, let done):
-            if stopping || listener >= 0 {
-                closeDescriptor(fd)
-            } else {
-                listener = fd
-                setListenerInterest(.readable)
+        case .listen(let port, let outcome, let done):
+            if !stopping && listener < 0 {
+                do {
+                    listener = try Sockets.listen(host: configuration.host, port: port).fd
+                    setListenerInterest(.readable)
+                } catch {
+                    outcome.withLock { $0 = error }
+                }
             }
             done.signal()
         case .stop:
