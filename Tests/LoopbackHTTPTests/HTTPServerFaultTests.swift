@@ -59,6 +59,19 @@ import Testing
         }
     }
 
+    @Test func aHungConnectionIsReleasedWhenTheClientGivesUp() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            do {
+                let client = try RawClient(port: server.port)
+                try client.send("GET /hang HTTP/1.1\r\nHost: h\r\n\r\n")
+                #expect(eventually { applied.snapshot == ["/hang"] })
+                #expect(server.openConnectionCount == 1)
+            }
+            #expect(eventually { server.openConnectionCount == 0 })
+        }
+    }
+
     @Test func resetIsSeenAsConnectionReset() async throws {
         let applied = Locked<[String]>([])
         try await withServer(handler: Self.faultHandler(applied)) { server in

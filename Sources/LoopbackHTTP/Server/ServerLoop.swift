@@ -186,6 +186,12 @@ final class ServerLoop {
                 var actions: [ConnectionAction] = []
                 connection.codec.peerClosed(into: &actions)
                 run(actions, on: connection)
+                if connections[connection.fd] === connection, connection.hungStreams > 0,
+                   connection.pendingDelays == 0, connection.pendingOutput == 0 {
+                    // Only hung requests are left and the peer has given up: nothing will
+                    // ever be written, so do not hold the descriptor until stop().
+                    destroy(connection)
+                }
                 return
             }
             if connection.lingering || connection.closeWhenFlushed {
