@@ -130,3 +130,29 @@ private func plainBind(port: UInt16) -> Bool {
         }
     }
 }
+
+@Suite struct HTTPServerAddressTests {
+    @Test func ipv6LoopbackWhenAskedExplicitly() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "::1"
+        guard let server = try? HTTPServer.start(configuration: configuration, handler: echoHandler) else {
+            return  // no IPv6 loopback on this machine
+        }
+        #expect(server.baseURL.absoluteString == "http://[::1]:\(server.port)")
+        if CurlInteropTests.curl != nil {
+            // curl, because URLSession on Linux rejects bracketed IPv6 hosts.
+            let (status, out, err) = try CurlInteropTests.run(["--globoff", server.baseURL.absoluteString + "/six"])
+            #expect(status == 0, "\(err)")
+            #expect(out == "GET /six 0")
+        }
+        await server.stop()
+    }
+
+    @Test func aHostThatIsNotANumericAddressIsANamedError() {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "not-an-address"
+        #expect(throws: SystemError(operation: "inet_pton(not-an-address)", errno: EINVAL)) {
+            try HTTPServer.start(configuration: configuration, handler: echoHandler)
+        }
+    }
+}
