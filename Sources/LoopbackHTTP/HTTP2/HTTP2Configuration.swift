@@ -28,3 +28,24 @@ package struct HTTP2Configuration: Sendable, Hashable {
 
     package init() {}
 }
+
+extension HTTP2Configuration {
+    /// The HTTP/2 part of a server's configuration: its `http2` settings plus the
+    /// request limits shared with HTTP/1.1 (`maxBodyBytes`, `maxHeaderBytes`).
+    package init(_ server: HTTPServerConfiguration) {
+        self.init()
+        maxConcurrentStreams = server.http2.maxConcurrentStreams
+        initialWindowSize = server.http2.initialWindowSize
+        maxFrameSize = server.http2.maxFrameSize
+        headerTableSize = server.http2.headerTableSize
+        maxHeaderListSize = server.http2.maxHeaderListSize ?? server.maxHeaderBytes
+        maxBodyBytes = server.maxBodyBytes
+    }
+}
+
+extension HTTP2Connection {
+    /// The connection the server creates when a client opens with the HTTP/2 preface.
+    package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
+        self.init(configuration: HTTP2Configuration(configuration), connectionID: connectionID)
+    }
+}
