@@ -119,8 +119,6 @@ extension HTTP2Connection {
         return table
     }()
 
-    private static let connectionSpecific: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
-
     static func validateRegularField(_ field: HPACKDecoder.Field, stream: UInt32) throws(HTTP2ProtocolError) {
         if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, stream: stream, "empty header name") }
         for byte in field.name.utf8 where !Self.tokenOctets[Int(byte)] {
@@ -131,11 +129,13 @@ extension HTTP2Connection {
         for byte in field.value.utf8 where byte == 0 || byte == 0x0a || byte == 0x0d {
             throw HTTP2ProtocolError(.protocolError, stream: stream, "header \(field.name) holds NUL, CR or LF")
         }
-        if connectionSpecific.contains(field.name) {
+        switch field.name {
+        case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade":
             throw HTTP2ProtocolError(.protocolError, stream: stream, "connection-specific header \(field.name)")
-        }
-        if field.name == "te" && field.value != "trailers" {
+        case "te" where field.value != "trailers":
             throw HTTP2ProtocolError(.protocolError, stream: stream, "te other than \"trailers\"")
+        default:
+            break
         }
     }
 
