@@ -69,6 +69,7 @@ extension HTTP2Connection {
             let receiveWindow = settingsAcknowledged ? configuration.initialWindowSize : max(configuration.initialWindowSize, 65_535)
             var state = HTTP2Stream(sendWindow: peerInitialWindowSize, receiveWindow: receiveWindow)
             if listTooLarge {
+                state.state = .awaitingResponse
                 streams[stream] = state
                 writeResponse(HTTPResponse(status: .requestHeaderFieldsTooLarge), stream: stream)
                 if !endStream { resetStream(stream, .noError) }
