@@ -7,11 +7,7 @@ import Darwin
 /// A joinable POSIX thread that runs a server's loop. `join` is how `stop()` knows that
 /// no thread of the server is left.
 struct LoopThread {
-    #if canImport(Darwin)
     private let handle: pthread_t
-    #else
-    private let handle: pthread_t
-    #endif
 
     private final class Body {
         let run: () -> Void
