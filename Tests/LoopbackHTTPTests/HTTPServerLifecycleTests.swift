@@ -21,6 +21,8 @@ import Testing
         // that live on (URLSession's and Dispatch's internals). So allow a small constant
         // slack: a leak of even one descriptor per ten servers (100) would exceed it.
         let slack = 64
+        // No loop thread outlives its stop() (other suites' live servers are the slack).
+        #expect((loopThreadCount() ?? 0) < 50)
         #expect(eventually(timeout: 60) { (openDescriptorCount() ?? Int.max) <= before + slack },
                 "open descriptors went from \(before) to \(openDescriptorCount() ?? -1) after 1,000 servers")
     }
@@ -28,6 +30,10 @@ import Testing
     @Test func manyServersServeInParallel() throws {
         let servers = try (0..<20).map { index in
             try HTTPServer.start { _ in HTTPResponse(status: .ok, body: Array("server \(index)".utf8)) }
+        }
+        if loopThreadCount() != nil {
+            // Each thread names itself once it runs, which may be just after start() returns.
+            #expect(eventually { (loopThreadCount() ?? 0) >= 20 }, "each server runs its own loop thread")
         }
         defer { servers.forEach { $0.stop() } }
         for (index, server) in servers.enumerated() {
