@@ -202,7 +202,7 @@ extension FakeBackend {
             detail = "The Authorization header is not a bearer token. Send Authorization: Bearer <session>."
             challenge = "Bearer"
         case .unknown:
-            detail = "The bearer token names no session. Sign in again, or add the session to the fake."
+            detail = "The bearer token names no session. Sign in again and send Authorization: Bearer <session>, or add the session to the fake."
             challenge = #"Bearer error="invalid_token""#
         }
         return ProblemDetails(type: ProblemDetails.typeURI("unauthorized"), title: "Unauthorized", status: 401,

@@ -3,31 +3,6 @@
 import Foundation
 import Contracts
 
-struct JSONSyntaxError: Error {
-    var position: SourcePosition
-    var message: String
-}
-
-enum JSONReader {
-    static func parse(_ bytes: [UInt8], maxDepth: Int = 128) throws(JSONSyntaxError) -> JSONNode {
-        guard let any = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
-            throw JSONSyntaxError(position: SourcePosition(line: 1, column: 1, offset: 0), message: "not JSON")
-        }
-        return JSONNode(convert(any))
-    }
-
-    private static func convert(_ any: Any) -> JSONValue {
-        switch any {
-        case let s as String: return .string(s)
-        case let d as [String: Any]:
-            return .object(d.keys.sorted().map { JSONMember(key: $0, keyPosition: SourcePosition(line: 1, column: 1, offset: 0), value: JSONNode(convert(d[$0] ?? NSNull()))) })
-        case let a as [Any]: return .array(a.map { JSONNode(convert($0)) })
-        case let n as NSNumber: return .number(JSONNumber(n.int64Value))
-        default: return .null
-        }
-    }
-}
-
 public struct Contract: Sendable {
     var name: String
     func validate(_ document: JSONNode) -> [Violation] {
