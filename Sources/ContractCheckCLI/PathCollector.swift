@@ -14,13 +14,14 @@ import Darwin
 package enum PathCollector {
     /// One thing to report on: a file to check, or a path with a problem.
     package enum Item: Sendable, Hashable {
-        case file(String)
+        /// A file: `path` as shown, `location` as opened (absolute when `path` is relative).
+        case file(path: String, location: String)
         case problem(path: String, Finding)
 
         /// The path as shown in output.
         package var path: String {
             switch self {
-            case .file(let path), .problem(let path, _): return path
+            case .file(let path, _), .problem(let path, _): return path
             }
         }
     }
@@ -29,11 +30,14 @@ package enum PathCollector {
     static let maximumDepth = 64
 
     /// Collects the items for `arguments`, in order, without duplicates.
-    package static func collect(_ arguments: [String]) -> [Item] {
+    /// - Parameter base: the absolute folder relative arguments are resolved against; paths
+    ///   are shown as given.
+    package static func collect(_ arguments: [String], relativeTo base: String) -> [Item] {
         var items: [Item] = []
         var seen = Set<String>()
         for argument in arguments {
-            for item in collect(argument) where seen.insert(item.path).inserted {
+            let location = argument.hasPrefix("/") ? argument : base + "/" + argument
+            for item in collect(argument, location: location) where seen.insert(item.path).inserted {
                 items.append(item)
             }
         }
@@ -45,18 +49,18 @@ package enum PathCollector {
         name.hasSuffix(".expect")
     }
 
-    private static func collect(_ argument: String) -> [Item] {
-        let (kind, identity) = FileReader.kind(of: argument)
+    private static func collect(_ argument: String, location: String) -> [Item] {
+        let (kind, identity) = FileReader.kind(of: location)
         switch kind {
         case .regularFile:
             let name = argument.split(separator: "/").last.map(String.init) ?? argument
-            return isSidecar(name) ? [] : [.file(argument)]
+            return isSidecar(name) ? [] : [.file(path: argument, location: location)]
         case .folder:
             var items: [Item] = []
             var visited: Set<[UInt64]> = [identity]
             var root = argument
             while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
-            walk(root, depth: 0, visited: &visited, items: &items)
+            walk(root, location: location, depth: 0, visited: &visited, items: &items)
             if items.isEmpty {
                 return [.problem(path: argument, .emptyFolder())]
             }
@@ -68,12 +72,12 @@ package enum PathCollector {
         }
     }
 
-    private static func walk(_ folder: String, depth: Int, visited: inout Set<[UInt64]>, items: inout [Item]) {
+    private static func walk(_ folder: String, location folderLocation: String, depth: Int, visited: inout Set<[UInt64]>, items: inout [Item]) {
         guard depth < maximumDepth else {
             items.append(.problem(path: folder, Finding(message: "folders nested deeper than \(maximumDepth) levels; not searched further", ruleID: "file.too-deep")))
             return
         }
-        guard let directory = opendir(folder) else {
+        guard let directory = opendir(folderLocation) else {
             items.append(.problem(path: folder, .unreadable(FileReader.describe(errno))))
             return
         }
@@ -89,18 +93,19 @@ package enum PathCollector {
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         for entry in entries {
             let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
+            let location = folderLocation.hasSuffix("/") ? folderLocation + entry.name : folderLocation + "/" + entry.name
             switch Int32(entry.type) {
             case Int32(DT_REG):
-                items.append(.file(path))
+                items.append(.file(path: path, location: location))
             default:
                 // Links and file systems without d_type: ask stat (it follows links).
-                let (kind, identity) = FileReader.kind(of: path)
+                let (kind, identity) = FileReader.kind(of: location)
                 switch kind {
                 case .regularFile:
-                    items.append(.file(path))
+                    items.append(.file(path: path, location: location))
                 case .folder:
                     if visited.insert(identity).inserted {
-                        walk(path, depth: depth + 1, visited: &visited, items: &items)
+                        walk(path, location: location, depth: depth + 1, visited: &visited, items: &items)
                     }
                 case .other(let description):
                     items.append(.problem(path: path, .notRegular(description)))

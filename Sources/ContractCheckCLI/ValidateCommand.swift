@@ -60,12 +60,13 @@ public enum ValidateCommand: Subcommand {
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
         let resolver = ContractResolver(contractNames: names, currentDirectory: io.currentDirectory)
-        let reports = PathCollector.collect(parsed.positionals).map { item -> FileReport in
+        let items = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory)
+        let reports = items.map { item -> FileReport in
             switch item {
             case .problem(let path, let finding):
                 return FileReport(path: path, contract: nil, findings: [finding])
-            case .file(let path):
-                return check(path, contract: forced ?? resolver.contract(for: path), checker: checker)
+            case .file(let path, let location):
+                return check(path, location: location, contract: forced ?? resolver.contract(for: location), checker: checker)
             }
         }
         ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
@@ -74,12 +75,15 @@ public enum ValidateCommand: Subcommand {
     }
 
     /// Reads and checks one file; never throws, whatever the file holds.
-    package static func check(_ path: String, contract: String?, checker: any DocumentChecker) -> FileReport {
+    /// - Parameters:
+    ///   - path: the path as shown.
+    ///   - location: the path as opened.
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker) -> FileReport {
         guard let contract else {
             return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames)])
         }
         let bytes: [UInt8]
-        switch FileReader.read(path) {
+        switch FileReader.read(location) {
         case .failure(let error): return FileReport(path: path, contract: contract, findings: [error.finding])
         case .success(let read): bytes = read
         }
