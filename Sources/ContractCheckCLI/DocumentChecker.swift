@@ -1,0 +1,22 @@
+import Contracts
+
+/// What `validate` needs from a contract set: the contract names, and a way to parse and
+/// check one document's bytes against one of them.
+///
+/// A protocol so the CLI can run a team's own contract set (and tests a fake one).
+package protocol DocumentChecker: Sendable {
+    /// The names `--contract` accepts, e.g. `payload`, `device-registration`.
+    var contractNames: [String] { get }
+    /// Parses `bytes` as one JSON document and checks it against the contract `contract`
+    /// (one of ``contractNames``). Rules on the bytes as sent (such as the payload size
+    /// limit) are checked on `bytes`.
+    func check(_ bytes: [UInt8], contract: String) -> DocumentCheck
+}
+
+/// The outcome of checking one document.
+package enum DocumentCheck: Sendable, Hashable {
+    /// The bytes are not JSON (RFC 8259): where and why.
+    case syntaxError(position: SourcePosition, message: String)
+    /// The document parsed; these are its violations (empty when it conforms).
+    case checked([Violation])
+}
