@@ -24,7 +24,7 @@ public enum ServeCommand {
     public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
 
     /// The full `--help` text.
-    public static let help = """
+    public static let helpText = """
         OVERVIEW: \(abstract)
 
         USAGE: contract-check \(usage)
@@ -103,7 +103,7 @@ public enum ServeCommand {
             return 64
         }
         if options.wantsHelp {
-            output.line(help)
+            output.line(helpText)
             return 0
         }
         if !options.unavailable.isEmpty {
@@ -303,5 +303,20 @@ struct StandardOutput: ServeOutput {
             guard written > 0 else { return }
             offset += written
         }
+    }
+}
+
+extension ServeCommand: Subcommand {
+    /// `serve`.
+    public static let name = "serve"
+
+    /// The tool's listing shows ``abstract``; `serve --help` prints ``helpText``.
+    public static var help: CommandHelp { CommandHelp(abstract: abstract, usage: usage) }
+
+    /// Runs ``run(_:)``. `serve` is long-running and logs as it goes, so it writes to the
+    /// process's standard streams rather than through `io`.
+    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        io.flush()
+        return run(arguments)
     }
 }
