@@ -32,7 +32,7 @@ extension FakeBackend {
                     .response()
             }
             let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }
-            commit(now: now, request: request, endpoint: nil, account: account, status: response.status.code,
+            commit(now: now, request: request, endpoint: nil, account: account, status: .code(response.status.code),
                    violations: [], fault: nil)
             return response
         }
@@ -45,14 +45,14 @@ extension FakeBackend {
         let account = try? auth.get()
 
         if offline {
-            commit(now: now, request: request, endpoint: endpoint, account: account, status: nil,
+            commit(now: now, request: request, endpoint: endpoint, account: account, status: .none,
                    violations: [], fault: .offline)
             return HTTPResponse(status: .serviceUnavailable, disposition: .reset)
         }
         if let fault, !fault.appliesRequest {
             let response = Self.response(for: fault)
             commit(now: now, request: request, endpoint: endpoint, account: account,
-                   status: response.disposition == .send ? response.status.code : nil, violations: [], fault: fault)
+                   status: response.disposition == .send ? .code(response.status.code) : .none, violations: [], fault: fault)
             return response
         }
 
@@ -60,7 +60,7 @@ extension FakeBackend {
         switch auth {
         case .failure(let failure):
             response = Self.unauthorized(failure)
-            commit(now: now, request: request, endpoint: endpoint, account: nil, status: 401, violations: [], fault: fault)
+            commit(now: now, request: request, endpoint: endpoint, account: nil, status: .code(401), violations: [], fault: fault)
         case .success(let account):
             response = apply(endpoint, parameter: parameter, request: request, account: account, now: now, fault: fault)
         }
@@ -90,7 +90,7 @@ extension FakeBackend {
                 publicKey: document.string(member: "publicKey") ?? "",
                 platform: document.string(member: "platform") ?? "ios",
                 updatedAt: now)
-            return commit(now: now, request: request, endpoint: endpoint, account: account, status: 204,
+            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: [], fault: fault) { store, sequence in
                 if let existing = store.devices[token], existing.sameRegistration(as: device) { return Self.noContent }
                 store.devices[token] = device
@@ -103,7 +103,7 @@ extension FakeBackend {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let token = parameter.lowercased()
-            return commit(now: now, request: request, endpoint: endpoint, account: account, status: nil,
+            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
                           violations: [], fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
                 guard existing.account == account else {
@@ -123,7 +123,7 @@ extension FakeBackend {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let action = document.string(member: "action") ?? ""
-            return commit(now: now, request: request, endpoint: endpoint, account: account, status: 204,
+            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: [], fault: fault) { store, sequence in
                 store.opens.append(RecordedOpen(notificationID: parameter, account: account, action: action,
                                                 time: now, sequence: sequence))
@@ -141,23 +141,22 @@ extension FakeBackend {
             detail: "The request breaks the \(endpoint) contract in \(count) place\(count == 1 ? "" : "s"); fix each listed violation and send it again.",
             violations: violations.map(ProblemDetails.Item.init))
             .response()
-        commit(now: now, request: request, endpoint: endpoint, account: account, status: 400,
+        commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(400),
                violations: violations, fault: fault)
         return response
     }
 
     /// Journals a request and applies its change in one critical section, so a snapshot
     /// never shows one without the other; then wakes waiters and calls `onRequest`.
-    /// `status` nil means "the status of the change's response". `change` gets the request's
-    /// journal sequence number.
+    /// `change` gets the request's journal sequence number.
     @discardableResult
-    private func commit(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: Int?,
+    private func commit(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: JournalStatus,
                         violations: [Violation], fault: BackendFault?,
                         change: (inout BackendStore, UInt64) -> HTTPResponse = { _, _ in HTTPResponse(status: .noContent) }) -> HTTPResponse {
         let (entry, response, hasWaiters) = store.withLock { store in
             let response = change(&store, store.sequence &+ 1)
             let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: request.path,
-                                     account: account, status: status ?? response.status.code,
+                                     account: account, status: status.code(response),
                                      violations: violations, fault: fault)
             return (entry, response, !store.waiters.isEmpty)
         }
@@ -167,6 +166,24 @@ extension FakeBackend {
     }
 
     static let noContent = HTTPResponse(status: .noContent)
+
+    /// The status a journal entry records.
+    private enum JournalStatus {
+        /// This status.
+        case code(Int)
+        /// No response was produced (offline, hang, reset).
+        case none
+        /// The status of the response the change produced.
+        case ofResponse
+
+        func code(_ response: HTTPResponse) -> Int? {
+            switch self {
+            case .code(let code): return code
+            case .none: return nil
+            case .ofResponse: return response.status.code
+            }
+        }
+    }
 
     /// The answer a fault that stops a request gives.
     static func response(for fault: BackendFault) -> HTTPResponse {
