@@ -72,14 +72,15 @@ extension FakeBackend {
         return response
     }
 
-    /// Checks the request against its contracts and, when it passes, changes the state.
+    /// Checks the request against its contracts and, when it has no error (warnings are
+    /// journaled but pass), changes the state.
     private func apply(_ endpoint: Endpoint, parameter: String, request: HTTPRequest, account: String,
                        now: Date, fault: BackendFault?) -> HTTPResponse {
         switch endpoint {
         case .putDevice:
             let (document, bodyViolations) = validator.validate(registrationBody: request.body)
             let violations = validator.validate(token: parameter) + bodyViolations
-            guard violations.isEmpty, let document else {
+            guard !violations.contains(where: { $0.severity == .error }), let document else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let token = parameter.lowercased()
@@ -91,7 +92,7 @@ extension FakeBackend {
                 platform: document.string(member: "platform") ?? "ios",
                 updatedAt: now)
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
-                          violations: [], fault: fault) { store, sequence in
+                          violations: violations, fault: fault) { store, sequence in
                 if let existing = store.devices[token], existing.sameRegistration(as: device) { return Self.noContent }
                 store.devices[token] = device
                 return Self.noContent
@@ -99,12 +100,12 @@ extension FakeBackend {
 
         case .deleteDevice:
             let violations = validator.validate(token: parameter)
-            guard violations.isEmpty else {
+            guard !violations.contains(where: { $0.severity == .error }) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let token = parameter.lowercased()
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
-                          violations: [], fault: fault) { store, sequence in
+                          violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
                 guard existing.account == account else {
                     return ProblemDetails(
@@ -119,12 +120,12 @@ extension FakeBackend {
         case .opened:
             let (document, bodyViolations) = validator.validate(openedBody: request.body)
             let violations = validator.validate(notificationID: parameter) + bodyViolations
-            guard violations.isEmpty, let document else {
+            guard !violations.contains(where: { $0.severity == .error }), let document else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let action = document.string(member: "action") ?? ""
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
-                          violations: [], fault: fault) { store, sequence in
+                          violations: violations, fault: fault) { store, sequence in
                 store.opens.append(RecordedOpen(notificationID: parameter, account: account, action: action,
                                                 time: now, sequence: sequence))
                 return Self.noContent
