@@ -240,7 +240,7 @@ public enum ServeCommand {
     static func writeReadyFile(path: String, servers: [(String, String)]) throws {
         var object: [String: Any] = ["pid": Int(getpid())]
         for (name, url) in servers { object[name] = url }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         let temporary = "\(path).\(getpid()).tmp"
         try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else {

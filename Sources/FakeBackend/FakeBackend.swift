@@ -136,7 +136,7 @@ public final class FakeBackend: Sendable {
             store.faults.removeAll()
             store.isOffline = false
         }
-        server.withLock { $0?.refuseConnections(false) }
+        server.withLock { $0 }?.refuseConnections(false)
         notifyWaiters()
     }
 
@@ -182,7 +182,7 @@ public final class FakeBackend: Sendable {
     /// connection carries no request to tell endpoints apart.
     public func setOffline(_ offline: Bool) {
         store.withLock { $0.isOffline = offline }
-        server.withLock { $0?.refuseConnections(offline) }
+        server.withLock { $0 }?.refuseConnections(offline)
         notifyWaiters()
     }
 
