@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "FakeAPNs", dependencies: ["Contracts", "LoopbackHTTP"]),
         .target(name: "ContractCheckCLI", dependencies: ["Contracts", "FakeBackend", "FakeAPNs"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
+        .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),

@@ -21,7 +21,7 @@ public enum ServeCommand {
     public static let abstract = "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port."
 
     /// The usage line, after the tool's name.
-    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
+    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
 
     /// The full `--help` text.
     public static let helpText = """
@@ -36,6 +36,7 @@ public enum ServeCommand {
                                       Without any, every bearer token is its own account.
           --ready-file PATH           Once every server listens, write their URLs to PATH as
                                       JSON (atomically); removed again on exit.
+          --quiet                     Do not log requests (the journal still keeps them).
           --apns-port N, --apns-topic BUNDLE_ID, --apns-key KEY_ID:TEAM_ID:FILE.p8,
           --apns-any-token, --forward-to-simulator BUNDLE_ID, --scenario NAME
                                       Not yet available in this build.
@@ -54,6 +55,7 @@ public enum ServeCommand {
         var sessions: [String: String] = [:]
         var readyFile: String?
         var unavailable: [String] = []
+        var quiet = false
         var wantsHelp = false
     }
 
@@ -64,7 +66,7 @@ public enum ServeCommand {
 
     private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
                                        "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario"]
-    private static let flagOptions = ["--apns-any-token", "-h", "--help"]
+    private static let flagOptions = ["--apns-any-token", "--quiet", "-h", "--help"]
     private static let notYetAvailable: Set<String> = ["--apns-port", "--apns-topic", "--apns-key", "--apns-any-token",
                                                        "--forward-to-simulator", "--scenario"]
 
@@ -116,7 +118,7 @@ public enum ServeCommand {
             port: options.backendPort,
             sessions: options.sessions,
             acceptsAnyBearer: options.sessions.isEmpty,
-            onRequest: { entry in output.line(logLine(entry)) })
+            onRequest: options.quiet ? nil : { entry in output.line(logLine(entry)) })
         let backend: FakeBackend
         let admin: AdminServer
         do {
@@ -170,6 +172,7 @@ public enum ServeCommand {
             index += 1
             if flagOptions.contains(argument) {
                 if argument == "-h" || argument == "--help" { options.wantsHelp = true }
+                if argument == "--quiet" { options.quiet = true }
                 if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
                 continue
             }

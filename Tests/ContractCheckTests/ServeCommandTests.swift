@@ -29,11 +29,12 @@ import FoundationNetworking
 
     @Test func parsesEveryOption() throws {
         let options = try ServeCommand.parse(["--backend-port", "8080", "--admin-port=8081", "--session", "s1=a1",
-                                              "--session=s2=a=2", "--ready-file", "/tmp/x.json"])
+                                              "--session=s2=a=2", "--ready-file", "/tmp/x.json", "--quiet"])
         #expect(options.backendPort == 8080)
         #expect(options.adminPort == 8081)
         #expect(options.sessions == ["s1": "a1", "s2": "a=2"])
         #expect(options.readyFile == "/tmp/x.json")
+        #expect(options.quiet)
         #expect(try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example"]).unavailable == ["--apns-any-token", "--apns-topic"])
     }
 
