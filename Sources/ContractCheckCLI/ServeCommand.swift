@@ -114,11 +114,15 @@ public enum ServeCommand {
             return 64
         }
 
+        var log: (@Sendable (JournalEntry) -> Void)?
+        if !options.quiet {
+            log = { entry in output.line(logLine(entry)) }
+        }
         let configuration = FakeBackend.Configuration(
             port: options.backendPort,
             sessions: options.sessions,
             acceptsAnyBearer: options.sessions.isEmpty,
-            onRequest: options.quiet ? nil : { entry in output.line(logLine(entry)) })
+            onRequest: log)
         let backend: FakeBackend
         let admin: AdminServer
         do {
