@@ -2,7 +2,7 @@ import Foundation
 import Contracts
 
 /// One request the backend received, whatever became of it.
-public struct JournalEntry: Sendable, Hashable, Codable {
+public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
     public var sequence: UInt64
     public var time: Date
@@ -44,7 +44,7 @@ public struct JournalEntry: Sendable, Hashable, Codable {
 
 /// A bounded journal: a ring buffer that drops the oldest entry when full and counts drops.
 struct JournalBuffer: Sendable {
-    private var storage: [JournalEntry] = []
+    private var storage: [BackendJournalEntry] = []
     private var head = 0
     private(set) var capacity: Int
     private(set) var dropped = 0
@@ -53,7 +53,7 @@ struct JournalBuffer: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    mutating func append(_ entry: JournalEntry) {
+    mutating func append(_ entry: BackendJournalEntry) {
         if storage.count < capacity {
             storage.append(entry)
         } else {
@@ -64,7 +64,7 @@ struct JournalBuffer: Sendable {
     }
 
     /// Oldest first.
-    var entries: [JournalEntry] {
+    var entries: [BackendJournalEntry] {
         if head == 0 { return storage }
         return Array(storage[head...] + storage[..<head])
     }
