@@ -35,7 +35,7 @@ struct SchemaValidator {
             validateFlag(node, schema)
         case .constants(let constants):
             guard !constants.contains(where: { $0.matches(node) }) else { return }
-            let list = constants.map(\.description).joined(separator: ", ")
+            let list = SchemaValidator.list(constants.map(\.description))
             report(node, schema, ids.enumeration, "expected one of \(list), found \(NodeQuery.describe(node))", "use one of these")
         case .array(let array):
             validateArray(node, array, schema)
@@ -63,7 +63,7 @@ struct SchemaValidator {
             path.append(member.key)
             if case .forbidden(let reason) = declared.schema.kind {
                 let id = declared.schema.ruleID ?? ids.forbidden
-                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(reason)")
+                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(SchemaValidator.sentence(reason)).")
             } else {
                 validate(member.value, against: declared.schema)
             }
@@ -72,8 +72,9 @@ struct SchemaValidator {
         for declared in object.members where declared.isRequired {
             guard !members.contains(where: { $0.key == declared.name }) else { continue }
             let what = SchemaValidator.expectation(declared.schema)
+            let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
             add(declared.requiredRuleID ?? ids.required, at: node.position,
-                "expected member \"\(declared.name)\" (\(what)), found none — add it\(declared.schema.summary.map { ": \($0)" } ?? "").")
+                "expected member \"\(declared.name)\" (\(what)), found none — add it\(why).")
         }
     }
 
@@ -125,7 +126,7 @@ struct SchemaValidator {
     private mutating func validateString(_ node: JSONNode, _ string: StringSchema, _ schema: Schema) {
         guard case .string(let text) = node.value else { return typeMismatch(node, schema) }
         if let allowed = string.allowedValues, !allowed.contains(text) {
-            let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            let list = SchemaValidator.list(allowed.map { "\"\($0)\"" })
             let hint = Suggestion.closest(to: text, among: allowed).map { "did you mean \"\($0)\"?" } ?? "use one of these"
             report(node, schema, ids.enumeration, "expected one of \(list), found \"\(FormatMatchers.clipped(text))\"", hint)
         }
@@ -218,6 +219,17 @@ struct SchemaValidator {
     }
 
     // MARK: - Describing schemas
+
+    /// `text` without a trailing period, to sit inside a sentence.
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
+    /// A comma-separated list, cut after six items for long enumerations.
+    static func list(_ items: [String]) -> String {
+        guard items.count > 8 else { return items.joined(separator: ", ") }
+        return items.prefix(6).joined(separator: ", ") + ", … (\(items.count) values)"
+    }
 
     /// "a string", "0 or 1", "an object or null" — what a schema expects, for messages.
     static func expectation(_ schema: Schema) -> String {
