@@ -9,6 +9,7 @@ struct SchemaValidator {
 
     init(namespace: String) {
         self.ids = GenericRuleIDs(namespace: namespace)
+        path.reserveCapacity(8)
     }
 
     mutating func validate(_ node: JSONNode, against schema: Schema) {
@@ -131,8 +132,8 @@ struct SchemaValidator {
             report(node, schema, ids.enumeration, "expected one of \(list), found \"\(FormatMatchers.clipped(text))\"", hint)
         }
         var lengthFailed = false
-        if string.minLength != nil || string.maxLength != nil {
-            let count = text.unicodeScalars.count
+        if string.minLength != nil || string.maxLength != nil, SchemaValidator.mayViolateLength(text, string) {
+            let count = FormatMatchers.scalarCount(text)
             if let minimum = string.minLength, count < minimum {
                 lengthFailed = true
                 report(node, schema, ids.length, "expected at least \(minimum) characters, found \(count)", "lengthen it")
@@ -220,6 +221,15 @@ struct SchemaValidator {
 
     // MARK: - Describing schemas
 
+    /// False when the UTF-8 length alone proves the scalar count is within bounds (a scalar
+    /// takes 1 to 4 bytes), which spares counting for almost every string.
+    static func mayViolateLength(_ text: String, _ string: StringSchema) -> Bool {
+        let bytes = text.utf8.count
+        if let maximum = string.maxLength, bytes > maximum { return true }
+        if let minimum = string.minLength, (bytes + 3) / 4 < minimum { return true }
+        return false
+    }
+
     /// `text` without a trailing period, to sit inside a sentence.
     static func sentence(_ text: String) -> String {
         text.hasSuffix(".") ? String(text.dropLast()) : text
@@ -266,20 +276,19 @@ struct SchemaValidator {
     }
 }
 
-/// The generic rule ids of one namespace, built once per validation.
+/// The generic rule ids of one namespace. Each id is built only when a violation is
+/// reported, so a clean document costs no string work.
 struct GenericRuleIDs: Sendable {
-    let type, required, unknownMember, duplicateKey, enumeration, format, length, range, integerFlag, forbidden: String
+    let namespace: String
 
-    init(namespace: String) {
-        type = namespace + ".type"
-        required = namespace + ".required"
-        unknownMember = namespace + ".unknown-member"
-        duplicateKey = namespace + ".duplicate-key"
-        enumeration = namespace + ".enum"
-        format = namespace + ".format"
-        length = namespace + ".length"
-        range = namespace + ".range"
-        integerFlag = namespace + ".integer-flag"
-        forbidden = namespace + ".forbidden"
-    }
+    var type: String { namespace + ".type" }
+    var required: String { namespace + ".required" }
+    var unknownMember: String { namespace + ".unknown-member" }
+    var duplicateKey: String { namespace + ".duplicate-key" }
+    var enumeration: String { namespace + ".enum" }
+    var format: String { namespace + ".format" }
+    var length: String { namespace + ".length" }
+    var range: String { namespace + ".range" }
+    var integerFlag: String { namespace + ".integer-flag" }
+    var forbidden: String { namespace + ".forbidden" }
 }
