@@ -74,8 +74,10 @@ struct SchemaValidator {
             guard !members.contains(where: { $0.key == declared.name }) else { continue }
             let what = SchemaValidator.expectation(declared.schema)
             let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
+            let undeclared = members.map(\.key).filter { object.member(named: $0) == nil }
+            let found = Suggestion.closest(to: declared.name, among: undeclared).map { "none, but \"\($0)\"" } ?? "none"
             add(declared.requiredRuleID ?? ids.required, at: node.position,
-                "expected member \"\(declared.name)\" (\(what)), found none — add it\(why).")
+                "expected member \"\(declared.name)\" (\(what)), found \(found) — add it\(why).")
         }
     }
 
