@@ -1,4 +1,9 @@
 import Contracts
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `contract-check validate [--contract NAME] [--format text|json|github] PATH...`
 ///
@@ -61,14 +66,23 @@ public enum ValidateCommand: Subcommand {
 
         let resolver = ContractResolver(contractNames: names, currentDirectory: io.currentDirectory)
         let items = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory)
-        let reports = items.map { item -> FileReport in
+        // The contract depends only on the folder (and the .apns extension): tell it once per folder.
+        var contractByFolder: [Substring: String?] = [:]
+        let jobs = items.map { item -> CheckJob in
             switch item {
             case .problem(let path, let finding):
-                return FileReport(path: path, contract: nil, findings: [finding])
+                return .report(FileReport(path: path, contract: nil, findings: [finding]))
             case .file(let path, let location):
-                return check(path, location: location, contract: forced ?? resolver.contract(for: location), checker: checker)
+                if let forced { return .check(path: path, location: location, contract: forced) }
+                if location.hasSuffix(".apns") { return .check(path: path, location: location, contract: resolver.contract(for: location)) }
+                let folder = location[..<(location.lastIndex(of: "/") ?? location.startIndex)]
+                if let known = contractByFolder[folder] { return .check(path: path, location: location, contract: known) }
+                let contract = resolver.contract(for: location)
+                contractByFolder[folder] = .some(contract)
+                return .check(path: path, location: location, contract: contract)
             }
         }
+        let reports = ParallelChecker.run(jobs, checker: checker)
         ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
         let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
         return hasErrors ? ExitCode.findings : ExitCode.success
@@ -100,12 +114,17 @@ public enum ValidateCommand: Subcommand {
 
     /// Empty, blank, binary or UTF-16/32 files: said plainly rather than as a syntax error.
     static func textProblem(_ bytes: [UInt8]) -> Finding? {
-        if bytes.isEmpty { return .empty }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+        guard let first = bytes.first else { return .empty }
+        if (first == 0xFF || first == 0xFE || first == 0),
+           bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
             return .utf16
         }
-        if let zero = bytes.firstIndex(of: 0) { return .binary(offset: zero) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .blank }
+        let zero = bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+        if let zero { return .binary(offset: zero) }
+        if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) { return .blank }
         return nil
     }
 }
