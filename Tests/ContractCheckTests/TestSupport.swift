@@ -77,7 +77,10 @@ struct TemporaryFolder {
         let full = path + "/" + relativePath
         let folder = (full as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: full))
+        // POSIX rather than Data.write(to:), which is slow here (milliseconds per file).
+        guard let file = fopen(full, "wb") else { throw CocoaError(.fileWriteUnknown) }
+        let written = bytes.isEmpty ? 0 : fwrite(bytes, 1, bytes.count, file)
+        guard fclose(file) == 0, written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
         return full
     }
 
