@@ -7,6 +7,10 @@ import Contracts
 package protocol DocumentChecker: Sendable {
     /// The names `--contract` accepts, e.g. `payload`, `device-registration`.
     var contractNames: [String] { get }
+    /// The contract a folder of that name holds (`payloads` → `payload`), if any.
+    func contractName(forFolder folder: String) -> String?
+    /// The contract files with that extension hold wherever they are (`apns` → `apns-file`), if any.
+    func contractName(forFileExtension fileExtension: String) -> String?
     /// Parses `bytes` as one JSON document and checks it against the contract `contract`
     /// (one of ``contractNames``). Rules on the bytes as sent (such as the payload size
     /// limit) are checked on `bytes`.

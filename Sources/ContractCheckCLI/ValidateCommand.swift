@@ -23,7 +23,9 @@ public enum ValidateCommand: Subcommand {
             discussion: """
             CONTRACT: --contract NAME, else the .apns extension (apns-file), else the nearest
             folder: devices/ (device-registration), opens/ (notification-opened),
-            payloads/ (payload), apns-errors/ (apns-error), or a folder named after a contract.
+            payloads/ (payload), apns-errors/ (apns-error), apns/ (apns-file),
+            device-tokens/ (device-token), notification-ids/ (notification-id),
+            or a folder named after a contract.
 
             OUTPUT: text prints path:line:col: error: /pointer: message [rule-id] and a summary;
             github prints workflow annotations; json prints one report object.
@@ -64,21 +66,23 @@ public enum ValidateCommand: Subcommand {
         }
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
-        let resolver = ContractResolver(contractNames: names, currentDirectory: io.currentDirectory)
+        let resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
         let items = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory)
-        // The contract depends only on the folder (and the .apns extension): tell it once per folder.
-        var contractByFolder: [Substring: String?] = [:]
+        // The contract depends only on the folder and the extension: tell it once per pair.
+        var contractByFolder: [String: String?] = [:]
         let jobs = items.map { item -> CheckJob in
             switch item {
             case .problem(let path, let finding):
                 return .report(FileReport(path: path, contract: nil, findings: [finding]))
             case .file(let path, let location):
                 if let forced { return .check(path: path, location: location, contract: forced) }
-                if location.hasSuffix(".apns") { return .check(path: path, location: location, contract: resolver.contract(for: location)) }
-                let folder = location[..<(location.lastIndex(of: "/") ?? location.startIndex)]
-                if let known = contractByFolder[folder] { return .check(path: path, location: location, contract: known) }
+                // Cache by folder and extension: nothing else in the path decides.
+                let slash = location.lastIndex(of: "/") ?? location.startIndex
+                let name = location[slash...]
+                let key = String(location[..<slash]) + "/*" + String(name.lastIndex(of: ".").map { name[$0...] } ?? "")
+                if let known = contractByFolder[key] { return .check(path: path, location: location, contract: known) }
                 let contract = resolver.contract(for: location)
-                contractByFolder[folder] = .some(contract)
+                contractByFolder[key] = .some(contract)
                 return .check(path: path, location: location, contract: contract)
             }
         }

@@ -36,6 +36,14 @@ func runValidate(_ arguments: [String], checker: any DocumentChecker, in directo
 struct FakeChecker: DocumentChecker {
     var contractNames: [String] { ["payload", "device-registration", "apns-file"] }
 
+    func contractName(forFolder folder: String) -> String? {
+        ["payloads": "payload", "devices": "device-registration"][folder]
+    }
+
+    func contractName(forFileExtension fileExtension: String) -> String? {
+        fileExtension == "apns" ? "apns-file" : nil
+    }
+
     func check(_ bytes: [UInt8], contract: String) -> DocumentCheck {
         let root: JSONNode
         do throws(JSONSyntaxError) {
