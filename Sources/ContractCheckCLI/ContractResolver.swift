@@ -6,6 +6,9 @@ package struct ContractResolver {
     private let checker: any DocumentChecker
     private let known: Set<String>
     private let currentDirectory: String
+    /// Answers by folder and extension, the only parts of a path that decide: a folder of
+    /// 10,000 payloads is resolved once.
+    private var cache: [String: String?] = [:]
 
     /// - Parameters:
     ///   - checker: the contract set, which names the folders and extensions.
@@ -18,7 +21,17 @@ package struct ContractResolver {
     }
 
     /// The contract for the file at `path`, or `nil` when none can be told.
-    package func contract(for path: String) -> String? {
+    package mutating func contract(for path: String) -> String? {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let name = path[slash...]
+        let key = String(path[..<slash]) + "/*" + String(name.lastIndex(of: ".").map { name[$0...] } ?? "")
+        if let known = cache[key] { return known }
+        let contract = resolve(path)
+        cache[key] = .some(contract)
+        return contract
+    }
+
+    private func resolve(_ path: String) -> String? {
         let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
         var folders: [Substring] = []
         for component in absolute.split(separator: "/", omittingEmptySubsequences: true) {

@@ -66,24 +66,13 @@ public enum ValidateCommand: Subcommand {
         }
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
-        let resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
-        let items = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory)
-        // The contract depends only on the folder and the extension: tell it once per pair.
-        var contractByFolder: [String: String?] = [:]
-        let jobs = items.map { item -> CheckJob in
+        var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
+        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory).map { item -> CheckJob in
             switch item {
             case .problem(let path, let finding):
                 return .report(FileReport(path: path, contract: nil, findings: [finding]))
             case .file(let path, let location):
-                if let forced { return .check(path: path, location: location, contract: forced) }
-                // Cache by folder and extension: nothing else in the path decides.
-                let slash = location.lastIndex(of: "/") ?? location.startIndex
-                let name = location[slash...]
-                let key = String(location[..<slash]) + "/*" + String(name.lastIndex(of: ".").map { name[$0...] } ?? "")
-                if let known = contractByFolder[key] { return .check(path: path, location: location, contract: known) }
-                let contract = resolver.contract(for: location)
-                contractByFolder[key] = .some(contract)
-                return .check(path: path, location: location, contract: contract)
+                return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
             }
         }
         let reports = ParallelChecker.run(jobs, checker: checker)
