@@ -12,6 +12,10 @@ package struct ContractSetChecker: DocumentChecker {
 
     package var contractNames: [String] { contracts.contracts.map(\.name) }
 
+    package var folderNames: [String] { contracts.contracts.compactMap(\.folderName) }
+
+    package var fileExtensions: [String] { contracts.contracts.compactMap(\.fileExtension) }
+
     package func contractName(forFolder folder: String) -> String? {
         contracts.contract(forFolder: folder)?.name
     }

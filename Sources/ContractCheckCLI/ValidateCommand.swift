@@ -87,7 +87,7 @@ public enum ValidateCommand: Subcommand {
     ///   - location: the path as opened.
     package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker) -> FileReport {
         guard let contract else {
-            return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames)])
+            return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)])
         }
         let bytes: [UInt8]
         switch FileReader.read(location) {
