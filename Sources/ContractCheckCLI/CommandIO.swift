@@ -97,7 +97,8 @@ public final class CommandIO {
         if errorBuffer.count >= Self.flushThreshold { flushError() }
     }
 
-    /// Writes out everything buffered so far.
+    /// Writes out everything buffered so far. ``ContractCheck/main(_:)`` flushes at exit; a
+    /// long-running command (`serve`) flushes after each line a script waits for.
     public func flush() {
         flushOutput()
         flushError()

@@ -93,6 +93,18 @@ import Testing
         #expect(failing.count == Self.invalidFixtures.count)
     }
 
+    @Test func noContractMessageListsTheV1Folders() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("misc/a.json", "{}")
+        let result = runTool(["validate", "misc/a.json"], in: folder.path)
+        #expect(result.status == 1)
+        let line = try #require(result.outputLines.first)
+        for hint in ["devices/", "opens/", "payloads/", "apns-errors/", "*.apns", "--contract NAME", "notification-opened"] {
+            #expect(line.contains(hint), "\(hint) missing from: \(line)")
+        }
+    }
+
     @Test func payloadFixtureInGitHubFormat() throws {
         let fixture = try #require(Self.invalidFixtures.first { $0.relativePath == "Fixtures/invalid/payloads/mutable-content-true.json" })
         let result = runTool(["validate", "--format", "github", fixture.relativePath], in: packageRoot)
