@@ -19,8 +19,8 @@ public struct ObjectSchema: Sendable, Hashable {
 
     /// The declared member called `name`, if any.
     public func member(named name: String) -> Member? {
-        for member in members where member.name == name { return member }
-        return nil
+        guard let index = members.firstIndex(where: { $0.name == name }) else { return nil }
+        return members[index]
     }
 
     /// Names of the required members, in declaration order.
