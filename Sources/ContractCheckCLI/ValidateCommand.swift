@@ -67,7 +67,7 @@ public enum ValidateCommand: Subcommand {
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
         var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
-        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory).map { item -> CheckJob in
+        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory).map { item -> CheckJob in
             switch item {
             case .problem(let path, let finding):
                 return .report(FileReport(path: path, contract: nil, findings: [finding]))
