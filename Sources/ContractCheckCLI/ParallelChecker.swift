@@ -1,22 +1,22 @@
 import Dispatch
 import Foundation
 
-/// One unit of `validate` work: a file to read and check, or a report already known
-/// (a path that could not be used).
-package enum CheckJob: Sendable {
-    case check(path: String, location: String, contract: String?)
-    case report(FileReport)
-}
-
 /// Checks files on every core, returning reports in the jobs' order, so output stays
 /// deterministic however the work is scheduled.
 package enum ParallelChecker {
+    /// One unit of `validate` work: a file to read and check, or a report already known
+    /// (a path that could not be used).
+    package enum Job: Sendable {
+        case check(path: String, location: String, contract: String?)
+        case report(FileReport)
+    }
+
     /// Files per unit of scheduled work: big enough that locking and dispatch cost nothing
     /// next to the reads and parses, small enough to balance uneven files over the cores.
     static let chunkSize = 64
 
     /// Runs every job; files are checked with ``ValidateCommand/check(_:location:contract:checker:)``.
-    package static func run(_ jobs: [CheckJob], checker: any DocumentChecker) -> [FileReport] {
+    package static func run(_ jobs: [Job], checker: any DocumentChecker) -> [FileReport] {
         let chunkCount = (jobs.count + chunkSize - 1) / chunkSize
         guard chunkCount > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
             return jobs.map { perform($0, checker: checker) }
@@ -35,7 +35,7 @@ package enum ParallelChecker {
         return slots.joined()
     }
 
-    private static func perform(_ job: CheckJob, checker: any DocumentChecker) -> FileReport {
+    private static func perform(_ job: Job, checker: any DocumentChecker) -> FileReport {
         switch job {
         case .report(let report):
             return report
