@@ -15,11 +15,12 @@ package enum ParallelChecker {
     /// next to the reads and parses, small enough to balance uneven files over the cores.
     static let chunkSize = 64
 
-    /// Runs every job; files are checked with ``ValidateCommand/check(_:location:contract:checker:)``.
+    /// Runs every job; files are checked with ``ValidateCommand/check(_:location:contract:checker:scratch:)``.
     package static func run(_ jobs: [Job], checker: any DocumentChecker) -> [FileReport] {
         let chunkCount = (jobs.count + chunkSize - 1) / chunkSize
         guard chunkCount > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return jobs.map { perform($0, checker: checker) }
+            var scratch: [UInt8] = []
+            return jobs.map { perform($0, checker: checker, scratch: &scratch) }
         }
         let slots = ChunkSlots(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
@@ -27,20 +28,21 @@ package enum ParallelChecker {
             let end = min(start + chunkSize, jobs.count)
             var reports: [FileReport] = []
             reports.reserveCapacity(end - start)
+            var scratch: [UInt8] = []
             for index in start..<end {
-                reports.append(perform(jobs[index], checker: checker))
+                reports.append(perform(jobs[index], checker: checker, scratch: &scratch))
             }
             slots.store(reports, at: chunk)
         }
         return slots.joined()
     }
 
-    private static func perform(_ job: Job, checker: any DocumentChecker) -> FileReport {
+    private static func perform(_ job: Job, checker: any DocumentChecker, scratch: inout [UInt8]) -> FileReport {
         switch job {
         case .report(let report):
             return report
         case .check(let path, let location, let contract):
-            return ValidateCommand.check(path, location: location, contract: contract, checker: checker)
+            return ValidateCommand.check(path, location: location, contract: contract, checker: checker, scratch: &scratch)
         }
     }
 }

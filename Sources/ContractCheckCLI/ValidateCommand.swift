@@ -87,12 +87,13 @@ public enum ValidateCommand: Subcommand {
     /// - Parameters:
     ///   - path: the path as shown.
     ///   - location: the path as opened.
-    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker) -> FileReport {
+    ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> FileReport {
         guard let contract else {
             return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)])
         }
         let bytes: [UInt8]
-        switch FileReader.read(location) {
+        switch FileReader.read(location, scratch: &scratch) {
         case .failure(let error): return FileReport(path: path, contract: contract, findings: [error.finding])
         case .success(let read): bytes = read
         }
