@@ -160,3 +160,12 @@ import Testing
         #expect(JSONPointer.make(["", "~1"]) == "//~01")
     }
 }
+
+@Suite struct MissingMemberTests {
+    @Test func aMissingMemberNamesTheNearMiss() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        let found = payload.validate(bytes: Array(#"{"aps": {"alert": "Hi"}, "notificationID": "91"}"#.utf8))
+        #expect(found.map(\.ruleID) == ["payload.notification-id-required"])
+        #expect(found.first?.message.contains("found none, but \"notificationID\"") == true)
+    }
+}

@@ -198,33 +198,40 @@ enum PayloadRules {
     static let personalData = ContractRule(
         id: "payload.personal-data", summary: "Personal data (names, phones, emails, addresses) travels only encrypted in \"secret\"."
     ) { document, report in
-        var path: [String] = []
-        findPersonalKeys(document, &path, &report)
+        findPersonalKeys(document, &report)
     }
 
-    static func findPersonalKeys(_ node: JSONNode, _ path: inout [String], _ report: inout RuleReport) {
-        switch node.value {
-        case .object(let members):
-            for member in members {
-                if path.isEmpty && member.key == "secret" { continue }
-                // Apple's own key: the sound file of a critical alert.
-                let isSoundName = member.key == "name" && path.count == 2 && path[0] == "aps" && path[1] == "sound"
-                if !isSoundName, isPersonalKey(member.key) {
-                    report.add(JSONPointer.make(path, appending: member.key), at: member.keyPosition,
-                               "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+    /// Walks the whole document with an explicit stack (no recursion, whatever the depth) and
+    /// reports every personal key outside the top-level `secret`.
+    static func findPersonalKeys(_ document: JSONNode, _ report: inout RuleReport) {
+        var pending: [(node: JSONNode, path: [String])] = [(document, [])]
+        while let (node, path) = pending.popLast() {
+            switch node.value {
+            case .object(let members):
+                for member in members {
+                    if path.isEmpty && member.key == "secret" { continue }
+                    // Apple's own key: the sound file of a critical alert.
+                    let isSoundName = member.key == "name" && path.count == 2 && path[0] == "aps" && path[1] == "sound"
+                    if !isSoundName, isPersonalKey(member.key) {
+                        report.add(JSONPointer.make(path, appending: member.key), at: member.keyPosition,
+                                   "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+                    }
+                    if isContainer(member.value) { pending.append((member.value, path + [member.key])) }
                 }
-                path.append(member.key)
-                findPersonalKeys(member.value, &path, &report)
-                path.removeLast()
+            case .array(let items):
+                for (index, item) in items.enumerated() where isContainer(item) {
+                    pending.append((item, path + [String(index)]))
+                }
+            default:
+                continue
             }
-        case .array(let items):
-            for (index, item) in items.enumerated() {
-                path.append(String(index))
-                findPersonalKeys(item, &path, &report)
-                path.removeLast()
-            }
-        default:
-            return
+        }
+    }
+
+    static func isContainer(_ node: JSONNode) -> Bool {
+        switch node.value {
+        case .object, .array: return true
+        default: return false
         }
     }
 

@@ -74,8 +74,10 @@ struct SchemaValidator {
             guard !members.contains(where: { $0.key == declared.name }) else { continue }
             let what = SchemaValidator.expectation(declared.schema)
             let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
+            let undeclared = members.map(\.key).filter { object.member(named: $0) == nil }
+            let found = Suggestion.closest(to: declared.name, among: undeclared).map { "none, but \"\($0)\"" } ?? "none"
             add(declared.requiredRuleID ?? ids.required, at: node.position,
-                "expected member \"\(declared.name)\" (\(what)), found none — add it\(why).")
+                "expected member \"\(declared.name)\" (\(what)), found \(found) — add it\(why).")
         }
     }
 
@@ -274,21 +276,4 @@ struct SchemaValidator {
         default: return false
         }
     }
-}
-
-/// The generic rule ids of one namespace. Each id is built only when a violation is
-/// reported, so a clean document costs no string work.
-struct GenericRuleIDs: Sendable {
-    let namespace: String
-
-    var type: String { namespace + ".type" }
-    var required: String { namespace + ".required" }
-    var unknownMember: String { namespace + ".unknown-member" }
-    var duplicateKey: String { namespace + ".duplicate-key" }
-    var enumeration: String { namespace + ".enum" }
-    var format: String { namespace + ".format" }
-    var length: String { namespace + ".length" }
-    var range: String { namespace + ".range" }
-    var integerFlag: String { namespace + ".integer-flag" }
-    var forbidden: String { namespace + ".forbidden" }
 }
