@@ -1,37 +1,37 @@
-/// Tells which contract a file is checked against when `--contract` is not given: the
-/// `.apns` extension, else the nearest enclosing folder with a known name.
-package struct ContractResolver: Sendable {
-    /// Folder names that stand for a contract (plural, as a fixtures or samples folder is named).
-    /// A folder named exactly after a contract (`payload/`) also works.
-    package static let folderContracts: [String: String] = [
-        "devices": "device-registration",
-        "opens": "notification-opened",
-        "payloads": "payload",
-        "apns-errors": "apns-error",
-        "apns-files": "apns-file",
-    ]
-
-    /// The contract for files ending in `.apns` (Simulator push files).
-    package static let apnsFileContract = "apns-file"
-
+/// Tells which contract a file is checked against when `--contract` is not given: its
+/// extension (`.apns` → `apns-file`), else the nearest enclosing folder that names a contract
+/// (`devices/`, `opens/`, `payloads/`, `apns-errors/`, … as the contract set declares, or a
+/// folder named exactly after a contract).
+package struct ContractResolver {
+    private let checker: any DocumentChecker
     private let known: Set<String>
     private let currentDirectory: String
+    /// Answers by folder and extension, the only parts of a path that decide: a folder of
+    /// 10,000 payloads is resolved once.
+    private var cache: [String: String?] = [:]
 
     /// - Parameters:
-    ///   - contractNames: the contracts that exist; a folder or extension that names another
-    ///     contract does not count.
+    ///   - checker: the contract set, which names the folders and extensions.
     ///   - currentDirectory: absolute path relative paths are resolved against, so a file in
     ///     the current folder still finds its folder's name.
-    package init(contractNames: [String], currentDirectory: String) {
-        self.known = Set(contractNames)
+    package init(checker: any DocumentChecker, currentDirectory: String) {
+        self.checker = checker
+        self.known = Set(checker.contractNames)
         self.currentDirectory = currentDirectory
     }
 
     /// The contract for the file at `path`, or `nil` when none can be told.
-    package func contract(for path: String) -> String? {
-        if path.hasSuffix(".apns"), known.contains(Self.apnsFileContract) {
-            return Self.apnsFileContract
-        }
+    package mutating func contract(for path: String) -> String? {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let name = path[slash...]
+        let key = String(path[..<slash]) + "/*" + String(name.lastIndex(of: ".").map { name[$0...] } ?? "")
+        if let known = cache[key] { return known }
+        let contract = resolve(path)
+        cache[key] = .some(contract)
+        return contract
+    }
+
+    private func resolve(_ path: String) -> String? {
         let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
         var folders: [Substring] = []
         for component in absolute.split(separator: "/", omittingEmptySubsequences: true) {
@@ -41,10 +41,14 @@ package struct ContractResolver: Sendable {
             default: folders.append(component)
             }
         }
-        _ = folders.popLast()  // the file's own name
+        let fileName = folders.popLast() ?? ""
+        if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex,
+           let contract = checker.contractName(forFileExtension: String(fileName[fileName.index(after: dot)...])) {
+            return contract
+        }
         for folder in folders.reversed() {
             let name = String(folder)
-            if let contract = Self.folderContracts[name], known.contains(contract) { return contract }
+            if let contract = checker.contractName(forFolder: name) { return contract }
             if known.contains(name) { return name }
         }
         return nil

@@ -60,29 +60,25 @@ package struct Finding: Sendable, Hashable {
         Finding(position: position, message: message, ruleID: "json.syntax")
     }
 
-    package static func unknownContract(known: [String]) -> Finding {
-        Finding(
-            message: "cannot tell which contract applies; put the file under devices/, opens/, payloads/ or apns-errors/, name it *.apns, or pass --contract NAME (one of \(known.joined(separator: ", ")))",
+    /// Names the ways to select a contract that this contract set offers.
+    package static func unknownContract(known: [String], folders: [String], extensions: [String]) -> Finding {
+        var ways: [String] = []
+        if !folders.isEmpty {
+            let listed = folders.map { $0 + "/" }
+            let text = listed.count == 1 ? listed[0] : listed.dropLast().joined(separator: ", ") + " or " + (listed.last ?? "")
+            ways.append("put the file under \(text)")
+        }
+        if !extensions.isEmpty {
+            ways.append("name it " + extensions.map { "*." + $0 }.joined(separator: " or "))
+        }
+        let option = "pass --contract NAME (one of \(known.joined(separator: ", ")))"
+        return Finding(
+            message: "cannot tell which contract applies; " + (ways.isEmpty ? option : ways.joined(separator: ", ") + ", or " + option),
             ruleID: "file.unknown-contract"
         )
     }
 
     package static func emptyFolder() -> Finding {
         Finding(severity: .warning, message: "folder holds no files to check", ruleID: "file.empty-folder")
-    }
-}
-
-/// Everything `validate` found in one file (or one path that could not be read).
-package struct FileReport: Sendable, Hashable {
-    /// The path as shown: as given on the command line, plus the path inside a given folder.
-    package var path: String
-    /// The contract the file was checked against, when one could be told.
-    package var contract: String?
-    package var findings: [Finding]
-
-    package init(path: String, contract: String?, findings: [Finding]) {
-        self.path = path
-        self.contract = contract
-        self.findings = findings
     }
 }

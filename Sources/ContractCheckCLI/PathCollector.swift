@@ -30,13 +30,14 @@ package enum PathCollector {
     static let maximumDepth = 64
 
     /// Collects the items for `arguments`, in order, without duplicates.
-    /// - Parameter base: the absolute folder relative arguments are resolved against; paths
-    ///   are shown as given.
-    package static func collect(_ arguments: [String], relativeTo base: String) -> [Item] {
+    /// - Parameter base: the absolute folder relative arguments are resolved against, or
+    ///   `nil` to open them as given (from the process's working directory). Paths are shown
+    ///   as given either way.
+    package static func collect(_ arguments: [String], relativeTo base: String?) -> [Item] {
         var items: [Item] = []
         var seen = Set<String>()
         for argument in arguments {
-            let location = argument.hasPrefix("/") ? argument : base + "/" + argument
+            let location = argument.hasPrefix("/") ? argument : base.map { $0 + "/" + argument } ?? argument
             for item in collect(argument, location: location) where seen.insert(item.path).inserted {
                 items.append(item)
             }
@@ -64,7 +65,7 @@ package enum PathCollector {
             if items.isEmpty {
                 return [.problem(path: argument, .emptyFolder())]
             }
-            return items.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            return items
         case .other(let description):
             return [.problem(path: argument, .notRegular(description))]
         case .missing(let detail, let notFound):
@@ -81,39 +82,45 @@ package enum PathCollector {
             items.append(.problem(path: folder, .unreadable(FileReader.describe(errno))))
             return
         }
-        var entries: [(name: String, type: UInt8)] = []
+        // Classify first, then sort with a folder's name followed by "/": the walk then
+        // yields paths in plain byte order (`a.json` before `a/z.json`) without a final sort.
+        var entries: [(key: [UInt8], name: String, kind: FileReader.Kind, identity: [UInt64])] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name.hasPrefix(".") || isSidecar(name) { continue }
-            entries.append((name, entry.pointee.d_type))
-        }
-        closedir(directory)
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        for entry in entries {
-            let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
-            let location = folderLocation.hasSuffix("/") ? folderLocation + entry.name : folderLocation + "/" + entry.name
-            switch Int32(entry.type) {
-            case Int32(DT_REG):
-                items.append(.file(path: path, location: location))
-            default:
+            if Int32(entry.pointee.d_type) == Int32(DT_REG) {
+                entries.append((Array(name.utf8), name, .regularFile, []))
+            } else {
                 // Links and file systems without d_type: ask stat (it follows links).
-                let (kind, identity) = FileReader.kind(of: location)
-                switch kind {
-                case .regularFile:
-                    items.append(.file(path: path, location: location))
-                case .folder:
-                    if visited.insert(identity).inserted {
-                        walk(path, location: location, depth: depth + 1, visited: &visited, items: &items)
-                    }
-                case .other(let description):
-                    items.append(.problem(path: path, .notRegular(description)))
-                case .missing(let detail, let notFound):
-                    // readdir listed it, so a "not found" here is a link to nowhere.
-                    items.append(.problem(path: path, notFound ? .brokenLink() : .unreadable(detail)))
-                }
+                let (kind, identity) = FileReader.kind(of: join(folderLocation, name))
+                let key = Array(name.utf8) + (kind == .folder ? [UInt8(ascii: "/")] : [])
+                entries.append((key, name, kind, identity))
             }
         }
+        closedir(directory)
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for entry in entries {
+            let path = join(folder, entry.name)
+            let location = join(folderLocation, entry.name)
+            switch entry.kind {
+            case .regularFile:
+                items.append(.file(path: path, location: location))
+            case .folder:
+                if visited.insert(entry.identity).inserted {
+                    walk(path, location: location, depth: depth + 1, visited: &visited, items: &items)
+                }
+            case .other(let description):
+                items.append(.problem(path: path, .notRegular(description)))
+            case .missing(let detail, let notFound):
+                // readdir listed it, so a "not found" here is a link to nowhere.
+                items.append(.problem(path: path, notFound ? .brokenLink() : .unreadable(detail)))
+            }
+        }
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

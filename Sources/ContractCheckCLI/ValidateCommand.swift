@@ -1,4 +1,9 @@
 import Contracts
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `contract-check validate [--contract NAME] [--format text|json|github] PATH...`
 ///
@@ -9,6 +14,7 @@ import Contracts
 public enum ValidateCommand: Subcommand {
     public static let name = "validate"
 
+    /// Abstract, usage, options and the rules for choosing a contract.
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Validate JSON files against the contracts.",
@@ -18,7 +24,9 @@ public enum ValidateCommand: Subcommand {
             discussion: """
             CONTRACT: --contract NAME, else the .apns extension (apns-file), else the nearest
             folder: devices/ (device-registration), opens/ (notification-opened),
-            payloads/ (payload), apns-errors/ (apns-error), or a folder named after a contract.
+            payloads/ (payload), apns-errors/ (apns-error), apns/ (apns-file),
+            device-tokens/ (device-token), notification-ids/ (notification-id),
+            or a folder named after a contract.
 
             OUTPUT: text prints path:line:col: error: /pointer: message [rule-id] and a summary;
             github prints workflow annotations; json prints one report object.
@@ -38,6 +46,7 @@ public enum ValidateCommand: Subcommand {
         OptionSpec("--format", allowedValues: ReportFormatter.Format.allCases.map(\.rawValue), help: "Output format (default: text)."),
     ]
 
+    /// Validates with the v1 contracts. Returns 0 (no errors), 1 (errors) or 64 (usage).
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         run(arguments, io: io, checker: ContractSetChecker(.v1))
     }
@@ -59,16 +68,16 @@ public enum ValidateCommand: Subcommand {
         }
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
-        let resolver = ContractResolver(contractNames: names, currentDirectory: io.currentDirectory)
-        let items = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory)
-        let reports = items.map { item -> FileReport in
+        var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
+        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory).map { item -> ParallelChecker.Job in
             switch item {
             case .problem(let path, let finding):
-                return FileReport(path: path, contract: nil, findings: [finding])
+                return .report(FileReport(path: path, contract: nil, findings: [finding]))
             case .file(let path, let location):
-                return check(path, location: location, contract: forced ?? resolver.contract(for: location), checker: checker)
+                return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
             }
         }
+        let reports = ParallelChecker.run(jobs, checker: checker)
         ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
         let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
         return hasErrors ? ExitCode.findings : ExitCode.success
@@ -78,12 +87,13 @@ public enum ValidateCommand: Subcommand {
     /// - Parameters:
     ///   - path: the path as shown.
     ///   - location: the path as opened.
-    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker) -> FileReport {
+    ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> FileReport {
         guard let contract else {
-            return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames)])
+            return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)])
         }
         let bytes: [UInt8]
-        switch FileReader.read(location) {
+        switch FileReader.read(location, scratch: &scratch) {
         case .failure(let error): return FileReport(path: path, contract: contract, findings: [error.finding])
         case .success(let read): bytes = read
         }
@@ -100,12 +110,17 @@ public enum ValidateCommand: Subcommand {
 
     /// Empty, blank, binary or UTF-16/32 files: said plainly rather than as a syntax error.
     static func textProblem(_ bytes: [UInt8]) -> Finding? {
-        if bytes.isEmpty { return .empty }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+        guard let first = bytes.first else { return .empty }
+        if (first == 0xFF || first == 0xFE || first == 0),
+           bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
             return .utf16
         }
-        if let zero = bytes.firstIndex(of: 0) { return .binary(offset: zero) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .blank }
+        let zero = bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+        if let zero { return .binary(offset: zero) }
+        if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) { return .blank }
         return nil
     }
 }

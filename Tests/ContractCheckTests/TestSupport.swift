@@ -36,6 +36,14 @@ func runValidate(_ arguments: [String], checker: any DocumentChecker, in directo
 struct FakeChecker: DocumentChecker {
     var contractNames: [String] { ["payload", "device-registration", "apns-file"] }
 
+    func contractName(forFolder folder: String) -> String? {
+        ["payloads": "payload", "devices": "device-registration"][folder]
+    }
+
+    func contractName(forFileExtension fileExtension: String) -> String? {
+        fileExtension == "apns" ? "apns-file" : nil
+    }
+
     func check(_ bytes: [UInt8], contract: String) -> DocumentCheck {
         let root: JSONNode
         do throws(JSONSyntaxError) {
@@ -77,7 +85,10 @@ struct TemporaryFolder {
         let full = path + "/" + relativePath
         let folder = (full as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: full))
+        // POSIX rather than Data.write(to:), which is slow here (milliseconds per file).
+        guard let file = fopen(full, "wb") else { throw CocoaError(.fileWriteUnknown) }
+        let written = bytes.isEmpty ? 0 : fwrite(bytes, 1, bytes.count, file)
+        guard fclose(file) == 0, written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
         return full
     }
 

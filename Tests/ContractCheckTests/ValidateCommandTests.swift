@@ -86,6 +86,23 @@ import Testing
         #expect(result.outputLines.last == "checked 4 files: 4 errors, 0 warnings")
     }
 
+    @Test func manyFilesCheckedInParallelKeepByteOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var expected: [String] = []
+        for index in 0..<300 {
+            // Every third file is in a subfolder whose name sorts between its siblings.
+            let path = index % 3 == 0 ? "payloads/f\(index % 7)/n\(index).json" : "payloads/f\(index % 7).json.\(index)"
+            try folder.write(path, index % 2 == 0 ? "{\"bad\": \(index)}" : "{}")
+            if index % 2 == 0 { expected.append(path) }
+        }
+        expected.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        let paths = result.outputLines.dropLast().map { String($0.prefix { $0 != ":" }) }
+        #expect(paths == expected)
+        #expect(result.outputLines.last == "checked 300 files: 150 errors, 0 warnings")
+    }
+
     @Test func contractComesFromOptionExtensionOrNearestFolder() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -147,6 +164,17 @@ import Testing
         #expect(lines[6].hasPrefix("payloads/7-bad.json:1:9: error: /bad:"))
         #expect(lines[7].hasPrefix("missing.json: error: no such file or folder") && lines[7].hasSuffix("[file.not-found]"))
         #expect(lines[8] == "checked 9 files: 8 errors, 0 warnings")
+    }
+
+    @Test func fileLargerThanTheReadBufferIsReadWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let filler = String(repeating: "x", count: 100_000)
+        try folder.write("payloads/big.json", "{\"pad\": \"\(filler)\", \"bad\": 1}")
+        try folder.write("payloads/small.json", "{\"bad\": 2}")
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.outputLines.first?.hasPrefix("payloads/big.json:1:\(100_000 + 20): error: /bad:") == true)
+        #expect(result.outputLines.dropFirst().first?.hasPrefix("payloads/small.json:1:9: error: /bad:") == true)
     }
 
     @Test(.enabled(if: geteuid() != 0, "root reads any file"))
