@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // Benchmark-only server (Benchmarks/h2.sh); not a product.
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
+        .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),
