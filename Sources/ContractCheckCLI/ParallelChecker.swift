@@ -32,13 +32,13 @@ package enum ParallelChecker {
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let start = chunk * chunkSize
             let end = min(start + chunkSize, jobs.count)
-            var reports: [Outcome] = []
-            reports.reserveCapacity(end - start)
+            var outcomes: [Outcome] = []
+            outcomes.reserveCapacity(end - start)
             var scratch: [UInt8] = []
             for index in start..<end {
-                reports.append(perform(jobs[index], checker: checker, scratch: &scratch))
+                outcomes.append(perform(jobs[index], checker: checker, scratch: &scratch))
             }
-            slots.store(reports, at: chunk)
+            slots.store(outcomes, at: chunk)
         }
         return slots.joined()
     }
