@@ -57,7 +57,7 @@ enum FormatMatchers {
         }
     }
 
-    private static func memoryEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> Bool {
+    static func memoryEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> Bool {
         var index = 0
         while index < count {
             if a[index] != b[index] { return false }
@@ -202,15 +202,28 @@ enum FormatMatchers {
     }
 
     static func prefixedIdentifierProblem(_ value: String, prefix: String) -> String? {
-        guard hasPrefix(value, prefix) else { return "\"\(clipped(value))\"" }
-        let id = value.utf8.dropFirst(prefix.utf8.count)
-        if id.isEmpty || id.count > 64 { return "\"\(clipped(value))\" (the id must be 1-64 characters)" }
-        for byte in id where !isIdentifierByte(byte) { return "\"\(clipped(value))\"" }
-        return nil
+        var copy = value
+        var prefixCopy = prefix
+        let matches = copy.withUTF8 { bytes in
+            prefixCopy.withUTF8 { prefixBytes -> Bool in
+                let idLength = bytes.count - prefixBytes.count
+                guard idLength >= 1, idLength <= 64, memoryEqual(bytes, prefixBytes, prefixBytes.count) else { return false }
+                for byte in bytes[prefixBytes.count...] where !isIdentifierByte(byte) { return false }
+                return true
+            }
+        }
+        if matches { return nil }
+        if !hasPrefix(value, prefix) { return "\"\(clipped(value))\"" }
+        let idLength = value.utf8.count - prefix.utf8.count
+        if idLength < 1 || idLength > 64 { return "\"\(clipped(value))\" (the id must be 1-64 characters)" }
+        return "\"\(clipped(value))\""
     }
 
     /// The value cut to 60 scalars for messages, so a huge string does not flood the output.
     static func clipped(_ value: String) -> String {
+        if value.utf8.count <= 60, allBytes(of: value, satisfy: { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            return value
+        }
         var result = ""
         var count = 0
         for scalar in value.unicodeScalars {
