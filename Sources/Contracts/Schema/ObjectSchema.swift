@@ -24,7 +24,10 @@ public struct ObjectSchema: Sendable, Hashable {
 
     /// The index in ``members`` of the member called `name`, if any.
     public func memberIndex(named name: String) -> Int? {
-        members.firstIndex { $0.name == name }
+        // Comparing byte counts first (O(1) for native strings) skips String's slower
+        // comparison for almost every non-match.
+        let count = name.utf8.count
+        return members.firstIndex { $0.name.utf8.count == count && $0.name == name }
     }
 
     /// Names of the required members, in declaration order.

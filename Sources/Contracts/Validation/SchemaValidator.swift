@@ -72,7 +72,8 @@ struct SchemaValidator {
         }
         for index in object.members.indices where object.members[index].isRequired {
             let name = object.members[index].name
-            guard !members.contains(where: { $0.key == name }) else { continue }
+            let count = name.utf8.count
+            guard !members.contains(where: { $0.key.utf8.count == count && $0.key == name }) else { continue }
             reportMissing(object.members[index], in: node, members, object)
         }
     }
@@ -90,7 +91,8 @@ struct SchemaValidator {
         guard members.count > 1 else { return }
         if members.count <= 16 {
             for index in 1..<members.count {
-                for earlier in 0..<index where members[earlier].key == members[index].key {
+                let count = members[index].key.utf8.count
+                for earlier in 0..<index where members[earlier].key.utf8.count == count && members[earlier].key == members[index].key {
                     reportDuplicate(members[index], first: members[earlier])
                     break
                 }
