@@ -51,10 +51,10 @@ public struct Contract: Sendable, Hashable {
         var walker = SchemaValidator(namespace: ruleNamespace)
         walker.validate(document, against: schema)
         var violations = walker.violations
-        for rule in rules {
-            var report = RuleReport(ruleID: rule.id, severity: rule.severity, options: options)
-            rule.check(document, &report)
-            violations += report.violations
+        for index in rules.indices {
+            var report = RuleReport(ruleID: rules[index].id, severity: rules[index].severity, options: options)
+            rules[index].check(document, &report)
+            if !report.violations.isEmpty { violations += report.violations }
         }
         return Contract.inDocumentOrder(violations)
     }

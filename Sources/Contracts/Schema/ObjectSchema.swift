@@ -19,8 +19,15 @@ public struct ObjectSchema: Sendable, Hashable {
 
     /// The declared member called `name`, if any.
     public func member(named name: String) -> Member? {
-        guard let index = members.firstIndex(where: { $0.name == name }) else { return nil }
-        return members[index]
+        memberIndex(named: name).map { members[$0] }
+    }
+
+    /// The index in ``members`` of the member called `name`, if any.
+    public func memberIndex(named name: String) -> Int? {
+        // Comparing byte counts first (O(1) for native strings) skips String's slower
+        // comparison for almost every non-match.
+        let count = name.utf8.count
+        return members.firstIndex { $0.name.utf8.count == count && $0.name == name }
     }
 
     /// Names of the required members, in declaration order.
