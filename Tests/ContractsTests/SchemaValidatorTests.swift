@@ -169,3 +169,17 @@ import Testing
         #expect(found.first?.message.contains("found none, but \"notificationID\"") == true)
     }
 }
+
+@Suite struct ContractSelectionTests {
+    @Test func aFilePathSelectsItsContract() {
+        let v1 = ContractSet.v1
+        #expect(v1.contract(forFilePath: "Fixtures/invalid/payloads/too-large.json")?.name == "payload")
+        #expect(v1.contract(forFilePath: "/tmp/devices/a.json")?.name == "device-registration")
+        #expect(v1.contract(forFilePath: "payloads/push.apns")?.name == "apns-file", "the extension wins over the folder")
+        #expect(v1.contract(forFilePath: "opens/nested/deeper/x.json")?.name == "notification-opened")
+        #expect(v1.contract(forFilePath: "apns-errors/410.json")?.name == "apns-error")
+        #expect(v1.contract(forFilePath: "elsewhere/x.json") == nil)
+        #expect(v1.contract(forFilePath: "") == nil)
+        #expect(v1.contract(forFilePath: "payloads/.apns")?.name == "payload", "a dot file has no extension")
+    }
+}
