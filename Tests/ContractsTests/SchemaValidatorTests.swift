@@ -183,3 +183,20 @@ import Testing
         #expect(v1.contract(forFilePath: "payloads/.apns")?.name == "payload", "a dot file has no extension")
     }
 }
+
+@Suite struct SimulatorFileTests {
+    static func file(alertLength: Int, indent: Int) -> [UInt8] {
+        let pad = String(repeating: " ", count: indent)
+        let text = "{\(pad)\"aps\": {\"alert\": \"\(String(repeating: "x", count: alertLength))\"},\(pad)\"notificationId\": \"1\","
+            + "\(pad)\"Simulator Target Bundle\": \"com.example.shop\"}"
+        return Array(text.utf8)
+    }
+
+    @Test func sizeIsThePayloadSentCompactlyWithoutTheSimulatorKey() throws {
+        let apnsFile = try #require(ContractSet.v1.contract(named: "apns-file"))
+        // About 4060 bytes of payload, pretty-printed well over 4096 and with the Simulator key: fine.
+        #expect(apnsFile.validate(bytes: SimulatorFileTests.file(alertLength: 4030, indent: 200)).isEmpty)
+        let over = apnsFile.validate(bytes: SimulatorFileTests.file(alertLength: 4100, indent: 0))
+        #expect(over.map(\.ruleID) == ["payload.size"])
+    }
+}
