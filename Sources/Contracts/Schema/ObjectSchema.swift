@@ -10,8 +10,10 @@ public struct ObjectSchema: Sendable, Hashable {
 
     /// Declared members, in the order they are documented and emitted.
     public var members: [Member]
+    /// Whether undeclared members are violations.
     public var unknownMembers: UnknownMembers
 
+    /// An object with `members`; undeclared members are rejected unless told otherwise.
     public init(members: [Member], unknownMembers: UnknownMembers = .reject) {
         self.members = members
         self.unknownMembers = unknownMembers
