@@ -1,0 +1,159 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An event-driven HTTP/1.1 server on loopback, one thread per server, around a handler.
+///
+/// The handler is a plain function from request to response (STYLE 9); this type is the
+/// thin shell that owns sockets. Each server has its own loop thread, so many servers
+/// can run in one process (parallel tests).
+///
+/// ```swift
+/// let server = try HTTPServer.start { request in HTTPResponse(status: .ok, body: Array("hi".utf8)) }
+/// defer { server.stop() }
+/// // http://127.0.0.1:\(server.port)/
+/// ```
+package final class HTTPServer: Sendable {
+    /// The port the server listens on (the one picked when the configuration said 0).
+    package let port: UInt16
+    /// The configuration it was started with (with `port` as configured, maybe 0).
+    package let configuration: HTTPServerConfiguration
+    private let control: ServerControl
+    private let loopThread: Locked<LoopThread?>
+    /// Left by the loop thread as its last act; later `stop()` callers wait on it.
+    private let loopEnded: DispatchGroup
+    /// Short critical sections only: nothing waits for the loop while holding it, because
+    /// the loop thread itself (a handler) may call `stop()` or `refuseConnections`.
+    private let lifecycle = Locked(Lifecycle())
+
+    private struct Lifecycle {
+        var stopped = false
+        var refusing = false
+    }
+
+    private init(port: UInt16, configuration: HTTPServerConfiguration, control: ServerControl, loopThread: LoopThread, loopEnded: DispatchGroup) {
+        self.port = port
+        self.configuration = configuration
+        self.control = control
+        self.loopThread = Locked(loopThread)
+        self.loopEnded = loopEnded
+    }
+
+    /// Binds, listens and starts the loop thread. Ready for connections on return.
+    ///
+    /// - Parameters:
+    ///   - configuration: address, limits and timeouts; defaults bind `127.0.0.1` on a free port.
+    ///   - handler: runs on the loop thread for each complete request; must not block
+    ///     (use `ResponseDisposition.delay` to answer late).
+    /// - Throws: ``SystemError`` when the socket, poller or thread cannot be created
+    ///   (e.g. `bind` with `EADDRINUSE` for a fixed port in use).
+    package static func start(configuration: HTTPServerConfiguration = .init(), handler: @escaping HTTPHandler) throws -> HTTPServer {
+        let (listener, port) = try Sockets.listen(host: configuration.host, port: configuration.port)
+        let poller: EventPoller
+        do {
+            poller = try EventPoller()
+        } catch {
+            closeDescriptor(listener)
+            throw error
+        }
+        let control = ServerControl(poller: poller)
+        let loopEnded = DispatchGroup()
+        loopEnded.enter()
+        let thread: LoopThread
+        do {
+            thread = try LoopThread.spawn {
+                ServerLoop(configuration: configuration, handler: handler, control: control, listener: listener).run()
+                loopEnded.leave()
+            }
+        } catch {
+            closeDescriptor(listener)
+            poller.close()
+            throw error
+        }
+        return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread, loopEnded: loopEnded)
+    }
+
+    /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.
+    package var baseURL: URL {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Connections open right now (for tests: e.g. zero after clients went away).
+    package var openConnectionCount: Int { control.counters.openConnections }
+    /// Connections accepted since start.
+    package var acceptedConnectionCount: Int { control.counters.acceptedConnections }
+
+    /// Stops the server: no new connections; in-flight responses (including delayed ones)
+    /// are finished within `shutdownGracePeriod`; hung requests are closed at once; then
+    /// every socket is closed. Returns when the port is free and the loop thread has exited.
+    /// Idempotent. Called from the handler (the loop thread itself) it starts the stop and
+    /// returns at once.
+    package func stop() {
+        let first = lifecycle.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        if first { control.send(.stop) }
+        let thread = loopThread.withLock { $0 }
+        if let thread, thread.isCurrent {
+            // Stopping from its own handler: the loop ends after this turn; nobody joins.
+            if first { loopThread.withLock { $0 = nil } }
+            if first { thread.detach() }
+            return
+        }
+        if first, let thread {
+            thread.join()
+            loopThread.withLock { $0 = nil }
+        } else {
+            loopEnded.wait()
+        }
+    }
+
+    /// ``stop()`` without blocking the caller's thread.
+    package func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// "Offline": while `refuse` is true the listening socket is closed, so connects fail
+    /// with `ECONNREFUSED`, and every existing connection is closed too (responses still
+    /// pending are lost). `false` listens again on the same port. Takes effect before it
+    /// returns (except when called from this server's own handler, where it is queued).
+    ///
+    /// If the port cannot be bound again (another process took it), the server stays
+    /// offline and the error is returned.
+    @discardableResult
+    package func refuseConnections(_ refuse: Bool) -> SystemError? {
+        let changed = lifecycle.withLock { state -> Bool in
+            guard !state.stopped, state.refusing != refuse else { return false }
+            state.refusing = refuse
+            return true
+        }
+        guard changed else { return nil }
+        let onLoopThread = loopThread.withLock { $0?.isCurrent ?? false }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<SystemError?>(nil)
+        let command: ServerCommand = refuse ? .refuse(done: done) : .listen(port: port, outcome: outcome, done: done)
+        guard control.send(command), !onLoopThread else { return nil }
+        done.wait()
+        if let failure = outcome.snapshot {
+            lifecycle.withLock { $0.refusing = true }
+            return failure
+        }
+        return nil
+    }
+
+    deinit {
+        // A server dropped without stop() would leak its thread and sockets.
+        stop()
+    }
+}

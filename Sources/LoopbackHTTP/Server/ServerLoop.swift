@@ -1,0 +1,362 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The event loop of one ``HTTPServer``: accepts, reads, runs codecs and the handler,
+/// writes, and enforces timeouts. Created on, and confined to, the server's loop thread.
+final class ServerLoop {
+    enum TimerEvent {
+        case connectionCheck(fd: Int32, id: UInt64)
+        case delayedResponse(fd: Int32, id: UInt64, stream: UInt32, response: HTTPResponse)
+        case resumeAccepting
+        case stopGraceElapsed
+    }
+
+    let configuration: HTTPServerConfiguration
+    let handler: HTTPHandler
+    let control: ServerControl
+    var poller: EventPoller { control.poller }
+    var listener: Int32
+    var listenerInterest: PollInterest = .none
+    var acceptBackoff = false
+    var connections: [Int32: ServerConnection] = [:]
+    var timers = TimerQueue<TimerEvent>()
+    var nextConnectionID: UInt64 = 1
+    var events: [PollEvent] = []
+    let readBuffer: UnsafeMutableRawBufferPointer
+    var stopping = false
+    /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
+    var turn: UInt64 = 0
+    /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return seconds >= 1e9 ? UInt64(1e18) : UInt64(seconds * 1e9)
+    }
+    let idleNanos: UInt64
+    let requestNanos: UInt64
+    let lingerNanos: UInt64
+
+    init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, control: ServerControl, listener: Int32) {
+        self.configuration = configuration
+        self.handler = handler
+        self.control = control
+        self.listener = listener
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        idleNanos = Self.nanoseconds(configuration.idleTimeout)
+        requestNanos = Self.nanoseconds(configuration.requestTimeout)
+        lingerNanos = Self.nanoseconds(min(2, max(0.05, configuration.requestTimeout)))
+    }
+
+    /// Runs until stopped; on return every socket and the poller are closed.
+    func run() {
+        setListenerInterest(.readable)
+        while true {
+            for command in control.takeCommands() { perform(command) }
+            fireTimers()
+            // Stopping: done once every response is out (a connection that is only
+            // lingering for the peer's FIN has nothing left to deliver).
+            if stopping && connections.values.allSatisfy(\.lingering) { break }
+            let timeout = timers.pollTimeout(now: TimerQueue<TimerEvent>.now)
+            do {
+                try poller.wait(timeoutMilliseconds: timeout, into: &events)
+            } catch {
+                break
+            }
+            turn &+= 1
+            for event in events { handle(event) }
+        }
+        for command in control.markLoopExited() {
+            switch command {
+            case .refuse(let done): done.signal()
+            case .listen(_, let outcome, let done):
+                outcome.withLock { $0 = SystemError(operation: "listen after stop", errno: EBADF) }
+                done.signal()
+            case .stop: break
+            }
+        }
+        closeListener()
+        for connection in Array(connections.values) { destroy(connection) }
+        poller.close()
+        readBuffer.deallocate()
+    }
+
+    // MARK: - Commands
+
+    func perform(_ command: ServerCommand) {
+        switch command {
+        case .refuse(let done):
+            closeListener()
+            for connection in Array(connections.values) { destroy(connection) }
+            done.signal()
+        case .listen(let port, let outcome, let done):
+            if !stopping && listener < 0 {
+                do {
+                    listener = try Sockets.listen(host: configuration.host, port: port).fd
+                    setListenerInterest(.readable)
+                } catch {
+                    outcome.withLock { $0 = error }
+                }
+            }
+            done.signal()
+        case .stop:
+            guard !stopping else { return }
+            stopping = true
+            closeListener()
+            for connection in Array(connections.values) {
+                if connection.hungStreams > 0 && connection.pendingDelays == 0 {
+                    destroy(connection)  // a hung request will never be answered
+                    continue
+                }
+                var actions: [ConnectionAction] = []
+                connection.codec.shutdown(into: &actions)
+                run(actions, on: connection)
+            }
+            let grace = Self.nanoseconds(configuration.shutdownGracePeriod)
+            timers.schedule(at: TimerQueue<TimerEvent>.now &+ grace, .stopGraceElapsed)
+        }
+    }
+
+    // MARK: - Events
+
+    func handle(_ event: PollEvent) {
+        if event.fd == listener && listener >= 0 {
+            acceptConnections()
+            return
+        }
+        // A connection accepted during this turn may have inherited the descriptor number
+        // of one closed earlier in the turn; the stale event is not its own.
+        guard let connection = connections[event.fd], connection.acceptedInTurn != turn else { return }
+        if event.readable || event.failed { read(connection) }
+        guard connections[event.fd] === connection else { return }
+        if event.writable { flushAndSettle(connection) }
+        if event.failed && !event.readable && connections[event.fd] === connection { destroy(connection) }
+    }
+
+    func acceptConnections() {
+        for _ in 0..<64 {
+            guard connections.count < configuration.maxConnections else {
+                setListenerInterest(.none)  // resumed when a connection closes
+                return
+            }
+            let fd: Int32
+            do {
+                guard let accepted = try Sockets.accept(listener) else { return }
+                fd = accepted
+            } catch {
+                // Out of descriptors or memory: back off briefly instead of spinning.
+                setListenerInterest(.none)
+                acceptBackoff = true
+                timers.schedule(at: TimerQueue<TimerEvent>.now &+ 100_000_000, .resumeAccepting)
+                return
+            }
+            let connection = ServerConnection(fd: fd, id: nextConnectionID, configuration: configuration)
+            connection.acceptedInTurn = turn
+            nextConnectionID &+= 1
+            do {
+                try poller.update(fd, from: .none, to: .readable)
+            } catch {
+                closeDescriptor(fd)
+                continue
+            }
+            connection.interest = .readable
+            connections[fd] = connection
+            control.updateCounters { $0.openConnections += 1; $0.acceptedConnections += 1 }
+            updateDeadline(connection)
+        }
+    }
+
+    func read(_ connection: ServerConnection) {
+        for _ in 0..<4 {
+            let count: Int
+            do {
+                guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
+                count = read
+            } catch {
+                destroy(connection)  // ECONNRESET and friends: the peer is gone
+                return
+            }
+            if count == 0 {
+                connection.readEOF = true
+                if connection.lingering || connection.closeWhenFlushed && connection.pendingOutput == 0 {
+                    destroy(connection)
+                    return
+                }
+                var actions: [ConnectionAction] = []
+                connection.codec.peerClosed(into: &actions)
+                run(actions, on: connection)
+                if connections[connection.fd] === connection, connection.hungStreams > 0,
+                   connection.pendingDelays == 0, connection.pendingOutput == 0 {
+                    // Only hung requests are left and the peer has given up: nothing will
+                    // ever be written, so do not hold the descriptor until stop().
+                    destroy(connection)
+                }
+                return
+            }
+            if connection.lingering || connection.closeWhenFlushed {
+                connection.discardedWhileLingering += count
+                if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
+            } else {
+                var actions: [ConnectionAction] = []
+                connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
+                run(actions, on: connection)
+                guard connections[connection.fd] === connection, !connection.readPaused else { return }
+            }
+            if count < readBuffer.count { return }
+        }
+    }
+
+    // MARK: - Actions
+
+    /// Performs a codec's actions in order; dispatches run the handler, whose answer may
+    /// append further actions to the same list.
+    func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+        if !connection.deferredActions.isEmpty {
+            // Keep order: new actions queue behind the ones held back by backpressure.
+            connection.deferredActions.append(contentsOf: initial)
+            flushAndSettle(connection)
+            return
+        }
+        var actions = initial
+        var index = 0
+        processing: while index < actions.count {
+            let action = actions[index]
+            index += 1
+            switch action {
+            case .write(let bytes):
+                if !connection.closeWhenFlushed { connection.enqueue(bytes) }
+            case .dispatch(let request, let stream):
+                if connection.pendingOutput > configuration.maxPendingOutputBytes {
+                    // Backpressure: the peer is not reading. Run this request (and what
+                    // follows) once its output has drained.
+                    connection.deferredActions.append(contentsOf: actions[(index - 1)...])
+                    break processing
+                }
+                let response = handler(request)
+                apply(response, stream: stream, on: connection, into: &actions)
+            case .close:
+                connection.closeWhenFlushed = true
+            case .reset:
+                destroy(connection, reset: true)
+                return
+            }
+        }
+        flushAndSettle(connection)
+    }
+
+    func apply(_ response: HTTPResponse, stream: UInt32, on connection: ServerConnection, into actions: inout [ConnectionAction]) {
+        switch response.disposition {
+        case .delay(let milliseconds):
+            connection.pendingDelays += 1
+            let clamped = UInt64(min(max(0, milliseconds), 86_400_000))
+            var delayed = response
+            delayed.disposition = .send
+            timers.schedule(
+                at: TimerQueue<TimerEvent>.now &+ clamped * 1_000_000,
+                .delayedResponse(fd: connection.fd, id: connection.id, stream: stream, response: delayed))
+        case .hang:
+            connection.hungStreams += 1
+        case .send, .reset, .loseResponse, .goAway:
+            connection.codec.deliver(response, stream: stream, into: &actions)
+        }
+    }
+
+    /// Writes what the socket takes, starts a graceful close once everything is out, and
+    /// brings interest and deadline up to date.
+    func flushAndSettle(_ connection: ServerConnection) {
+        while connection.pendingOutput > 0 {
+            let written: Int
+            do {
+                written = try connection.output.withUnsafeBytes { (bytes) throws(SystemError) -> Int in
+                    try Sockets.write(connection.fd, UnsafeRawBufferPointer(rebasing: bytes[connection.outputStart...]))
+                }
+            } catch {
+                destroy(connection)
+                return
+            }
+            if written == 0 { break }
+            connection.outputStart += written
+        }
+        if connection.pendingOutput == 0 {
+            if connection.output.count > 0 {
+                connection.output.removeAll(keepingCapacity: connection.output.capacity <= 256 * 1024)
+                connection.outputStart = 0
+            }
+            if connection.closeWhenFlushed && !connection.lingering {
+                if connection.readEOF {
+                    destroy(connection)
+                    return
+                }
+                // Half-close and keep reading until the peer closes: closing with unread
+                // input would send a reset that can destroy the response in flight.
+                Sockets.shutdownWrite(connection.fd)
+                connection.lingering = true
+                connection.deadline = TimerQueue<TimerEvent>.now &+ lingerNanos
+            }
+        } else if connection.outputStart >= 1 << 20 && connection.outputStart * 2 >= connection.output.count {
+            connection.output.removeSubrange(0..<connection.outputStart)
+            connection.outputStart = 0
+        }
+        let pending = connection.pendingOutput
+        if pending > configuration.maxPendingOutputBytes {
+            connection.readPaused = true
+        } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
+            connection.readPaused = false
+        }
+        if !connection.deferredActions.isEmpty && pending <= configuration.maxPendingOutputBytes / 4 {
+            let deferred = connection.deferredActions
+            connection.deferredActions = []
+            run(deferred, on: connection)
+            return
+        }
+        let wanted = PollInterest(
+            read: !connection.readEOF && !connection.readPaused && connection.deferredActions.isEmpty,
+            write: pending > 0)
+        if wanted != connection.interest {
+            do {
+                try poller.update(connection.fd, from: connection.interest, to: wanted)
+                connection.interest = wanted
+            } catch {
+                destroy(connection)
+                return
+            }
+        }
+        updateDeadline(connection)
+    }
+
+    // MARK: - Teardown
+
+    func destroy(_ connection: ServerConnection, reset: Bool = false) {
+        guard connections[connection.fd] === connection else { return }
+        connections[connection.fd] = nil
+        if reset {
+            Sockets.resetAndClose(connection.fd)
+        } else {
+            closeDescriptor(connection.fd)  // close also removes it from epoll/kqueue
+        }
+        connection.interest = .none
+        control.updateCounters { $0.openConnections -= 1 }
+        if listener >= 0 && !stopping && !acceptBackoff && listenerInterest.isEmpty
+            && connections.count < configuration.maxConnections {
+            setListenerInterest(.readable)
+        }
+    }
+
+    func setListenerInterest(_ interest: PollInterest) {
+        guard listener >= 0, interest != listenerInterest else { return }
+        do {
+            try poller.update(listener, from: listenerInterest, to: interest)
+            listenerInterest = interest
+        } catch {
+            closeListener()
+        }
+    }
+
+    func closeListener() {
+        guard listener >= 0 else { return }
+        closeDescriptor(listener)
+        listener = -1
+        listenerInterest = .none
+    }
+}
