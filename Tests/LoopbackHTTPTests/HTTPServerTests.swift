@@ -119,8 +119,8 @@ import Testing
         }
     }
 
-    @Test func http2PrefaceIsRecognisedAndRefusedWithGoAway() async throws {
-        try await withServer(handler: echoHandler) { server in
+    @Test func http2PrefaceIsRefusedWithGoAwayWhenHTTP2IsDisabled() async throws {
+        try await withServer({ $0.http2.enabled = false }, handler: echoHandler) { server in
             let client = try RawClient(port: server.port)
             try client.send(ProtocolSniffer.http2Preface)
             let reply = try client.readToEnd()
