@@ -1,0 +1,72 @@
+import Foundation
+
+/// Reads a compact JWS (`header.claims.signature`, base64url) into ``ProviderTokenParts``.
+///
+/// A provider token needs `alg` and `kid` in the header and `iss` (team id, string) and
+/// `iat` (integer seconds) in the claims; anything else is not a provider token.
+package enum ProviderTokenShape {
+    package static func decode(_ token: String) -> ProviderTokenParts? {
+        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count == 3,
+              let headerBytes = base64URLDecode(pieces[0]),
+              let claimBytes = base64URLDecode(pieces[1]),
+              let signature = base64URLDecode(pieces[2]),
+              let header = jsonObject(headerBytes),
+              let claims = jsonObject(claimBytes),
+              let alg = header["alg"] as? String,
+              let kid = header["kid"] as? String,
+              let iss = claims["iss"] as? String,
+              let iat = integer(claims["iat"])
+        else { return nil }
+        let signingInput = Array(token.utf8.prefix(pieces[0].utf8.count + 1 + pieces[1].utf8.count))
+        return ProviderTokenParts(keyID: kid, algorithm: alg, teamID: iss, issuedAt: iat,
+                                  signingInput: signingInput, signature: signature)
+    }
+
+    private static func jsonObject(_ bytes: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
+    }
+
+    /// An integer claim; a JSON boolean or a fraction is not one.
+    private static func integer(_ value: Any?) -> Int64? {
+        guard let number = value as? NSNumber else { return nil }
+        #if canImport(Darwin)
+        if CFGetTypeID(number) == CFBooleanGetTypeID() { return nil }
+        #endif
+        let double = number.doubleValue
+        guard double.rounded() == double, abs(double) < 9.0e15 else { return nil }
+        return Int64(double)
+    }
+
+    package static func base64URLDecode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+        var table = [Int8](repeating: -1, count: 128)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(c)] = Int8(i)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for c in text.utf8 {
+            guard c < 128 else { return nil }
+            let v = table[Int(c)]
+            guard v >= 0 else { return nil }
+            buffer = (buffer << 6) | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        // A single leftover character (6 bits) cannot encode a byte.
+        guard bits < 6 else { return nil }
+        return out
+    }
+
+    package static func base64URLEncode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
