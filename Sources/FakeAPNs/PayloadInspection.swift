@@ -1,5 +1,4 @@
 import Contracts
-import Foundation
 
 /// What FakeAPNs learns from a payload's bytes: whether APNs could read it, and what the
 /// Contracts' `payload` rules say about it.
@@ -23,9 +22,14 @@ public enum PayloadInspectors {
     /// What FakeAPNs uses unless told otherwise.
     public static let `default`: PayloadInspector = jsonOnly
 
-    /// JSON-object check only, no contract.
+    /// JSON-object check only (strict RFC 8259, via the Contracts' `JSONReader`), no contract.
     public static let jsonOnly: PayloadInspector = { bytes in
-        let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-        return PayloadInspection(isJSONObject: object != nil)
+        PayloadInspection(isJSONObject: parseObject(bytes) != nil)
+    }
+
+    /// The payload as a JSON node when it is one JSON object.
+    static func parseObject(_ bytes: [UInt8]) -> JSONNode? {
+        guard let node = try? JSONReader.parse(bytes), case .object = node.value else { return nil }
+        return node
     }
 }
