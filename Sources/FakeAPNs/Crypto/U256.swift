@@ -1,0 +1,133 @@
+// A 256-bit unsigned integer as four 64-bit limbs, least significant first. A plain value
+// with no heap storage, so the field arithmetic built on it does not allocate.
+
+/// 256-bit unsigned integer (little-endian limbs).
+struct U256: Hashable, Sendable {
+    var l0: UInt64
+    var l1: UInt64
+    var l2: UInt64
+    var l3: UInt64
+
+    static let zero = U256(l0: 0, l1: 0, l2: 0, l3: 0)
+    static let one = U256(l0: 1, l1: 0, l2: 0, l3: 0)
+
+    @inline(__always)
+    init(l0: UInt64, l1: UInt64, l2: UInt64, l3: UInt64) {
+        self.l0 = l0
+        self.l1 = l1
+        self.l2 = l2
+        self.l3 = l3
+    }
+
+    /// Reads a big-endian integer of at most 32 bytes; `nil` if longer.
+    init?(bigEndian bytes: some Collection<UInt8>) {
+        guard bytes.count <= 32 else { return nil }
+        var limbs: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var shift = (bytes.count - 1) * 8
+        for byte in bytes {
+            let value = UInt64(byte) << UInt64(shift % 64)
+            switch shift / 64 {
+            case 0: limbs.0 |= value
+            case 1: limbs.1 |= value
+            case 2: limbs.2 |= value
+            default: limbs.3 |= value
+            }
+            shift -= 8
+        }
+        self.init(l0: limbs.0, l1: limbs.1, l2: limbs.2, l3: limbs.3)
+    }
+
+    /// The 32-byte big-endian encoding.
+    var bigEndianBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for limb in [l3, l2, l1, l0] {
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: limb >> UInt64(shift)))
+            }
+        }
+        return bytes
+    }
+
+    var isZero: Bool { (l0 | l1 | l2 | l3) == 0 }
+
+    /// The 4-bit digit `index` (0 = least significant nibble, 63 = most).
+    @inline(__always)
+    func nibble(_ index: Int) -> Int {
+        let limb: UInt64
+        switch index >> 4 {
+        case 0: limb = l0
+        case 1: limb = l1
+        case 2: limb = l2
+        default: limb = l3
+        }
+        return Int(truncatingIfNeeded: (limb >> UInt64((index & 15) * 4)) & 0xf)
+    }
+
+    /// Bit `index` (0 = least significant).
+    @inline(__always)
+    func bit(_ index: Int) -> Bool {
+        let limb: UInt64
+        switch index >> 6 {
+        case 0: limb = l0
+        case 1: limb = l1
+        case 2: limb = l2
+        default: limb = l3
+        }
+        return (limb >> UInt64(index & 63)) & 1 == 1
+    }
+
+    @inline(__always)
+    static func < (lhs: U256, rhs: U256) -> Bool {
+        if lhs.l3 != rhs.l3 { return lhs.l3 < rhs.l3 }
+        if lhs.l2 != rhs.l2 { return lhs.l2 < rhs.l2 }
+        if lhs.l1 != rhs.l1 { return lhs.l1 < rhs.l1 }
+        return lhs.l0 < rhs.l0
+    }
+
+    @inline(__always)
+    static func >= (lhs: U256, rhs: U256) -> Bool { !(lhs < rhs) }
+
+    /// `self + other` modulo 2^256 and whether it carried out.
+    @inline(__always)
+    func addingReportingCarry(_ other: U256) -> (sum: U256, carry: Bool) {
+        let (s0, c0) = l0.addingReportingOverflow(other.l0)
+        let (s1, c1) = addWithCarry(l1, other.l1, c0)
+        let (s2, c2) = addWithCarry(l2, other.l2, c1)
+        let (s3, c3) = addWithCarry(l3, other.l3, c2)
+        return (U256(l0: s0, l1: s1, l2: s2, l3: s3), c3)
+    }
+
+    /// `self - other` modulo 2^256 and whether it borrowed.
+    @inline(__always)
+    func subtractingReportingBorrow(_ other: U256) -> (difference: U256, borrow: Bool) {
+        let (d0, b0) = l0.subtractingReportingOverflow(other.l0)
+        let (d1, b1) = subtractWithBorrow(l1, other.l1, b0)
+        let (d2, b2) = subtractWithBorrow(l2, other.l2, b1)
+        let (d3, b3) = subtractWithBorrow(l3, other.l3, b2)
+        return (U256(l0: d0, l1: d1, l2: d2, l3: d3), b3)
+    }
+}
+
+@inline(__always)
+func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
+    let (s, c1) = a.addingReportingOverflow(b)
+    let (t, c2) = s.addingReportingOverflow(carry ? 1 : 0)
+    return (t, c1 || c2)
+}
+
+@inline(__always)
+func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
+    let (d, b1) = a.subtractingReportingOverflow(b)
+    let (e, b2) = d.subtractingReportingOverflow(borrow ? 1 : 0)
+    return (e, b1 || b2)
+}
+
+/// `acc + x * y + carry` as (low word, high word); cannot overflow 128 bits.
+@inline(__always)
+func multiplyAccumulate(_ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: UInt64) -> (low: UInt64, high: UInt64) {
+    let (high, low) = x.multipliedFullWidth(by: y)
+    let (s1, o1) = low.addingReportingOverflow(acc)
+    let (s2, o2) = s1.addingReportingOverflow(carry)
+    return (s2, high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0))
+}
