@@ -1,9 +1,11 @@
+import Contracts
 import Foundation
 
 /// Reads a compact JWS (`header.claims.signature`, base64url) into ``ProviderTokenParts``.
 ///
 /// A provider token needs `alg` and `kid` in the header and `iss` (team id, string) and
-/// `iat` (integer seconds) in the claims; anything else is not a provider token.
+/// `iat` (integer seconds) in the claims; anything else (a boolean `iat`, a duplicated
+/// key) is not a provider token.
 package enum ProviderTokenShape {
     package static func decode(_ token: String) -> ProviderTokenParts? {
         let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -11,31 +13,17 @@ package enum ProviderTokenShape {
               let headerBytes = base64URLDecode(pieces[0]),
               let claimBytes = base64URLDecode(pieces[1]),
               let signature = base64URLDecode(pieces[2]),
-              let header = jsonObject(headerBytes),
-              let claims = jsonObject(claimBytes),
-              let alg = header["alg"] as? String,
-              let kid = header["kid"] as? String,
-              let iss = claims["iss"] as? String,
-              let iat = integer(claims["iat"])
+              let header = try? JSONReader.parse(headerBytes, maxDepth: 8),
+              let claims = try? JSONReader.parse(claimBytes, maxDepth: 8),
+              header.duplicateKeys.isEmpty, claims.duplicateKeys.isEmpty,
+              let alg = header.member("alg")?.value.stringValue,
+              let kid = header.member("kid")?.value.stringValue,
+              let iss = claims.member("iss")?.value.stringValue,
+              let iat = claims.member("iat")?.value.integerValue
         else { return nil }
         let signingInput = Array(token.utf8.prefix(pieces[0].utf8.count + 1 + pieces[1].utf8.count))
         return ProviderTokenParts(keyID: kid, algorithm: alg, teamID: iss, issuedAt: iat,
                                   signingInput: signingInput, signature: signature)
-    }
-
-    private static func jsonObject(_ bytes: [UInt8]) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-    }
-
-    /// An integer claim; a JSON boolean or a fraction is not one.
-    private static func integer(_ value: Any?) -> Int64? {
-        guard let number = value as? NSNumber else { return nil }
-        #if canImport(Darwin)
-        if CFGetTypeID(number) == CFBooleanGetTypeID() { return nil }
-        #endif
-        let double = number.doubleValue
-        guard double.rounded() == double, abs(double) < 9.0e15 else { return nil }
-        return Int64(double)
     }
 
     package static func base64URLDecode<S: StringProtocol>(_ text: S) -> [UInt8]? {
