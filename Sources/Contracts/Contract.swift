@@ -1,0 +1,91 @@
+/// Who writes a message and who reads it, which decides what a breaking change is.
+public enum ContractDirection: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Apps send it; the backend must keep accepting what old app versions send.
+    case appToBackend
+    /// The backend sends it; every installed app version must still read it.
+    case backendToApp
+    /// The provider sends it to APNs (headers and size limits).
+    case providerToAPNs
+}
+
+/// One message that crosses a boundary: its schema, its cross-field rules, and its direction.
+///
+/// ```swift
+/// let violations = ContractSet.v1.contract(named: "payload")?.validate(document) ?? []
+/// for violation in violations { print(violation) }
+/// ```
+public struct Contract: Sendable, Hashable {
+    /// Stable name, e.g. `payload`, `device-registration`.
+    public var name: String
+    public var direction: ContractDirection
+    /// One line saying what the message is.
+    public var summary: String
+    public var schema: Schema
+    /// Cross-field rules, run after the schema walk on every document.
+    public var rules: [ContractRule]
+    /// Prefix of the generic rule ids (`<namespace>.type`, `.required`, …); usually the name.
+    /// The `.apns` file contract shares `payload` because its rules are the payload's.
+    public var ruleNamespace: String
+    /// For a URL path parameter contract, the parameter's name (`token` in `/v1/devices/{token}`).
+    public var pathParameter: String?
+    /// The fixture folder name that selects this contract in `contract-check validate`, e.g. `payloads`.
+    public var folderName: String?
+    /// The file extension that selects this contract regardless of folder, e.g. `apns`.
+    public var fileExtension: String?
+
+    public init(name: String, direction: ContractDirection, summary: String, schema: Schema, rules: [ContractRule] = [],
+                ruleNamespace: String? = nil, pathParameter: String? = nil, folderName: String? = nil, fileExtension: String? = nil) {
+        self.name = name
+        self.direction = direction
+        self.summary = summary
+        self.schema = schema
+        self.rules = rules
+        self.ruleNamespace = ruleNamespace ?? name
+        self.pathParameter = pathParameter
+        self.folderName = folderName
+        self.fileExtension = fileExtension
+    }
+
+    /// Every violation of the schema and of every rule, in document order.
+    public func validate(_ document: JSONNode) -> [Violation] {
+        validate(document, options: ValidationOptions())
+    }
+
+    /// Every violation; `sourceByteCount` is the document's size as sent, for size rules.
+    public func validate(_ document: JSONNode, sourceByteCount: Int?) -> [Violation] {
+        validate(document, options: ValidationOptions(sourceByteCount: sourceByteCount))
+    }
+
+    /// Every violation of the schema and of every rule, in document order.
+    public func validate(_ document: JSONNode, options: ValidationOptions) -> [Violation] {
+        var walker = SchemaValidator(namespace: ruleNamespace)
+        walker.validate(document, against: schema)
+        var violations = walker.violations
+        for rule in rules {
+            var report = RuleReport(ruleID: rule.id, severity: rule.severity, options: options)
+            rule.check(document, &report)
+            violations += report.violations
+        }
+        return Contract.inDocumentOrder(violations)
+    }
+
+    /// Every violation of a URL path parameter (e.g. a device token). Violations carry no
+    /// source position, and the pointer is "" (the parameter itself).
+    public func validate(pathParameter value: String) -> [Violation] {
+        validate(JSONNode(.string(value))).map { violation in
+            var copy = violation
+            copy.position = nil
+            return copy
+        }
+    }
+
+    /// Sorted by source position (violations without one last), keeping the order of equals.
+    static func inDocumentOrder(_ violations: [Violation]) -> [Violation] {
+        guard violations.count > 1 else { return violations }
+        return violations.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position?.offset ?? Int.max
+            let right = rhs.element.position?.offset ?? Int.max
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

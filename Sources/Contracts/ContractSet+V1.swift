@@ -1,0 +1,13 @@
+extension ContractSet {
+    /// The seed app's v1 contracts: `device-registration`, `device-token`,
+    /// `notification-opened`, `notification-id`, `payload`, `apns-file`, `apns-error`.
+    public static let v1 = ContractSet(contracts: [
+        AppToBackendContracts.deviceRegistration,
+        AppToBackendContracts.deviceToken,
+        AppToBackendContracts.notificationOpened,
+        AppToBackendContracts.notificationID,
+        APNsContracts.payload,
+        APNsContracts.apnsFile,
+        APNsContracts.apnsError,
+    ])
+}

@@ -1,0 +1,43 @@
+/// A set of contracts that every tool takes: the validator, the exporters, the fakes and
+/// `contract-check`. ``v1`` is the seed app's set; a team declares its own with the same DSL.
+///
+/// ```swift
+/// let mine = ContractSet(contracts: ContractSet.v1.contracts + [myContract])
+/// ```
+public struct ContractSet: Sendable, Hashable {
+    /// The rule id of a document that is not JSON at all.
+    public static let syntaxRuleID = "json.syntax"
+
+    public var contracts: [Contract]
+
+    public init(contracts: [Contract]) {
+        self.contracts = contracts
+    }
+
+    /// The contract called `name`, if the set has one.
+    public func contract(named name: String) -> Contract? {
+        contracts.first { $0.name == name }
+    }
+
+    /// The contract whose ``Contract/folderName`` is `folder` (e.g. `payloads`), if any.
+    public func contract(forFolder folder: String) -> Contract? {
+        contracts.first { $0.folderName == folder }
+    }
+
+    /// The contract whose ``Contract/fileExtension`` is `fileExtension` (e.g. `apns`), if any.
+    public func contract(forFileExtension fileExtension: String) -> Contract? {
+        contracts.first { $0.fileExtension == fileExtension }
+    }
+
+    /// Every rule any contract of the set can report, plus `json.syntax`, each once.
+    public var ruleCatalog: [RuleDescriptor] {
+        var seen = Set<String>()
+        var result: [RuleDescriptor] = []
+        let syntax = RuleDescriptor(id: ContractSet.syntaxRuleID, severity: .error,
+                                    summary: "The document is UTF-8 JSON as RFC 8259 defines it.", origin: .reader)
+        for descriptor in [syntax] + contracts.flatMap(\.ruleCatalog) where seen.insert(descriptor.id).inserted {
+            result.append(descriptor)
+        }
+        return result
+    }
+}

@@ -1,0 +1,177 @@
+extension PushPayload {
+    /// The `aps` dictionary. Flags are Swift booleans written as the integers APNs reads
+    /// (`"mutable-content": 1`), never as JSON booleans.
+    public struct APS: Sendable, Hashable, Codable {
+        public var alert: Alert?
+        public var badge: Int?
+        public var sound: Sound?
+        public var threadID: String?
+        public var category: Category?
+        /// `content-available: 1`: a silent push that wakes the app.
+        public var contentAvailable: Bool
+        /// `mutable-content: 1`: the service extension may change the push.
+        public var mutableContent: Bool
+        public var interruptionLevel: InterruptionLevel?
+        public var relevanceScore: Double?
+        public var targetContentID: String?
+        public var filterCriteria: String?
+
+        public init(alert: Alert? = nil, badge: Int? = nil, sound: Sound? = nil, category: Category? = nil,
+                    threadID: String? = nil, contentAvailable: Bool = false, mutableContent: Bool = false,
+                    interruptionLevel: InterruptionLevel? = nil, relevanceScore: Double? = nil,
+                    targetContentID: String? = nil, filterCriteria: String? = nil) {
+            self.alert = alert
+            self.badge = badge
+            self.sound = sound
+            self.category = category
+            self.threadID = threadID
+            self.contentAvailable = contentAvailable
+            self.mutableContent = mutableContent
+            self.interruptionLevel = interruptionLevel
+            self.relevanceScore = relevanceScore
+            self.targetContentID = targetContentID
+            self.filterCriteria = filterCriteria
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case alert, badge, sound, category
+            case threadID = "thread-id"
+            case contentAvailable = "content-available"
+            case mutableContent = "mutable-content"
+            case interruptionLevel = "interruption-level"
+            case relevanceScore = "relevance-score"
+            case targetContentID = "target-content-id"
+            case filterCriteria = "filter-criteria"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            alert = try container.decodeIfPresent(Alert.self, forKey: .alert)
+            badge = try container.decodeIfPresent(Int.self, forKey: .badge)
+            sound = try container.decodeIfPresent(Sound.self, forKey: .sound)
+            threadID = try container.decodeIfPresent(String.self, forKey: .threadID)
+            category = try container.decodeIfPresent(Category.self, forKey: .category)
+            contentAvailable = try APS.decodeFlag(container, .contentAvailable)
+            mutableContent = try APS.decodeFlag(container, .mutableContent)
+            interruptionLevel = try container.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel)
+            relevanceScore = try container.decodeIfPresent(Double.self, forKey: .relevanceScore)
+            targetContentID = try container.decodeIfPresent(String.self, forKey: .targetContentID)
+            filterCriteria = try container.decodeIfPresent(String.self, forKey: .filterCriteria)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(alert, forKey: .alert)
+            try container.encodeIfPresent(badge, forKey: .badge)
+            try container.encodeIfPresent(sound, forKey: .sound)
+            try container.encodeIfPresent(threadID, forKey: .threadID)
+            try container.encodeIfPresent(category, forKey: .category)
+            if contentAvailable { try container.encode(1, forKey: .contentAvailable) }
+            if mutableContent { try container.encode(1, forKey: .mutableContent) }
+            try container.encodeIfPresent(interruptionLevel, forKey: .interruptionLevel)
+            try container.encodeIfPresent(relevanceScore, forKey: .relevanceScore)
+            try container.encodeIfPresent(targetContentID, forKey: .targetContentID)
+            try container.encodeIfPresent(filterCriteria, forKey: .filterCriteria)
+        }
+
+        /// Reads an integer flag: 1 is true, 0 or absent false; anything else is an error.
+        static func decodeFlag<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) throws -> Bool {
+            guard let value = try container.decodeIfPresent(Int.self, forKey: key) else { return false }
+            guard value == 0 || value == 1 else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected 0 or 1, found \(value)")
+            }
+            return value == 1
+        }
+    }
+
+    /// The visible alert. On the wire it is a dictionary, or a plain string read as the body.
+    public struct Alert: Sendable, Hashable, Codable {
+        public var title: String?
+        public var subtitle: String?
+        public var body: String?
+        public var launchImage: String?
+        public var titleLocKey: String?
+        public var titleLocArgs: [String]?
+        public var subtitleLocKey: String?
+        public var subtitleLocArgs: [String]?
+        public var locKey: String?
+        public var locArgs: [String]?
+
+        public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case title, subtitle, body
+            case launchImage = "launch-image"
+            case titleLocKey = "title-loc-key"
+            case titleLocArgs = "title-loc-args"
+            case subtitleLocKey = "subtitle-loc-key"
+            case subtitleLocArgs = "subtitle-loc-args"
+            case locKey = "loc-key"
+            case locArgs = "loc-args"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
+                self.init(body: text)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(title: try container.decodeIfPresent(String.self, forKey: .title),
+                      subtitle: try container.decodeIfPresent(String.self, forKey: .subtitle),
+                      body: try container.decodeIfPresent(String.self, forKey: .body))
+            launchImage = try container.decodeIfPresent(String.self, forKey: .launchImage)
+            titleLocKey = try container.decodeIfPresent(String.self, forKey: .titleLocKey)
+            titleLocArgs = try container.decodeIfPresent([String].self, forKey: .titleLocArgs)
+            subtitleLocKey = try container.decodeIfPresent(String.self, forKey: .subtitleLocKey)
+            subtitleLocArgs = try container.decodeIfPresent([String].self, forKey: .subtitleLocArgs)
+            locKey = try container.decodeIfPresent(String.self, forKey: .locKey)
+            locArgs = try container.decodeIfPresent([String].self, forKey: .locArgs)
+        }
+    }
+
+    /// The sound: a file name or, for critical alerts, a dictionary.
+    public struct Sound: Sendable, Hashable, Codable {
+        public var name: String?
+        /// `critical: 1` (needs Apple's critical-alerts entitlement).
+        public var critical: Bool
+        /// 0 to 1, for critical alerts.
+        public var volume: Double?
+
+        public init(name: String?, critical: Bool = false, volume: Double? = nil) {
+            self.name = name
+            self.critical = critical
+            self.volume = volume
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, critical, volume
+        }
+
+        public init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
+                self.init(name: text)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(name: try container.decodeIfPresent(String.self, forKey: .name),
+                      critical: try APS.decodeFlag(container, .critical),
+                      volume: try container.decodeIfPresent(Double.self, forKey: .volume))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            if !critical, volume == nil, let name {
+                var single = encoder.singleValueContainer()
+                try single.encode(name)
+                return
+            }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(name, forKey: .name)
+            if critical { try container.encode(1, forKey: .critical) }
+            try container.encodeIfPresent(volume, forKey: .volume)
+        }
+    }
+}

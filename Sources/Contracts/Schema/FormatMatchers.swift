@@ -1,0 +1,167 @@
+/// Hand-written matchers behind ``StringFormat``: byte loops over UTF-8, no regex engine,
+/// no Foundation. Each returns nil for a match, or a short phrase saying what is wrong.
+enum FormatMatchers {
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x5F || byte == 0x2D
+    }
+
+    static func isBase64Byte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2B || byte == 0x2F
+    }
+
+    /// Describes the first character that is not allowed, e.g. `'g' at character 5`.
+    static func badCharacter(in value: String, where isAllowed: (UInt8) -> Bool) -> String? {
+        var index = 0
+        for scalar in value.unicodeScalars {
+            index += 1
+            if scalar.isASCII, isAllowed(UInt8(truncatingIfNeeded: scalar.value)) { continue }
+            return "'\(scalar.escaped(asASCII: true))' at character \(index)"
+        }
+        return nil
+    }
+
+    static func hexBytesProblem(_ value: String) -> String? {
+        if value.isEmpty { return "an empty string" }
+        if let bad = badCharacter(in: value, where: isHexDigit) { return "\(bad), not a hex digit" }
+        if value.utf8.count % 2 != 0 { return "\(value.utf8.count) hex digits, an odd number (each byte is two digits)" }
+        return nil
+    }
+
+    static func identifierProblem(_ value: String) -> String? {
+        if value.isEmpty { return "an empty string" }
+        if let bad = badCharacter(in: value, where: isIdentifierByte) { return bad }
+        return nil
+    }
+
+    static func semverProblem(_ value: String) -> String? {
+        var parts = 0
+        var digits = 0
+        var leadingZero = false
+        for byte in value.utf8 {
+            if byte >= 0x30 && byte <= 0x39 {
+                if digits == 1 && leadingZero { return "\"\(value)\" (a number with a leading zero)" }
+                if digits == 0 { leadingZero = byte == 0x30 }
+                digits += 1
+            } else if byte == 0x2E && digits > 0 && parts < 2 {
+                parts += 1
+                digits = 0
+            } else {
+                return "\"\(value)\""
+            }
+        }
+        if parts != 2 || digits == 0 { return "\"\(value)\"" }
+        return nil
+    }
+
+    static func base64Problem(_ value: String) -> String? {
+        let bytes = Array(value.utf8)
+        if bytes.count % 4 != 0 { return "\(bytes.count) characters, not a multiple of 4" }
+        var index = 0
+        for byte in bytes {
+            let fromEnd = bytes.count - index
+            index += 1
+            if isBase64Byte(byte) { continue }
+            if byte == 0x3D && fromEnd <= 2 {
+                // '=' only as the last one or two characters, and "=x" never.
+                if fromEnd == 2, let last = bytes.last, last != 0x3D { return "'=' before the last character" }
+                continue
+            }
+            return badCharacter(in: value, where: { isBase64Byte($0) || $0 == 0x3D }) ?? "'=' inside the text"
+        }
+        return nil
+    }
+
+    static func p256KeyProblem(_ value: String) -> String? {
+        if let problem = base64Problem(value) { return problem }
+        let bytes = Array(value.utf8)
+        if bytes.count != 88 {
+            return "\(bytes.count) base64 characters; a 65-byte uncompressed key is 88"
+        }
+        guard bytes[0] == 0x42, bytes[1] >= 0x41, bytes[1] <= 0x50 else {
+            return "a key whose first byte is not 0x04 (not an uncompressed point)"
+        }
+        // The last data character carries 2 padding bits that must be zero.
+        let paddingCarriers: [UInt8] = Array("AEIMQUYcgkosw048".utf8)
+        guard bytes[87] == 0x3D, bytes[86] != 0x3D, paddingCarriers.contains(bytes[86]) else {
+            return "base64 whose padding bits are not zero"
+        }
+        return nil
+    }
+
+    static func httpsURLProblem(_ value: String) -> String? {
+        let bytes = Array(value.utf8)
+        let scheme = Array("https://".utf8)
+        guard bytes.starts(with: scheme) else {
+            if value.hasPrefix("http://") { return "an http:// URL" }
+            return "\"\(clipped(value))\", not an https:// URL"
+        }
+        var index = scheme.count
+        let hostStart = index
+        while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
+        if index == hostStart { return "a URL without a host" }
+        if index < bytes.count, bytes[index] == 0x3A {
+            index += 1
+            let portStart = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            if index == portStart || index - portStart > 5 { return "a URL with a bad port" }
+        }
+        if index == bytes.count { return nil }
+        guard bytes[index] == 0x2F || bytes[index] == 0x3F || bytes[index] == 0x23 else {
+            return "a URL with a bad host"
+        }
+        let rest = String(decoding: bytes[index...], as: UTF8.self)
+        for scalar in rest.unicodeScalars where scalar.properties.isWhitespace {
+            return "a URL containing whitespace"
+        }
+        return nil
+    }
+
+    static func isHostByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2E || byte == 0x2D
+    }
+
+    static func bundleIDProblem(_ value: String) -> String? {
+        var labels = 0
+        var labelLength = 0
+        for byte in value.utf8 {
+            if byte == 0x2E {
+                if labelLength == 0 { return "\"\(clipped(value))\" (an empty part)" }
+                labels += 1
+                labelLength = 0
+            } else if isHostByte(byte) {
+                labelLength += 1
+            } else {
+                return badCharacter(in: value, where: { isHostByte($0) }) ?? "\"\(clipped(value))\""
+            }
+        }
+        if labelLength == 0 || labels == 0 { return "\"\(clipped(value))\"" }
+        return nil
+    }
+
+    static func prefixedIdentifierProblem(_ value: String, prefix: String) -> String? {
+        guard value.hasPrefix(prefix) else { return "\"\(clipped(value))\"" }
+        let id = value.utf8.dropFirst(prefix.utf8.count)
+        if id.isEmpty || id.count > 64 { return "\"\(clipped(value))\" (the id must be 1-64 characters)" }
+        for byte in id where !isIdentifierByte(byte) { return "\"\(clipped(value))\"" }
+        return nil
+    }
+
+    /// The value cut to 60 scalars for messages, so a huge string does not flood the output.
+    static func clipped(_ value: String) -> String {
+        var result = ""
+        var count = 0
+        for scalar in value.unicodeScalars {
+            if count == 60 { return result + "…" }
+            result += scalar.escaped(asASCII: false)
+            count += 1
+        }
+        return result
+    }
+}

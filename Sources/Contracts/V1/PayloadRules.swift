@@ -1,0 +1,214 @@
+/// The payload's cross-field rules (DESIGN "Payload"), each with its own stable id.
+enum PayloadRules {
+    static let category = ["aps", "category"]
+    static let mutableContent = ["aps", "mutable-content"]
+    static let contentAvailable = ["aps", "content-available"]
+
+    static func isCategory(_ name: String, _ document: JSONNode) -> Bool {
+        NodeQuery.string(at: category, in: document) == name
+    }
+
+    /// `payload.size`: at most 4096 bytes as sent (5120 for VoIP).
+    /// - Parameter excluded: a top-level member that is not sent (the `.apns` file's
+    ///   "Simulator Target Bundle"); when set, the size is measured compactly without it.
+    static func size(excluding excluded: String? = nil) -> ContractRule {
+        ContractRule(id: "payload.size", summary: "The payload is at most 4096 bytes as sent (5120 for VoIP).") { document, report in
+            let limit = report.options.maximumPayloadBytes
+            let compact: Int
+            if let excluded, case .object(let members) = document.value {
+                compact = CompactSize.of(members.filter { $0.key != excluded })
+            } else {
+                compact = CompactSize.of(document)
+            }
+            let measured = excluded == nil ? (report.options.sourceByteCount ?? compact) : compact
+            guard measured > limit else { return }
+            let hint = compact <= limit
+                ? "send it without whitespace (compact it is \(compact) bytes)"
+                : "shorten the alert or send an id the app fetches with"
+            report.add("", at: document.position,
+                       "expected at most \(limit) bytes, found \(measured) — APNs answers 413 PayloadTooLarge; \(hint).")
+        }
+    }
+
+    static let orderUpdateAccount = ContractRule(
+        id: "payload.order-update-account", summary: "ORDER_UPDATE pushes name the account (accountId).",
+        form: RuleForm(when: .equals(category, [.string("ORDER_UPDATE")]), then: .present(["accountId"]))
+    ) { document, report in
+        guard isCategory("ORDER_UPDATE", document), NodeQuery.member("accountId", of: document) == nil else { return }
+        report.add("", at: document.position,
+                   "ORDER_UPDATE expects \"accountId\", found none — add the account the push is for; the app never opens another account's order.")
+    }
+
+    static let orderUpdateRoute = ContractRule(
+        id: "payload.order-update-route", summary: "ORDER_UPDATE pushes route to orders/<id>.",
+        form: RuleForm(when: .equals(category, [.string("ORDER_UPDATE")]), then: .matches(["route"], .orderRoute))
+    ) { document, report in
+        guard isCategory("ORDER_UPDATE", document) else { return }
+        checkRoute(document, format: .orderRoute, category: "ORDER_UPDATE", &report)
+    }
+
+    static let offerRoute = ContractRule(
+        id: "payload.offer-route", summary: "OFFER pushes route to offers/<id>.",
+        form: RuleForm(when: .equals(category, [.string("OFFER")]), then: .matches(["route"], .offerRoute))
+    ) { document, report in
+        guard isCategory("OFFER", document) else { return }
+        checkRoute(document, format: .offerRoute, category: "OFFER", &report)
+    }
+
+    static func checkRoute(_ document: JSONNode, format: StringFormat, category: String, _ report: inout RuleReport) {
+        guard let route = NodeQuery.member("route", of: document) else {
+            report.add("", at: document.position, "\(category) expects \"route\": \(format.expectation), found none — add the route a tap opens.")
+            return
+        }
+        guard case .string(let text) = route.value.value, format.matches(text) else {
+            report.add("/route", at: route.value.position,
+                       "\(category) expects \(format.expectation), found \(NodeQuery.describe(route.value)) — route \(category == "OFFER" ? "offers" : "orders") to the matching screen.")
+            return
+        }
+    }
+
+    static let orderUpdateThreadID = ContractRule(
+        id: "payload.order-update-thread-id",
+        summary: "ORDER_UPDATE pushes set thread-id to order-<id>, with the same id as the route."
+    ) { document, report in
+        guard isCategory("ORDER_UPDATE", document), let aps = NodeQuery.member("aps", of: document) else { return }
+        var expected = "order-<id>"
+        var orderID: String?
+        if let route = NodeQuery.string(at: ["route"], in: document), StringFormat.orderRoute.matches(route) {
+            let id = String(route.dropFirst("orders/".count))
+            orderID = id
+            expected = "\"order-\(id)\""
+        }
+        guard let thread = NodeQuery.member("thread-id", of: aps.value) else {
+            report.add("/aps", at: aps.value.position,
+                       "ORDER_UPDATE expects \"thread-id\": \(expected), found none — add it so one order's pushes group together.")
+            return
+        }
+        let text: String? = if case .string(let value) = thread.value.value { value } else { nil }
+        let matches: Bool
+        if let orderID { matches = text == "order-" + orderID } else { matches = text.map(StringFormat.orderThread.matches) ?? false }
+        guard !matches else { return }
+        report.add("/aps/thread-id", at: thread.value.position,
+                   "ORDER_UPDATE expects thread-id \(expected), found \(NodeQuery.describe(thread.value)) — use the order id of the route so the order's pushes group together.")
+    }
+
+    static let orderVersion = ContractRule(
+        id: "payload.order-version", summary: "ORDER_UPDATE pushes carry orderVersion ≥ 1 (stale updates are dropped).",
+        form: RuleForm(when: .equals(category, [.string("ORDER_UPDATE")]), then: .present(["orderVersion"]))
+    ) { document, report in
+        guard isCategory("ORDER_UPDATE", document), NodeQuery.member("orderVersion", of: document) == nil else { return }
+        report.add("", at: document.position,
+                   "ORDER_UPDATE expects \"orderVersion\" (an integer ≥ 1), found none — add the order's version so the app drops stale updates.")
+    }
+
+    static let mutableContentNeedsAlert = ContractRule(
+        id: "payload.mutable-content-needs-alert", summary: "mutable-content: 1 comes with an alert (the extension runs only for alerts).",
+        form: RuleForm(when: .equals(mutableContent, [.integer(1)]), then: .present(["aps", "alert"]))
+    ) { document, report in
+        guard NodeQuery.isInteger(1, at: mutableContent, in: document),
+              NodeQuery.node(at: ["aps", "alert"], in: document) == nil,
+              let flag = NodeQuery.node(at: mutableContent, in: document) else { return }
+        report.add("/aps/mutable-content", at: flag.position,
+                   "mutable-content: 1 expects an \"alert\" in aps, found none — the service extension runs only for alerts; add a generic alert or drop mutable-content.")
+    }
+
+    static let secretNeedsMutableContent = needsMutableContent(
+        "secret", id: "payload.secret-needs-mutable-content",
+        why: "only the service extension can decrypt it, and it runs only with mutable-content: 1")
+
+    static let imageURLNeedsMutableContent = needsMutableContent(
+        "imageUrl", id: "payload.image-url-needs-mutable-content",
+        why: "only the service extension attaches the image, and it runs only with mutable-content: 1")
+
+    static func needsMutableContent(_ name: String, id: String, why: String) -> ContractRule {
+        ContractRule(
+            id: id, summary: "\"\(name)\" comes with aps.mutable-content: 1.",
+            form: RuleForm(when: .present([name]), then: .equals(mutableContent, [.integer(1)]))
+        ) { document, report in
+            guard let member = NodeQuery.member(name, of: document), !NodeQuery.isInteger(1, at: mutableContent, in: document) else { return }
+            let found = NodeQuery.node(at: mutableContent, in: document).map(NodeQuery.describe) ?? "none"
+            report.add("/" + name, at: member.keyPosition,
+                       "\"\(name)\" expects aps.mutable-content: 1, found \(found) — \(why); add \"mutable-content\": 1.")
+        }
+    }
+
+    static let silentPush = ContractRule(
+        id: "payload.silent-push", summary: "A silent push (content-available: 1) has no alert, badge or sound.",
+        form: RuleForm(when: .equals(contentAvailable, [.integer(1)]),
+                       then: .allOf([.absent(["aps", "alert"]), .absent(["aps", "badge"]), .absent(["aps", "sound"])]))
+    ) { document, report in
+        guard NodeQuery.isInteger(1, at: contentAvailable, in: document),
+              let aps = NodeQuery.member("aps", of: document) else { return }
+        for name in ["alert", "badge", "sound"] {
+            guard let member = NodeQuery.member(name, of: aps.value) else { continue }
+            report.add("/aps/" + name, at: member.keyPosition,
+                       "a silent push (content-available: 1) expects no \"\(name)\", found one — send the visible push and the background refresh as two pushes.")
+        }
+    }
+
+    static let unknownRoute = ContractRule(
+        id: "payload.unknown-route", severity: .warning,
+        summary: "A route this app version cannot read is allowed (the app opens Home) but reported."
+    ) { document, report in
+        guard let route = NodeQuery.member("route", of: document), case .string(let text) = route.value.value,
+              Route(text) == nil else { return }
+        report.add("/route", at: route.value.position,
+                   "expected a route this app version reads (orders/<id>, offers/<id>, home), found \(NodeQuery.describe(route.value)) — the app opens Home; fine for a route only newer apps read, otherwise fix it.")
+    }
+
+    /// Keys that name personal data, lowercased with '_' and '-' removed.
+    static let personalKeys: Set<String> = [
+        "name", "fullname", "firstname", "lastname", "givenname", "familyname", "surname", "middlename",
+        "ridername", "riderphone", "couriername", "drivername", "customername", "recipientname", "username",
+        "phone", "phonenumber", "mobile", "telephone", "email", "emailaddress",
+        "address", "streetaddress", "street", "postcode", "postalcode", "zipcode", "deliveryaddress",
+        "birthday", "birthdate", "dateofbirth",
+    ]
+
+    static func isPersonalKey(_ key: String) -> Bool {
+        var normalized = ""
+        for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {
+            normalized.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+        }
+        return personalKeys.contains(normalized)
+    }
+
+    static let personalData = ContractRule(
+        id: "payload.personal-data", summary: "Personal data (names, phones, emails, addresses) travels only encrypted in \"secret\"."
+    ) { document, report in
+        var path: [String] = []
+        findPersonalKeys(document, &path, &report)
+    }
+
+    static func findPersonalKeys(_ node: JSONNode, _ path: inout [String], _ report: inout RuleReport) {
+        switch node.value {
+        case .object(let members):
+            for member in members {
+                if path.isEmpty && member.key == "secret" { continue }
+                // Apple's own key: the sound file of a critical alert.
+                let isSoundName = path == ["aps", "sound"] && member.key == "name"
+                if !isSoundName, isPersonalKey(member.key) {
+                    report.add(JSONPointer.make(path, appending: member.key), at: member.keyPosition,
+                               "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+                }
+                path.append(member.key)
+                findPersonalKeys(member.value, &path, &report)
+                path.removeLast()
+            }
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                path.append(String(index))
+                findPersonalKeys(item, &path, &report)
+                path.removeLast()
+            }
+        default:
+            return
+        }
+    }
+
+    /// Every payload rule, in the order they are documented.
+    static func all(sizeExcluding excluded: String? = nil) -> [ContractRule] {
+        [size(excluding: excluded), orderUpdateAccount, orderUpdateRoute, orderUpdateThreadID, orderVersion, offerRoute,
+         mutableContentNeedsAlert, secretNeedsMutableContent, imageURLNeedsMutableContent, personalData, silentPush, unknownRoute]
+    }
+}

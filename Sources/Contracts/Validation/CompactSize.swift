@@ -1,0 +1,38 @@
+/// The size in bytes of a JSON value written compactly (no whitespace, minimal escapes),
+/// which is how a server sends a payload. Size rules use it when the bytes as sent are unknown.
+enum CompactSize {
+    static func of(_ node: JSONNode) -> Int {
+        switch node.value {
+        case .null: return 4
+        case .bool(let value): return value ? 4 : 5
+        case .number(let number): return number.literal.utf8.count
+        case .string(let text): return of(text)
+        case .array(let items):
+            var total = 2 + Swift.max(0, items.count - 1)
+            for item in items { total &+= of(item) }
+            return total
+        case .object(let members):
+            return of(members)
+        }
+    }
+
+    /// The size of an object with these members.
+    static func of(_ members: [JSONMember]) -> Int {
+        var total = 2 + Swift.max(0, members.count - 1)
+        for member in members { total &+= of(member.key) &+ 1 &+ of(member.value) }
+        return total
+    }
+
+    /// A string with its quotes and the escapes a compact writer needs.
+    static func of(_ text: String) -> Int {
+        var total = 2
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: total &+= 2
+            case 0x00..<0x20: total &+= 6
+            default: total &+= 1
+            }
+        }
+        return total
+    }
+}

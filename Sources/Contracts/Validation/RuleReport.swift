@@ -1,0 +1,20 @@
+/// Where a cross-field rule's check writes what it finds. The rule's id and severity are
+/// filled in for it, so a check only says where and what.
+public struct RuleReport: Sendable {
+    public let ruleID: String
+    public let severity: Violation.Severity
+    public let options: ValidationOptions
+    public private(set) var violations: [Violation] = []
+
+    public init(ruleID: String, severity: Violation.Severity, options: ValidationOptions) {
+        self.ruleID = ruleID
+        self.severity = severity
+        self.options = options
+    }
+
+    /// Records a violation at `pointer`, positioned at `position` (a value's or a key's start).
+    /// - Parameter message: what was expected, what was found, and what to do.
+    public mutating func add(_ pointer: String, at position: SourcePosition?, _ message: String) {
+        violations.append(Violation(pointer: pointer, ruleID: ruleID, severity: severity, position: position, message: message))
+    }
+}

@@ -1,0 +1,273 @@
+/// Walks a document against a ``Schema`` and collects every violation.
+///
+/// Pointers are built only when a violation is reported: the walk keeps the path as a
+/// stack of unescaped tokens.
+struct SchemaValidator {
+    let ids: GenericRuleIDs
+    private(set) var violations: [Violation] = []
+    private var path: [String] = []
+
+    init(namespace: String) {
+        self.ids = GenericRuleIDs(namespace: namespace)
+    }
+
+    mutating func validate(_ node: JSONNode, against schema: Schema) {
+        switch schema.kind {
+        case .any:
+            return
+        case .object(let object):
+            validateObject(node, object, schema)
+        case .string(let string):
+            validateString(node, string, schema)
+        case .integer(let integer):
+            validateInteger(node, integer, schema)
+        case .number(let number):
+            guard case .number(let value) = node.value else { return typeMismatch(node, schema) }
+            if let minimum = number.minimum, value.doubleValue < minimum {
+                report(node, schema, ids.range, "expected at least \(minimum), found \(value.literal)", "raise it")
+            }
+            if let maximum = number.maximum, value.doubleValue > maximum {
+                report(node, schema, ids.range, "expected at most \(maximum), found \(value.literal)", "lower it")
+            }
+        case .boolean:
+            guard case .bool = node.value else { return typeMismatch(node, schema) }
+        case .integerFlag:
+            validateFlag(node, schema)
+        case .constants(let constants):
+            guard !constants.contains(where: { $0.matches(node) }) else { return }
+            let list = constants.map(\.description).joined(separator: ", ")
+            report(node, schema, ids.enumeration, "expected one of \(list), found \(NodeQuery.describe(node))", "use one of these")
+        case .array(let array):
+            validateArray(node, array, schema)
+        case .nullable(let inner):
+            if case .null = node.value { return }
+            if !SchemaValidator.accepts(inner, node) { return typeMismatch(node, schema) }
+            validate(node, against: inner)
+        case .anyOf(let alternatives):
+            validateAnyOf(node, alternatives, schema)
+        case .forbidden(let reason):
+            report(node, schema, ids.forbidden, "expected nothing here, found \(NodeQuery.describe(node))", reason)
+        }
+    }
+
+    // MARK: - Objects
+
+    private mutating func validateObject(_ node: JSONNode, _ object: ObjectSchema, _ schema: Schema) {
+        guard case .object(let members) = node.value else { return typeMismatch(node, schema) }
+        reportDuplicates(members)
+        for member in members {
+            guard let declared = object.member(named: member.key) else {
+                if object.unknownMembers == .reject { reportUnknown(member, object) }
+                continue
+            }
+            path.append(member.key)
+            if case .forbidden(let reason) = declared.schema.kind {
+                let id = declared.schema.ruleID ?? ids.forbidden
+                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(reason)")
+            } else {
+                validate(member.value, against: declared.schema)
+            }
+            path.removeLast()
+        }
+        for declared in object.members where declared.isRequired {
+            guard !members.contains(where: { $0.key == declared.name }) else { continue }
+            let what = SchemaValidator.expectation(declared.schema)
+            add(declared.requiredRuleID ?? ids.required, at: node.position,
+                "expected member \"\(declared.name)\" (\(what)), found none — add it\(declared.schema.summary.map { ": \($0)" } ?? "").")
+        }
+    }
+
+    private mutating func reportDuplicates(_ members: [JSONMember]) {
+        guard members.count > 1 else { return }
+        if members.count <= 16 {
+            for index in 1..<members.count {
+                for earlier in 0..<index where members[earlier].key == members[index].key {
+                    reportDuplicate(members[index], first: members[earlier])
+                    break
+                }
+            }
+        } else {
+            var seen: [String: SourcePosition] = [:]
+            for member in members {
+                if let first = seen[member.key] {
+                    reportDuplicate(member, firstAt: first)
+                } else {
+                    seen[member.key] = member.keyPosition
+                }
+            }
+        }
+    }
+
+    private mutating func reportDuplicate(_ member: JSONMember, first: JSONMember) {
+        reportDuplicate(member, firstAt: first.keyPosition)
+    }
+
+    private mutating func reportDuplicate(_ member: JSONMember, firstAt first: SourcePosition) {
+        violations.append(Violation(
+            pointer: JSONPointer.make(path, appending: member.key), ruleID: ids.duplicateKey, position: member.keyPosition,
+            message: "expected each key once, found \"\(member.key)\" again (first at \(first)) — readers keep only one of them; remove the other."))
+    }
+
+    private mutating func reportUnknown(_ member: JSONMember, _ object: ObjectSchema) {
+        let names = object.members.filter { if case .forbidden = $0.schema.kind { return false }; return true }.map(\.name)
+        var advice = "remove it"
+        if let suggestion = Suggestion.closest(to: member.key, among: names) {
+            advice = "did you mean \"\(suggestion)\"? Rename it or remove it"
+        }
+        let accepted = names.isEmpty ? "no members" : names.map { "\"\($0)\"" }.joined(separator: ", ")
+        violations.append(Violation(
+            pointer: JSONPointer.make(path, appending: member.key), ruleID: ids.unknownMember, position: member.keyPosition,
+            message: "unexpected member \"\(member.key)\"; expected only \(accepted) — \(advice)."))
+    }
+
+    // MARK: - Scalars
+
+    private mutating func validateString(_ node: JSONNode, _ string: StringSchema, _ schema: Schema) {
+        guard case .string(let text) = node.value else { return typeMismatch(node, schema) }
+        if let allowed = string.allowedValues, !allowed.contains(text) {
+            let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            let hint = Suggestion.closest(to: text, among: allowed).map { "did you mean \"\($0)\"?" } ?? "use one of these"
+            report(node, schema, ids.enumeration, "expected one of \(list), found \"\(FormatMatchers.clipped(text))\"", hint)
+        }
+        var lengthFailed = false
+        if string.minLength != nil || string.maxLength != nil {
+            let count = text.unicodeScalars.count
+            if let minimum = string.minLength, count < minimum {
+                lengthFailed = true
+                report(node, schema, ids.length, "expected at least \(minimum) characters, found \(count)", "lengthen it")
+            }
+            if let maximum = string.maxLength, count > maximum {
+                lengthFailed = true
+                report(node, schema, ids.length, "expected at most \(maximum) characters, found \(count)", "shorten it")
+            }
+        }
+        if let format = string.format, !(lengthFailed && text.isEmpty), let problem = format.problem(with: text) {
+            report(node, schema, ids.format, "expected \(format.expectation), found \(problem)", "fix the value")
+        }
+    }
+
+    private mutating func validateInteger(_ node: JSONNode, _ integer: IntegerSchema, _ schema: Schema) {
+        guard case .number(let number) = node.value, number.isIntegerLiteral else { return typeMismatch(node, schema) }
+        guard let value = number.integerValue else {
+            return report(node, schema, ids.range, "expected an integer that fits in 64 bits, found \(FormatMatchers.clipped(number.literal))", "use a smaller number")
+        }
+        if let minimum = integer.minimum, value < minimum {
+            report(node, schema, ids.range, "expected at least \(minimum), found \(value)", "raise it")
+        }
+        if let maximum = integer.maximum, value > maximum {
+            report(node, schema, ids.range, "expected at most \(maximum), found \(value)", "lower it")
+        }
+    }
+
+    private mutating func validateFlag(_ node: JSONNode, _ schema: Schema) {
+        if JSONConstant.integer(0).matches(node) || JSONConstant.integer(1).matches(node) { return }
+        let advice: String
+        switch node.value {
+        case .bool(true): advice = "APNs reads booleans as absent; write 1"
+        case .bool(false): advice = "APNs reads booleans as absent; write 0 or leave the key out"
+        case .string: advice = "write the number 1 (not a string) or leave the key out"
+        default: advice = "write 1 to turn it on, or leave the key out"
+        }
+        let id = schema.ruleID ?? ids.integerFlag
+        add(id, at: node.position, "expected 0 or 1, found \(NodeQuery.describe(node)) — \(schema.advice ?? advice).")
+    }
+
+    private mutating func validateArray(_ node: JSONNode, _ array: ArraySchema, _ schema: Schema) {
+        guard case .array(let items) = node.value else { return typeMismatch(node, schema) }
+        if let minimum = array.minItems, items.count < minimum {
+            report(node, schema, ids.length, "expected at least \(minimum) items, found \(items.count)", "add items")
+        }
+        if let maximum = array.maxItems, items.count > maximum {
+            report(node, schema, ids.length, "expected at most \(maximum) items, found \(items.count)", "remove items")
+        }
+        for (index, item) in items.enumerated() {
+            path.append(String(index))
+            validate(item, against: array.items)
+            path.removeLast()
+        }
+    }
+
+    private mutating func validateAnyOf(_ node: JSONNode, _ alternatives: [Schema], _ schema: Schema) {
+        var candidate: Schema?
+        for alternative in alternatives where SchemaValidator.accepts(alternative, node) {
+            var trial = self
+            trial.violations = []
+            trial.validate(node, against: alternative)
+            if trial.violations.isEmpty { return }
+            if candidate == nil { candidate = alternative }
+        }
+        guard let candidate else { return typeMismatch(node, schema) }
+        validate(node, against: candidate)
+    }
+
+    // MARK: - Reporting
+
+    private mutating func typeMismatch(_ node: JSONNode, _ schema: Schema) {
+        let expected = SchemaValidator.expectation(schema)
+        report(node, schema, ids.type, "expected \(expected), found \(NodeQuery.describe(node))", "write \(expected)")
+    }
+
+    /// Reports a violation of `schema` at `node`: the schema's own rule id wins over the
+    /// generic one, and its advice over the default.
+    private mutating func report(_ node: JSONNode, _ schema: Schema, _ genericID: String, _ problem: String, _ defaultAdvice: String) {
+        add(schema.ruleID ?? genericID, at: node.position, "\(problem) — \(schema.advice ?? defaultAdvice).")
+    }
+
+    private mutating func add(_ id: String, at position: SourcePosition, _ message: String) {
+        violations.append(Violation(pointer: JSONPointer.make(path), ruleID: id, position: position, message: message))
+    }
+
+    // MARK: - Describing schemas
+
+    /// "a string", "0 or 1", "an object or null" — what a schema expects, for messages.
+    static func expectation(_ schema: Schema) -> String {
+        switch schema.kind {
+        case .object: return "an object"
+        case .string(let string):
+            if let format = string.format { return "a string: \(format.expectation)" }
+            return "a string"
+        case .integer: return "an integer"
+        case .number: return "a number"
+        case .boolean: return "true or false"
+        case .integerFlag: return "0 or 1"
+        case .constants(let values): return "one of " + values.map(\.description).joined(separator: ", ")
+        case .array: return "an array"
+        case .nullable(let inner): return expectation(inner) + " or null"
+        case .anyOf(let alternatives): return alternatives.map(expectation).joined(separator: " or ")
+        case .forbidden: return "nothing"
+        case .any: return "any value"
+        }
+    }
+
+    /// True when `node`'s JSON type is one `schema` can accept, so its detailed checks apply.
+    static func accepts(_ schema: Schema, _ node: JSONNode) -> Bool {
+        switch (schema.kind, node.value) {
+        case (.any, _), (.constants, _): return true
+        case (.object, .object), (.string, .string), (.integer, .number), (.number, .number),
+             (.boolean, .bool), (.array, .array), (.integerFlag, .number), (.integerFlag, .bool):
+            return true
+        case (.nullable, .null): return true
+        case (.nullable(let inner), _): return accepts(inner, node)
+        case (.anyOf(let alternatives), _): return alternatives.contains { accepts($0, node) }
+        default: return false
+        }
+    }
+}
+
+/// The generic rule ids of one namespace, built once per validation.
+struct GenericRuleIDs: Sendable {
+    let type, required, unknownMember, duplicateKey, enumeration, format, length, range, integerFlag, forbidden: String
+
+    init(namespace: String) {
+        type = namespace + ".type"
+        required = namespace + ".required"
+        unknownMember = namespace + ".unknown-member"
+        duplicateKey = namespace + ".duplicate-key"
+        enumeration = namespace + ".enum"
+        format = namespace + ".format"
+        length = namespace + ".length"
+        range = namespace + ".range"
+        integerFlag = namespace + ".integer-flag"
+        forbidden = namespace + ".forbidden"
+    }
+}
