@@ -1,10 +1,11 @@
-// Headers Swift cannot see through Glibc (epoll, eventfd), behind tiny wrappers.
+// Headers Swift cannot see through Glibc (epoll, eventfd, accept4), behind tiny wrappers.
 #ifndef CLOOPBACKSHIM_H
 #define CLOOPBACKSHIM_H
 
 #ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 
 static inline int cls_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 static inline int cls_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
@@ -14,6 +15,37 @@ static inline unsigned int cls_epollerr(void) { return EPOLLERR; }
 static inline unsigned int cls_epollhup(void) { return EPOLLHUP; }
 static inline unsigned int cls_epollrdhup(void) { return EPOLLRDHUP; }
 static inline unsigned int cls_epollet(void) { return EPOLLET; }
+
+/// epoll_ctl with the fd itself as the event's user data. `op`: 1 add, 2 delete, 3 modify.
+static inline int cls_epoll_ctl(int epfd, int op, int fd, unsigned int events) {
+    struct epoll_event event;
+    event.events = events;
+    event.data.u64 = 0;
+    event.data.fd = fd;
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+/// epoll_wait into two plain arrays (fds, event masks), so Swift never touches the
+/// packed `struct epoll_event`. At most 256 events per call.
+static inline int cls_epoll_wait(int epfd, int *fds, unsigned int *masks, int capacity, int timeout) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    if (capacity < 1) capacity = 1;
+    int count = epoll_wait(epfd, events, capacity, timeout);
+    for (int i = 0; i < count; i++) {
+        fds[i] = events[i].data.fd;
+        masks[i] = events[i].events;
+    }
+    return count;
+}
+
+/// Glibc hides accept4 behind _GNU_SOURCE; declare it ourselves.
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC: one syscall per accepted connection.
+static inline int cls_accept_nonblocking(int fd) {
+    return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
 #endif
 
 #endif

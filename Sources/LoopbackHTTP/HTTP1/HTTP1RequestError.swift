@@ -1,0 +1,68 @@
+/// Why an HTTP/1.1 request was refused: the status the client gets and a one-line reason
+/// (the response body), e.g. `400 header line 3 has no colon`.
+///
+/// After any of these the connection closes, because the framing can no longer be trusted.
+package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
+    private enum Code: Hashable {
+        case malformed, headerTooLarge, bodyTooLarge, methodNotAllowed, versionNotSupported
+        case notImplemented, expectationFailed, requestTimeout
+    }
+
+    private let code: Code
+    /// The reason, written as the response body.
+    package let detail: String
+
+    private init(_ code: Code, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    /// The status the client receives.
+    package var status: HTTPStatus {
+        switch code {
+        case .malformed: return .badRequest
+        case .headerTooLarge: return .requestHeaderFieldsTooLarge
+        case .bodyTooLarge: return .contentTooLarge
+        case .methodNotAllowed: return .methodNotAllowed
+        case .versionNotSupported: return HTTPStatus(code: 505)
+        case .notImplemented: return .notImplemented
+        case .expectationFailed: return HTTPStatus(code: 417)
+        case .requestTimeout: return .requestTimeout
+        }
+    }
+
+    package var description: String { "\(status.code) \(detail)" }
+
+    /// Equality on the kind only, so tests can match `.malformed("")` against any 400.
+    package static func == (lhs: HTTP1RequestError, rhs: HTTP1RequestError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    // MARK: 4xx
+    /// 400: broken request line, header syntax, framing headers or chunk syntax.
+    package static func malformed(_ detail: String) -> HTTP1RequestError { .init(.malformed, detail) }
+    /// 405: a method outside GET HEAD POST PUT DELETE PATCH OPTIONS.
+    package static func methodNotAllowed(_ method: String) -> HTTP1RequestError {
+        .init(.methodNotAllowed, "method \(method) is not supported; use one of \(HTTP1Codec.allowedMethodsList)")
+    }
+    /// 408: the request did not arrive in full within the request timeout.
+    package static let requestTimeout = HTTP1RequestError(.requestTimeout, "the request did not arrive in time")
+    /// 413: the declared or received body is larger than the limit.
+    package static func bodyTooLarge(limit: Int) -> HTTP1RequestError {
+        .init(.bodyTooLarge, "request body exceeds \(limit) bytes")
+    }
+    /// 417: an `Expect` other than `100-continue`.
+    package static func expectationFailed(_ value: String) -> HTTP1RequestError {
+        .init(.expectationFailed, "unsupported expectation \"\(value)\"; only 100-continue is understood")
+    }
+    /// 431: the request line and header fields exceed the limit.
+    package static func headerTooLarge(limit: Int) -> HTTP1RequestError {
+        .init(.headerTooLarge, "request header block exceeds \(limit) bytes")
+    }
+    // MARK: 5xx
+    /// 501: a transfer coding other than `chunked`.
+    package static func notImplemented(_ detail: String) -> HTTP1RequestError { .init(.notImplemented, detail) }
+    /// 505: an HTTP version other than 1.0 and 1.1.
+    package static func versionNotSupported(_ version: String) -> HTTP1RequestError {
+        .init(.versionNotSupported, "\(version) is not supported; use HTTP/1.1")
+    }
+}

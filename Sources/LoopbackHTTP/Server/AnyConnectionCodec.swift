@@ -1,0 +1,196 @@
+/// The protocol spoken on one connection, chosen from its first bytes.
+///
+/// A connection starts `.sniffing`: if its first 24 bytes are the HTTP/2 client preface
+/// (h2c with prior knowledge) it becomes HTTP/2, otherwise HTTP/1.1; the decision is made
+/// as soon as a byte differs from the preface, so HTTP/1.1 requests are not delayed.
+///
+/// **Where HTTP/2 plugs in:** replace the `.http2Unavailable` case with
+/// `case http2(HTTP2Connection)`, make ``ProtocolSniffer/makeCodec()`` build
+/// `HTTP2Connection(configuration:connectionID:)` for the preface, and add the case to
+/// each `switch` below (the compiler lists them). Nothing else in the server changes.
+package enum AnyConnectionCodec: ConnectionCodec {
+    case sniffing(ProtocolSniffer)
+    case http1(HTTP1Codec)
+    /// Placeholder until the HTTP/2 codec lands: answers the preface with GOAWAY.
+    case http2Unavailable(HTTP2PrefaceRefusal)
+    /// Only while a case's payload is being mutated in place (avoids copying its buffers).
+    case transitioning
+
+    package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
+        self = .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+    }
+
+    package var activity: ConnectionActivity {
+        switch self {
+        case .sniffing(let sniffer): return sniffer.buffered.isEmpty ? .idle : .readingRequest
+        case .http1(let codec): return codec.activity
+        case .http2Unavailable(let codec): return codec.activity
+        case .transitioning: return .idle
+        }
+    }
+
+    /// Nothing to do while sniffing; the chosen codec is started once the protocol is known.
+    package mutating func start(into actions: inout [ConnectionAction]) {
+        switch self {
+        case .http1(var codec):
+            self = .transitioning
+            codec.start(into: &actions)
+            self = .http1(codec)
+        case .http2Unavailable(var codec):
+            self = .transitioning
+            codec.start(into: &actions)
+            self = .http2Unavailable(codec)
+        case .sniffing, .transitioning:
+            break
+        }
+    }
+
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer, into actions: inout [ConnectionAction]) {
+        switch self {
+        case .sniffing(var sniffer):
+            self = .transitioning
+            sniffer.buffered.append(contentsOf: bytes)
+            guard sniffer.verdict != nil else {
+                self = .sniffing(sniffer)
+                return
+            }
+            self = sniffer.makeCodec()
+            self.start(into: &actions)
+            sniffer.buffered.withUnsafeBytes { self.receive($0, into: &actions) }
+        case .http1(var codec):
+            self = .transitioning
+            codec.receive(bytes, into: &actions)
+            self = .http1(codec)
+        case .http2Unavailable(var codec):
+            self = .transitioning
+            codec.receive(bytes, into: &actions)
+            self = .http2Unavailable(codec)
+        case .transitioning:
+            break
+        }
+    }
+
+    package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
+        switch self {
+        case .http1(var codec):
+            self = .transitioning
+            codec.respond(response, stream: stream, into: &actions)
+            self = .http1(codec)
+        case .http2Unavailable(var codec):
+            self = .transitioning
+            codec.respond(response, stream: stream, into: &actions)
+            self = .http2Unavailable(codec)
+        case .sniffing, .transitioning:
+            break
+        }
+    }
+
+    package mutating func abandon(stream: UInt32, disposition: ResponseDisposition, into actions: inout [ConnectionAction]) {
+        switch self {
+        case .http1(var codec):
+            self = .transitioning
+            codec.abandon(stream: stream, disposition: disposition, into: &actions)
+            self = .http1(codec)
+        case .http2Unavailable(var codec):
+            self = .transitioning
+            codec.abandon(stream: stream, disposition: disposition, into: &actions)
+            self = .http2Unavailable(codec)
+        case .sniffing, .transitioning:
+            break
+        }
+    }
+
+    package mutating func peerClosed(into actions: inout [ConnectionAction]) {
+        switch self {
+        case .sniffing, .transitioning:
+            actions.append(.close)
+        case .http1(var codec):
+            self = .transitioning
+            codec.peerClosed(into: &actions)
+            self = .http1(codec)
+        case .http2Unavailable(var codec):
+            self = .transitioning
+            codec.peerClosed(into: &actions)
+            self = .http2Unavailable(codec)
+        }
+    }
+
+    package mutating func shutdown(into actions: inout [ConnectionAction]) {
+        switch self {
+        case .sniffing, .transitioning:
+            actions.append(.close)
+        case .http1(var codec):
+            self = .transitioning
+            codec.shutdown(into: &actions)
+            self = .http1(codec)
+        case .http2Unavailable(var codec):
+            self = .transitioning
+            codec.shutdown(into: &actions)
+            self = .http2Unavailable(codec)
+        }
+    }
+
+    /// Delivers a handler's response according to its disposition (`.delay` and `.hang`
+    /// are the shell's business and never arrive here; a delayed response arrives as `.send`).
+    package mutating func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
+        switch response.disposition {
+        case .send, .delay, .hang:
+            respond(response, stream: stream, into: &actions)
+        case .goAway:
+            if case .http1(var codec) = self {
+                // HTTP/1.1 has no GOAWAY: the response is written with `connection: close`.
+                self = .transitioning
+                codec.respond(response, stream: stream, forceClose: true, into: &actions)
+                self = .http1(codec)
+            } else {
+                abandon(stream: stream, disposition: response.disposition, into: &actions)
+            }
+        case .reset, .loseResponse:
+            abandon(stream: stream, disposition: response.disposition, into: &actions)
+        }
+    }
+
+    /// The idle or request timeout fired. HTTP/1.1 answers a partial request with 408;
+    /// other protocols shut down gracefully.
+    package mutating func timedOut(into actions: inout [ConnectionAction]) {
+        switch self {
+        case .http1(var codec):
+            self = .transitioning
+            codec.requestTimedOut(into: &actions)
+            self = .http1(codec)
+        default:
+            shutdown(into: &actions)
+            actions.append(.close)
+        }
+    }
+}
+
+/// Buffers a connection's first bytes until they show which protocol it speaks.
+package struct ProtocolSniffer {
+    /// The HTTP/2 client connection preface (RFC 9113 §3.4).
+    package static let http2Preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    package enum Verdict: Equatable { case http1, http2 }
+
+    let configuration: HTTPServerConfiguration
+    let connectionID: UInt64
+    var buffered: [UInt8] = []
+
+    /// nil while the bytes so far are a proper prefix of the preface.
+    package var verdict: Verdict? { Self.verdict(for: buffered) }
+
+    /// The verdict for a connection's first bytes.
+    package static func verdict(for bytes: [UInt8]) -> Verdict? {
+        for (index, byte) in bytes.prefix(http2Preface.count).enumerated() where http2Preface[index] != byte {
+            return .http1
+        }
+        return bytes.count >= http2Preface.count ? .http2 : nil
+    }
+
+    func makeCodec() -> AnyConnectionCodec {
+        switch verdict {
+        case .http2: return .http2Unavailable(HTTP2PrefaceRefusal())
+        case .http1, nil: return .http1(HTTP1Codec(configuration: configuration, connectionID: connectionID))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An event-driven HTTP/1.1 server on loopback, one thread per server, around a handler.
+///
+/// The handler is a plain function from request to response (STYLE 9); this type is the
+/// thin shell that owns sockets. Each server has its own loop thread, so many servers
+/// can run in one process (parallel tests).
+///
+/// ```swift
+/// let server = try HTTPServer.start { request in HTTPResponse(status: .ok, body: Array("hi".utf8)) }
+/// defer { server.stop() }
+/// // http://127.0.0.1:\(server.port)/
+/// ```
+package final class HTTPServer: Sendable {
+    /// The port the server listens on (the one picked when the configuration said 0).
+    package let port: UInt16
+    /// The configuration it was started with (with `port` as configured, maybe 0).
+    package let configuration: HTTPServerConfiguration
+    private let control: ServerControl
+    private let loopThread: Locked<LoopThread?>
+    /// Serialises `stop` and `refuseConnections`; true once stopped.
+    private let lifecycle = Locked(Lifecycle())
+
+    private struct Lifecycle {
+        var stopped = false
+        var refusing = false
+    }
+
+    private init(port: UInt16, configuration: HTTPServerConfiguration, control: ServerControl, loopThread: LoopThread) {
+        self.port = port
+        self.configuration = configuration
+        self.control = control
+        self.loopThread = Locked(loopThread)
+    }
+
+    /// Binds, listens and starts the loop thread. Ready for connections on return.
+    ///
+    /// - Parameters:
+    ///   - configuration: address, limits and timeouts; defaults bind `127.0.0.1` on a free port.
+    ///   - handler: runs on the loop thread for each complete request; must not block
+    ///     (use `ResponseDisposition.delay` to answer late).
+    /// - Throws: ``SystemError`` when the socket, poller or thread cannot be created
+    ///   (e.g. `bind` with `EADDRINUSE` for a fixed port in use).
+    package static func start(configuration: HTTPServerConfiguration = .init(), handler: @escaping HTTPHandler) throws -> HTTPServer {
+        let (listener, port) = try Sockets.listen(host: configuration.host, port: configuration.port)
+        let poller: EventPoller
+        do {
+            poller = try EventPoller()
+        } catch {
+            closeDescriptor(listener)
+            throw error
+        }
+        let control = ServerControl(poller: poller)
+        let thread: LoopThread
+        do {
+            thread = try LoopThread.spawn {
+                ServerLoop(configuration: configuration, handler: handler, control: control, listener: listener).run()
+            }
+        } catch {
+            closeDescriptor(listener)
+            poller.close()
+            throw error
+        }
+        return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread)
+    }
+
+    /// Connections open right now (for tests: e.g. zero after clients went away).
+    package var openConnectionCount: Int { control.counters.openConnections }
+    /// Connections accepted since start.
+    package var acceptedConnectionCount: Int { control.counters.acceptedConnections }
+
+    /// Stops the server: no new connections; in-flight responses (including delayed ones)
+    /// are finished within `shutdownGracePeriod`; hung requests are closed at once; then
+    /// every socket is closed. Returns when the port is free and the loop thread has exited.
+    /// Idempotent. Called from the handler (the loop thread itself) it starts the stop and
+    /// returns at once.
+    package func stop() {
+        lifecycle.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            control.send(.stop)
+            if let thread = loopThread.withLock({ $0 }), thread.isCurrent {
+                thread.detach()
+            } else {
+                loopThread.withLock { $0 }?.join()
+            }
+            loopThread.withLock { $0 = nil }
+        }
+    }
+
+    /// ``stop()`` without blocking the caller's thread.
+    package func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                self.stop()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// "Offline": while `refuse` is true the listening socket is closed, so connects fail
+    /// with `ECONNREFUSED`, and every existing connection is closed too (responses still
+    /// pending are lost). `false` listens again on the same port. Takes effect before it
+    /// returns (except when called from this server's own handler, where it is queued).
+    ///
+    /// If the port cannot be bound again (another process took it), the server stays
+    /// offline and the error is returned.
+    @discardableResult
+    package func refuseConnections(_ refuse: Bool) -> SystemError? {
+        lifecycle.withLock { state -> SystemError? in
+            guard !state.stopped, state.refusing != refuse else { return nil }
+            let onLoopThread = loopThread.withLock { $0?.isCurrent ?? false }
+            let done = DispatchSemaphore(value: 0)
+            if refuse {
+                state.refusing = true
+                if control.send(.refuse(done: done)), !onLoopThread { done.wait() }
+                return nil
+            }
+            let listener: Int32
+            do throws(SystemError) {
+                listener = try Sockets.listen(host: configuration.host, port: port).fd
+            } catch {
+                return error
+            }
+            state.refusing = false
+            if control.send(.accept(listener: listener, done: done)) {
+                if !onLoopThread { done.wait() }
+            } else {
+                closeDescriptor(listener)
+            }
+            return nil
+        }
+    }
+
+    deinit {
+        // A server dropped without stop() would leak its thread and sockets.
+        stop()
+    }
+}

@@ -1,0 +1,48 @@
+/// How an ``HTTPServer`` listens, and the limits it enforces on every connection.
+///
+/// The defaults are safe for tests: loopback only, a free port, bounded headers and
+/// bodies, and timeouts so a stuck client cannot hold a fake forever.
+package struct HTTPServerConfiguration: Sendable, Hashable {
+    /// The address to bind. Loopback by default; any other address (e.g. `"0.0.0.0"`)
+    /// must be set here explicitly. A `:` in the value means IPv6 (e.g. `"::1"`).
+    package var host: String = "127.0.0.1"
+    /// The port to bind; 0 picks a free one (read it back from ``HTTPServer/port``).
+    package var port: UInt16 = 0
+    /// The largest request head (request line and header fields, CRLFs included).
+    /// Larger: HTTP/1.1 answers 431 and closes.
+    package var maxHeaderBytes: Int = 16 * 1024
+    /// The largest request body. Larger: 413 and close, without reading the rest.
+    package var maxBodyBytes: Int = 1024 * 1024
+    /// Seconds a connection may sit with no request in progress before it is closed.
+    package var idleTimeout: Double = 60
+    /// Seconds a request may take to arrive in full (head and body) once its first byte
+    /// arrived; then HTTP/1.1 answers 408 and closes. Stops slow-header clients.
+    package var requestTimeout: Double = 10
+    /// At most this many open connections; further connects wait in the listen backlog.
+    package var maxConnections: Int = 4096
+    /// Seconds `stop()` waits for in-flight responses (including delayed ones) before it
+    /// closes connections regardless.
+    package var shutdownGracePeriod: Double = 2
+    /// Unwritten output above which the server stops reading from a connection until the
+    /// peer catches up, so a client that never reads cannot grow memory without bound.
+    package var maxPendingOutputBytes: Int = 4 * 1024 * 1024
+    /// Settings for connections that open with the HTTP/2 (h2c, prior knowledge) preface.
+    package var http2: HTTP2Settings = HTTP2Settings()
+
+    package init() {}
+
+    /// HTTP/2 settings the server advertises and enforces (RFC 9113 §6.5.2).
+    package struct HTTP2Settings: Sendable, Hashable {
+        /// SETTINGS_MAX_CONCURRENT_STREAMS.
+        package var maxConcurrentStreams: Int = 100
+        /// SETTINGS_INITIAL_WINDOW_SIZE for streams opened by the peer.
+        package var initialWindowSize: Int = 65_535
+        /// SETTINGS_MAX_FRAME_SIZE (16 KiB ... 16 MiB - 1).
+        package var maxFrameSize: Int = 16_384
+        /// SETTINGS_HEADER_TABLE_SIZE for the HPACK decoder.
+        package var headerTableSize: Int = 4_096
+        /// SETTINGS_MAX_HEADER_LIST_SIZE; nil uses ``HTTPServerConfiguration/maxHeaderBytes``.
+        package var maxHeaderListSize: Int? = nil
+        package init() {}
+    }
+}

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A joinable POSIX thread that runs a server's loop. `join` is how `stop()` knows that
+/// no thread of the server is left.
+struct LoopThread {
+    #if canImport(Darwin)
+    private let handle: pthread_t
+    #else
+    private let handle: pthread_t
+    #endif
+
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    /// Starts a thread running `body`.
+    /// - Throws: ``SystemError`` with pthread_create's error code.
+    static func spawn(_ body: @escaping @Sendable () -> Void) throws(SystemError) -> LoopThread {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let result = pthread_create(&thread, nil, { loopThreadEntry($0) }, context)
+        guard result == 0, let thread else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            throw SystemError(operation: "pthread_create", errno: result)
+        }
+        return LoopThread(handle: thread)
+        #else
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { loopThreadEntry($0) }, context)
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            throw SystemError(operation: "pthread_create", errno: result)
+        }
+        return LoopThread(handle: thread)
+        #endif
+    }
+
+    fileprivate static func runBody(_ context: UnsafeMutableRawPointer?) {
+        guard let context else { return }
+        let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
+        body.run()
+    }
+
+    /// True when called on this thread.
+    var isCurrent: Bool { pthread_equal(pthread_self(), handle) != 0 }
+
+    /// Waits for the thread to end.
+    func join() { _ = pthread_join(handle, nil) }
+
+    /// Lets the thread end on its own (used when it stops itself).
+    func detach() { _ = pthread_detach(handle) }
+}
+
+private func loopThreadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    LoopThread.runBody(context)
+    return nil
+}

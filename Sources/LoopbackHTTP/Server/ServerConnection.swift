@@ -1,0 +1,47 @@
+/// One accepted connection as the loop thread sees it: socket, codec, output buffer and
+/// timeout bookkeeping. Owned and touched only by its server's loop thread.
+final class ServerConnection {
+    let fd: Int32
+    let id: UInt64
+    var codec: AnyConnectionCodec
+    /// Bytes waiting to be written start at `outputStart`.
+    var output: [UInt8] = []
+    var outputStart = 0
+    /// What the poller currently watches for.
+    var interest: PollInterest = .none
+    /// The peer closed its side (read returned 0).
+    var readEOF = false
+    /// Reading paused because too much output is unwritten (backpressure).
+    var readPaused = false
+    /// The codec asked to close: close once `output` is flushed.
+    var closeWhenFlushed = false
+    /// Our side is shut down; reading and discarding until the peer closes or time runs out.
+    var lingering = false
+    var discardedWhileLingering = 0
+    /// When the current timeout (idle, request, linger) expires; nil while a response is awaited.
+    var deadline: UInt64?
+    /// The earliest check already queued in the timer heap for this connection.
+    var scheduledCheck: UInt64?
+    /// The activity when the deadline was last set, so a deadline only restarts on a change.
+    var lastActivity: ConnectionActivity = .idle
+    /// Requests the handler answered with `.hang`, and delayed responses not yet sent.
+    var hungStreams = 0
+    var pendingDelays = 0
+
+    init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
+        self.fd = fd
+        self.id = id
+        codec = AnyConnectionCodec(configuration: configuration, connectionID: id)
+    }
+
+    var pendingOutput: Int { output.count - outputStart }
+
+    func enqueue(_ bytes: [UInt8]) {
+        if outputStart == output.count {
+            output = bytes
+            outputStart = 0
+        } else {
+            output.append(contentsOf: bytes)
+        }
+    }
+}

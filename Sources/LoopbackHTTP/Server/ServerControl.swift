@@ -1,0 +1,67 @@
+import Dispatch
+
+/// A request from another thread to a server's loop thread.
+package enum ServerCommand: Sendable {
+    /// Close the listening socket and every connection; signal `done` when finished.
+    case refuse(done: DispatchSemaphore)
+    /// Listen again on this freshly bound socket; signal `done` when it is registered.
+    case accept(listener: Int32, done: DispatchSemaphore)
+    /// Finish in-flight responses, close everything and end the loop.
+    case stop
+}
+
+/// What the loop thread and the threads that own an ``HTTPServer`` share: a command
+/// queue, the poller's wake-up, and counters for tests. One lock-protected box (STYLE 7).
+package final class ServerControl: Sendable {
+    package struct Counters: Sendable, Hashable {
+        /// Connections open right now.
+        package var openConnections = 0
+        /// Connections accepted since the server started.
+        package var acceptedConnections = 0
+    }
+
+    private struct State {
+        var commands: [ServerCommand] = []
+        var loopExited = false
+        var counters = Counters()
+    }
+
+    let poller: EventPoller
+    private let state = Locked(State())
+
+    init(poller: EventPoller) { self.poller = poller }
+
+    /// Queues `command` and wakes the loop. Returns false when the loop has already ended.
+    /// The wake happens under the lock so it can never reach a poller the loop has closed.
+    @discardableResult
+    func send(_ command: ServerCommand) -> Bool {
+        state.withLock { state in
+            guard !state.loopExited else { return false }
+            state.commands.append(command)
+            poller.wake()
+            return true
+        }
+    }
+
+    func takeCommands() -> [ServerCommand] {
+        state.withLock { state in
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+    }
+
+    /// The loop is ending: refuse further commands and hand back any still queued.
+    func markLoopExited() -> [ServerCommand] {
+        state.withLock { state in
+            state.loopExited = true
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+    }
+
+    var counters: Counters { state.withLock { $0.counters } }
+
+    func updateCounters(_ body: (inout Counters) -> Void) {
+        state.withLock { body(&$0.counters) }
+    }
+}

@@ -1,0 +1,386 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The event loop of one ``HTTPServer``: accepts, reads, runs codecs and the handler,
+/// writes, and enforces timeouts. Created on, and confined to, the server's loop thread.
+final class ServerLoop {
+    private enum TimerEvent {
+        case connectionCheck(fd: Int32, id: UInt64)
+        case delayedResponse(fd: Int32, id: UInt64, stream: UInt32, response: HTTPResponse)
+        case resumeAccepting
+        case stopGraceElapsed
+    }
+
+    private let configuration: HTTPServerConfiguration
+    private let handler: HTTPHandler
+    private let control: ServerControl
+    private var poller: EventPoller { control.poller }
+    private var listener: Int32
+    private var listenerInterest: PollInterest = .none
+    private var acceptBackoff = false
+    private var connections: [Int32: ServerConnection] = [:]
+    private var timers = TimerQueue<TimerEvent>()
+    private var nextConnectionID: UInt64 = 1
+    private var events: [PollEvent] = []
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private var stopping = false
+    /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
+    private static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return seconds >= 1e9 ? UInt64(1e18) : UInt64(seconds * 1e9)
+    }
+    private let idleNanos: UInt64
+    private let requestNanos: UInt64
+    private let lingerNanos: UInt64
+
+    init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, control: ServerControl, listener: Int32) {
+        self.configuration = configuration
+        self.handler = handler
+        self.control = control
+        self.listener = listener
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        idleNanos = Self.nanoseconds(configuration.idleTimeout)
+        requestNanos = Self.nanoseconds(configuration.requestTimeout)
+        lingerNanos = Self.nanoseconds(min(2, max(0.05, configuration.requestTimeout)))
+    }
+
+    /// Runs until stopped; on return every socket and the poller are closed.
+    func run() {
+        setListenerInterest(.readable)
+        while true {
+            for command in control.takeCommands() { perform(command) }
+            fireTimers()
+            if stopping && connections.isEmpty { break }
+            let timeout = timers.pollTimeout(now: TimerQueue<TimerEvent>.now)
+            do {
+                try poller.wait(timeoutMilliseconds: timeout, into: &events)
+            } catch {
+                break
+            }
+            for event in events { handle(event) }
+        }
+        for command in control.markLoopExited() {
+            switch command {
+            case .refuse(let done): done.signal()
+            case .accept(let fd, let done): closeDescriptor(fd); done.signal()
+            case .stop: break
+            }
+        }
+        closeListener()
+        for connection in Array(connections.values) { destroy(connection) }
+        poller.close()
+        readBuffer.deallocate()
+    }
+
+    // MARK: - Commands
+
+    private func perform(_ command: ServerCommand) {
+        switch command {
+        case .refuse(let done):
+            closeListener()
+            for connection in Array(connections.values) { destroy(connection) }
+            done.signal()
+        case .accept(let fd, let done):
+            if stopping || listener >= 0 {
+                closeDescriptor(fd)
+            } else {
+                listener = fd
+                setListenerInterest(.readable)
+            }
+            done.signal()
+        case .stop:
+            guard !stopping else { return }
+            stopping = true
+            closeListener()
+            for connection in Array(connections.values) {
+                if connection.hungStreams > 0 && connection.pendingDelays == 0 {
+                    destroy(connection)  // a hung request will never be answered
+                    continue
+                }
+                var actions: [ConnectionAction] = []
+                connection.codec.shutdown(into: &actions)
+                run(actions, on: connection)
+            }
+            let grace = Self.nanoseconds(configuration.shutdownGracePeriod)
+            timers.schedule(at: TimerQueue<TimerEvent>.now &+ grace, .stopGraceElapsed)
+        }
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: PollEvent) {
+        if event.fd == listener && listener >= 0 {
+            acceptConnections()
+            return
+        }
+        guard let connection = connections[event.fd] else { return }
+        if event.readable || event.failed { read(connection) }
+        guard connections[event.fd] === connection else { return }
+        if event.writable { flushAndSettle(connection) }
+        if event.failed && !event.readable && connections[event.fd] === connection { destroy(connection) }
+    }
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            guard connections.count < configuration.maxConnections else {
+                setListenerInterest(.none)  // resumed when a connection closes
+                return
+            }
+            let fd: Int32
+            do {
+                guard let accepted = try Sockets.accept(listener) else { return }
+                fd = accepted
+            } catch {
+                // Out of descriptors or memory: back off briefly instead of spinning.
+                setListenerInterest(.none)
+                acceptBackoff = true
+                timers.schedule(at: TimerQueue<TimerEvent>.now &+ 100_000_000, .resumeAccepting)
+                return
+            }
+            let connection = ServerConnection(fd: fd, id: nextConnectionID, configuration: configuration)
+            nextConnectionID &+= 1
+            do {
+                try poller.update(fd, from: .none, to: .readable)
+            } catch {
+                closeDescriptor(fd)
+                continue
+            }
+            connection.interest = .readable
+            connections[fd] = connection
+            control.updateCounters { $0.openConnections += 1; $0.acceptedConnections += 1 }
+            updateDeadline(connection)
+        }
+    }
+
+    private func read(_ connection: ServerConnection) {
+        for _ in 0..<4 {
+            let count: Int
+            do {
+                guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
+                count = read
+            } catch {
+                destroy(connection)  // ECONNRESET and friends: the peer is gone
+                return
+            }
+            if count == 0 {
+                connection.readEOF = true
+                if connection.lingering || connection.closeWhenFlushed && connection.pendingOutput == 0 {
+                    destroy(connection)
+                    return
+                }
+                var actions: [ConnectionAction] = []
+                connection.codec.peerClosed(into: &actions)
+                run(actions, on: connection)
+                return
+            }
+            if connection.lingering || connection.closeWhenFlushed {
+                connection.discardedWhileLingering += count
+                if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
+            } else {
+                var actions: [ConnectionAction] = []
+                connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
+                run(actions, on: connection)
+                guard connections[connection.fd] === connection, !connection.readPaused else { return }
+            }
+            if count < readBuffer.count { return }
+        }
+    }
+
+    // MARK: - Actions
+
+    /// Performs a codec's actions in order; dispatches run the handler, whose answer may
+    /// append further actions to the same list.
+    private func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+        var actions = initial
+        var index = 0
+        while index < actions.count {
+            let action = actions[index]
+            index += 1
+            switch action {
+            case .write(let bytes):
+                if !connection.closeWhenFlushed { connection.enqueue(bytes) }
+            case .dispatch(let request, let stream):
+                let response = handler(request)
+                apply(response, stream: stream, on: connection, into: &actions)
+            case .close:
+                connection.closeWhenFlushed = true
+            case .reset:
+                destroy(connection, reset: true)
+                return
+            }
+        }
+        flushAndSettle(connection)
+    }
+
+    private func apply(_ response: HTTPResponse, stream: UInt32, on connection: ServerConnection, into actions: inout [ConnectionAction]) {
+        switch response.disposition {
+        case .delay(let milliseconds):
+            connection.pendingDelays += 1
+            let clamped = UInt64(min(max(0, milliseconds), 86_400_000))
+            var delayed = response
+            delayed.disposition = .send
+            timers.schedule(
+                at: TimerQueue<TimerEvent>.now &+ clamped * 1_000_000,
+                .delayedResponse(fd: connection.fd, id: connection.id, stream: stream, response: delayed))
+        case .hang:
+            connection.hungStreams += 1
+        case .send, .reset, .loseResponse, .goAway:
+            connection.codec.deliver(response, stream: stream, into: &actions)
+        }
+    }
+
+    /// Writes what the socket takes, starts a graceful close once everything is out, and
+    /// brings interest and deadline up to date.
+    private func flushAndSettle(_ connection: ServerConnection) {
+        while connection.pendingOutput > 0 {
+            let written: Int
+            do {
+                written = try connection.output.withUnsafeBytes { (bytes) throws(SystemError) -> Int in
+                    try Sockets.write(connection.fd, UnsafeRawBufferPointer(rebasing: bytes[connection.outputStart...]))
+                }
+            } catch {
+                destroy(connection)
+                return
+            }
+            if written == 0 { break }
+            connection.outputStart += written
+        }
+        if connection.pendingOutput == 0 {
+            if connection.output.count > 0 {
+                connection.output.removeAll(keepingCapacity: connection.output.capacity <= 256 * 1024)
+                connection.outputStart = 0
+            }
+            if connection.closeWhenFlushed && !connection.lingering {
+                if connection.readEOF {
+                    destroy(connection)
+                    return
+                }
+                // Half-close and keep reading until the peer closes: closing with unread
+                // input would send a reset that can destroy the response in flight.
+                Sockets.shutdownWrite(connection.fd)
+                connection.lingering = true
+                connection.deadline = TimerQueue<TimerEvent>.now &+ lingerNanos
+            }
+        } else if connection.outputStart >= 1 << 20 && connection.outputStart * 2 >= connection.output.count {
+            connection.output.removeSubrange(0..<connection.outputStart)
+            connection.outputStart = 0
+        }
+        let pending = connection.pendingOutput
+        if pending > configuration.maxPendingOutputBytes {
+            connection.readPaused = true
+        } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
+            connection.readPaused = false
+        }
+        let wanted = PollInterest(read: !connection.readEOF && !connection.readPaused, write: pending > 0)
+        if wanted != connection.interest {
+            do {
+                try poller.update(connection.fd, from: connection.interest, to: wanted)
+                connection.interest = wanted
+            } catch {
+                destroy(connection)
+                return
+            }
+        }
+        updateDeadline(connection)
+    }
+
+    // MARK: - Timeouts
+
+    private func updateDeadline(_ connection: ServerConnection) {
+        let now = TimerQueue<TimerEvent>.now
+        if !connection.lingering {
+            let activity = connection.codec.activity
+            switch activity {
+            case .idle:
+                if connection.lastActivity != .idle || connection.deadline == nil { connection.deadline = now &+ idleNanos }
+            case .readingRequest:
+                if connection.lastActivity != .readingRequest || connection.deadline == nil { connection.deadline = now &+ requestNanos }
+            case .awaitingResponse:
+                connection.deadline = connection.pendingOutput > 0 ? now &+ idleNanos : nil
+            }
+            connection.lastActivity = activity
+        }
+        guard let deadline = connection.deadline else { return }
+        if let scheduled = connection.scheduledCheck, scheduled <= deadline { return }
+        connection.scheduledCheck = deadline
+        timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
+    }
+
+    private func fireTimers() {
+        while let event = timers.popDue(now: TimerQueue<TimerEvent>.now) {
+            switch event {
+            case .connectionCheck(let fd, let id):
+                guard let connection = connections[fd], connection.id == id else { continue }
+                connection.scheduledCheck = nil
+                checkDeadline(connection)
+            case .delayedResponse(let fd, let id, let stream, let response):
+                guard let connection = connections[fd], connection.id == id else { continue }
+                connection.pendingDelays -= 1
+                var actions: [ConnectionAction] = []
+                connection.codec.deliver(response, stream: stream, into: &actions)
+                run(actions, on: connection)
+            case .resumeAccepting:
+                acceptBackoff = false
+                if listener >= 0 && !stopping { setListenerInterest(.readable) }
+            case .stopGraceElapsed:
+                for connection in Array(connections.values) { destroy(connection) }
+            }
+        }
+    }
+
+    private func checkDeadline(_ connection: ServerConnection) {
+        guard let deadline = connection.deadline else { return }
+        let now = TimerQueue<TimerEvent>.now
+        guard now >= deadline else {
+            connection.scheduledCheck = deadline
+            timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
+            return
+        }
+        if connection.lingering || connection.pendingOutput > 0 {
+            destroy(connection)  // the peer stopped reading, or never closed after our FIN
+            return
+        }
+        connection.deadline = nil
+        var actions: [ConnectionAction] = []
+        connection.codec.timedOut(into: &actions)
+        run(actions, on: connection)
+    }
+
+    // MARK: - Teardown
+
+    private func destroy(_ connection: ServerConnection, reset: Bool = false) {
+        guard connections[connection.fd] === connection else { return }
+        connections[connection.fd] = nil
+        if reset {
+            Sockets.resetAndClose(connection.fd)
+        } else {
+            closeDescriptor(connection.fd)  // close also removes it from epoll/kqueue
+        }
+        connection.interest = .none
+        control.updateCounters { $0.openConnections -= 1 }
+        if listener >= 0 && !stopping && !acceptBackoff && listenerInterest.isEmpty
+            && connections.count < configuration.maxConnections {
+            setListenerInterest(.readable)
+        }
+    }
+
+    private func setListenerInterest(_ interest: PollInterest) {
+        guard listener >= 0, interest != listenerInterest else { return }
+        do {
+            try poller.update(listener, from: listenerInterest, to: interest)
+            listenerInterest = interest
+        } catch {
+            closeListener()
+        }
+    }
+
+    private func closeListener() {
+        guard listener >= 0 else { return }
+        closeDescriptor(listener)
+        listener = -1
+        listenerInterest = .none
+    }
+}

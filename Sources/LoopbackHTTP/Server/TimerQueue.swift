@@ -1,0 +1,71 @@
+import Dispatch
+
+/// Deadlines for the event loop: a binary min-heap ordered by deadline, then by insertion.
+///
+/// The loop sleeps in the poller until the earliest deadline and pops every entry that is
+/// due. Entries are never removed early; an owner that no longer cares ignores the entry
+/// when it fires (its connection is gone or its deadline moved), which keeps the heap simple.
+package struct TimerQueue<Payload> {
+    private struct Entry {
+        var deadline: UInt64
+        var sequence: UInt64
+        var payload: Payload
+        func fires(before other: Entry) -> Bool {
+            deadline != other.deadline ? deadline < other.deadline : sequence < other.sequence
+        }
+    }
+
+    private var heap: [Entry] = []
+    private var nextSequence: UInt64 = 0
+
+    package init() {}
+
+    package var count: Int { heap.count }
+
+    /// Monotonic now, in nanoseconds.
+    package static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// The earliest deadline, if any.
+    package var nextDeadline: UInt64? { heap.first?.deadline }
+
+    /// Adds `payload` to fire at `deadline` (monotonic nanoseconds).
+    package mutating func schedule(at deadline: UInt64, _ payload: Payload) {
+        heap.append(Entry(deadline: deadline, sequence: nextSequence, payload: payload))
+        nextSequence &+= 1
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].fires(before: heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the earliest entry if it is due at `now`.
+    package mutating func popDue(now: UInt64) -> Payload? {
+        guard let first = heap.first, first.deadline <= now else { return nil }
+        let last = heap.removeLast()
+        if heap.isEmpty { return first.payload }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left].fires(before: heap[smallest]) { smallest = left }
+            if right < heap.count, heap[right].fires(before: heap[smallest]) { smallest = right }
+            if smallest == parent { break }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+        return first.payload
+    }
+
+    /// Milliseconds from `now` until the earliest deadline (rounded up), -1 when empty;
+    /// capped so the poller wakes at least every `cap` milliseconds.
+    package func pollTimeout(now: UInt64, cap: Int32 = 1_000) -> Int32 {
+        guard let deadline = nextDeadline else { return -1 }
+        guard deadline > now else { return 0 }
+        let milliseconds = (deadline - now + 999_999) / 1_000_000
+        return Int32(min(UInt64(cap), milliseconds))
+    }
+}
