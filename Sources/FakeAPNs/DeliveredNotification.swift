@@ -1,3 +1,6 @@
+import Contracts
+import Foundation
+
 /// A notification as a simulated device received it.
 public struct DeliveredNotification: Sendable, Hashable {
     public var deviceToken: String
@@ -18,6 +21,12 @@ public struct DeliveredNotification: Sendable, Hashable {
     public var acceptedAt: Int64
     /// True for the second copy of an injected duplicate delivery.
     public var isDuplicate: Bool
+
+    /// The payload read as the app's ``PushPayload`` model, or nil when it does not decode
+    /// (decoded on each call; the fake stores bytes only).
+    public var pushPayload: PushPayload? {
+        try? JSONDecoder().decode(PushPayload.self, from: Data(payload))
+    }
 
     /// The payload as UTF-8 text (lossy for invalid bytes), for messages and asserts.
     public var payloadText: String { String(decoding: payload, as: UTF8.self) }

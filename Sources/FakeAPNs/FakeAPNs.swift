@@ -23,6 +23,8 @@ public final class FakeAPNs: Sendable {
     let clock: any APNsClock
     let inspectPayload: PayloadInspector
     let decodeToken: ProviderTokenDecoder
+    /// The HTTP server while listening.
+    let server_ = Locked<HTTPServer?>(nil)
 
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:

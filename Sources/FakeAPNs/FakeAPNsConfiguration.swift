@@ -61,6 +61,16 @@ public struct FakeAPNsConfiguration: Sendable {
     /// `TooManyProviderTokenUpdates` (APNs: 20 minutes).
     public var providerTokenMinimumRefreshSeconds: Int64 = 1200
     public var clock: any APNsClock = WallClock()
+    /// The address ``FakeAPNs/start(configuration:payloadInspector:)`` binds: loopback.
+    /// Binding another address is an explicit choice.
+    public var host: String = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (read it from ``FakeAPNs/port``).
+    public var port: UInt16 = 0
+    /// Seconds a connection may stay idle before the server closes it.
+    public var idleTimeout: Double = 60
+    /// Largest request body the server reads (bigger is refused before the handler; the
+    /// handler's 413 applies up to this size).
+    public var maxBodyBytes: Int = 64 * 1024
 
     public init() {}
 }

@@ -19,8 +19,19 @@ public typealias PayloadInspector = @Sendable ([UInt8]) -> PayloadInspection
 
 /// The inspectors FakeAPNs ships with.
 public enum PayloadInspectors {
-    /// What FakeAPNs uses unless told otherwise.
-    public static let `default`: PayloadInspector = jsonOnly
+    /// What FakeAPNs uses unless told otherwise: the v1 `payload` contract.
+    public static let `default`: PayloadInspector = contract(in: .v1)
+
+    /// JSON-object check, then the set's `payload` contract (every rule, sizes as sent).
+    /// - Parameter contracts: a team's own set, or ``ContractSet/v1``.
+    public static func contract(in contracts: ContractSet, named name: String = "payload") -> PayloadInspector {
+        let contract = contracts.contract(named: name)
+        return { bytes in
+            guard let node = parseObject(bytes) else { return PayloadInspection(isJSONObject: false) }
+            let violations = contract?.validate(node, sourceByteCount: bytes.count) ?? []
+            return PayloadInspection(isJSONObject: true, violations: violations)
+        }
+    }
 
     /// JSON-object check only (strict RFC 8259, via the Contracts' `JSONReader`), no contract.
     public static let jsonOnly: PayloadInspector = { bytes in

@@ -25,13 +25,30 @@ struct APNsTestbed: Sendable {
 
     init(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in },
          inspector: @escaping PayloadInspector = PayloadInspectors.default) {
-        clock = FakeClock(milliseconds: Self.start)
+        let clock = FakeClock(milliseconds: Self.start)
+        self.init(clock: clock, fake: FakeAPNs(configuration: Self.configuration(clock, configure), payloadInspector: inspector))
+    }
+
+    private init(clock: FakeClock, fake: FakeAPNs) {
+        self.clock = clock
+        self.fake = fake
+        fake.registerSigningKey(StubKey(secret: Self.secret), keyID: Self.keyID, teamID: Self.teamID)
+        fake.register(token: Self.token, topic: Self.topic)
+    }
+
+    /// The same testbed, listening on loopback.
+    static func started(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in },
+                        inspector: @escaping PayloadInspector = PayloadInspectors.default) async throws -> APNsTestbed {
+        let clock = FakeClock(milliseconds: Self.start)
+        let fake = try await FakeAPNs.start(configuration: configuration(clock, configure), payloadInspector: inspector)
+        return APNsTestbed(clock: clock, fake: fake)
+    }
+
+    private static func configuration(_ clock: FakeClock, _ configure: (inout FakeAPNsConfiguration) -> Void) -> FakeAPNsConfiguration {
         var configuration = FakeAPNsConfiguration()
         configuration.clock = clock
         configure(&configuration)
-        fake = FakeAPNs(configuration: configuration, payloadInspector: inspector)
-        fake.registerSigningKey(StubKey(secret: Self.secret), keyID: Self.keyID, teamID: Self.teamID)
-        fake.register(token: Self.token, topic: Self.topic)
+        return configuration
     }
 
     /// A provider token in JWT form, signed with the stub's notion of a signature.

@@ -112,3 +112,33 @@ final class CountingKey: ProviderTokenVerificationKey {
         #expect(object["reason"] as? String == "MissingTopic")
     }
 }
+
+@Suite struct PayloadContractTests {
+    typealias T = APNsTestbed
+    static let booleanFlag = Array(#"{"aps":{"alert":{"title":"t","body":"b"},"mutable-content":true},"notificationId":"91"}"#.utf8)
+
+    @Test func theV1PayloadContractIsCheckedByDefaultAndRecorded() throws {
+        let bed = T()
+        #expect(bed.fake.handle(T.push()).status.code == 200)
+        #expect(bed.fake.journal.last?.violations == [])
+        #expect(bed.fake.handle(T.push(body: Self.booleanFlag)).status.code == 200)
+        let violations = try #require(bed.fake.journal.last?.violations)
+        #expect(violations.contains { $0.pointer == "/aps/mutable-content" })
+    }
+
+    @Test func rejectModeAnswers400WithTheFakeOnlyReason() {
+        let bed = T { $0.payloadContract = .reject }
+        let response = bed.fake.handle(T.push(body: Self.booleanFlag))
+        #expect(response.status.code == 400)
+        #expect(reason(of: response) == "FakeAPNsPayloadContractViolation")
+        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)
+        #expect(bed.fake.handle(T.push()).status.code == 200)
+    }
+
+    @Test func deliveredPayloadsDecodeAsThePushPayloadModel() throws {
+        let bed = T()
+        _ = bed.fake.handle(T.push())
+        let delivered = try #require(bed.fake.deliveredNotifications(for: T.token).first)
+        #expect(delivered.pushPayload?.notificationID.rawValue == "91")
+    }
+}
