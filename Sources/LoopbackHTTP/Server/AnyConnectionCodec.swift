@@ -4,14 +4,13 @@
 /// (h2c with prior knowledge) it becomes HTTP/2, otherwise HTTP/1.1; the decision is made
 /// as soon as a byte differs from the preface, so HTTP/1.1 requests are not delayed.
 ///
-/// **Where HTTP/2 plugs in:** replace the `.http2Unavailable` case with
-/// `case http2(HTTP2Connection)`, make ``ProtocolSniffer/makeCodec()`` build
-/// `HTTP2Connection(configuration:connectionID:)` for the preface, and add the case to
-/// each `switch` below (the compiler lists them). Nothing else in the server changes.
+/// HTTP/2 is ``HTTP2Connection``; ``HTTP2PrefaceRefusal`` remains for servers configured
+/// without HTTP/2 (`configuration.http2.enabled == false`).
 package enum AnyConnectionCodec: ConnectionCodec {
     case sniffing(ProtocolSniffer)
     case http1(HTTP1Codec)
-    /// Placeholder until the HTTP/2 codec lands: answers the preface with GOAWAY.
+    case http2(HTTP2Connection)
+    /// HTTP/2 is disabled: answers the preface with GOAWAY HTTP_1_1_REQUIRED.
     case http2Unavailable(HTTP2PrefaceRefusal)
     /// Only while a case's payload is being mutated in place (avoids copying its buffers).
     case transitioning
@@ -24,6 +23,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
         switch self {
         case .sniffing(let sniffer): return sniffer.buffered.isEmpty ? .idle : .readingRequest
         case .http1(let codec): return codec.activity
+        case .http2(let codec): return codec.activity
         case .http2Unavailable(let codec): return codec.activity
         case .transitioning: return .idle
         }
@@ -36,6 +36,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.start(into: &actions)
             self = .http1(codec)
+        case .http2(var codec):
+            self = .transitioning
+            codec.start(into: &actions)
+            self = .http2(codec)
         case .http2Unavailable(var codec):
             self = .transitioning
             codec.start(into: &actions)
@@ -61,6 +65,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.receive(bytes, into: &actions)
             self = .http1(codec)
+        case .http2(var codec):
+            self = .transitioning
+            codec.receive(bytes, into: &actions)
+            self = .http2(codec)
         case .http2Unavailable(var codec):
             self = .transitioning
             codec.receive(bytes, into: &actions)
@@ -76,6 +84,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.respond(response, stream: stream, into: &actions)
             self = .http1(codec)
+        case .http2(var codec):
+            self = .transitioning
+            codec.respond(response, stream: stream, into: &actions)
+            self = .http2(codec)
         case .http2Unavailable(var codec):
             self = .transitioning
             codec.respond(response, stream: stream, into: &actions)
@@ -91,6 +103,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.abandon(stream: stream, disposition: disposition, into: &actions)
             self = .http1(codec)
+        case .http2(var codec):
+            self = .transitioning
+            codec.abandon(stream: stream, disposition: disposition, into: &actions)
+            self = .http2(codec)
         case .http2Unavailable(var codec):
             self = .transitioning
             codec.abandon(stream: stream, disposition: disposition, into: &actions)
@@ -108,6 +124,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.peerClosed(into: &actions)
             self = .http1(codec)
+        case .http2(var codec):
+            self = .transitioning
+            codec.peerClosed(into: &actions)
+            self = .http2(codec)
         case .http2Unavailable(var codec):
             self = .transitioning
             codec.peerClosed(into: &actions)
@@ -123,6 +143,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.shutdown(into: &actions)
             self = .http1(codec)
+        case .http2(var codec):
+            self = .transitioning
+            codec.shutdown(into: &actions)
+            self = .http2(codec)
         case .http2Unavailable(var codec):
             self = .transitioning
             codec.shutdown(into: &actions)
@@ -189,7 +213,9 @@ package struct ProtocolSniffer {
 
     func makeCodec() -> AnyConnectionCodec {
         switch verdict {
-        case .http2: return .http2Unavailable(HTTP2PrefaceRefusal())
+        case .http2:
+            guard configuration.http2.enabled else { return .http2Unavailable(HTTP2PrefaceRefusal()) }
+            return .http2(HTTP2Connection(configuration: configuration, connectionID: connectionID))
         case .http1, nil: return .http1(HTTP1Codec(configuration: configuration, connectionID: connectionID))
         }
     }

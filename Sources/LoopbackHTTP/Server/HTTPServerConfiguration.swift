@@ -33,6 +33,9 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
 
     /// HTTP/2 settings the server advertises and enforces (RFC 9113 §6.5.2).
     package struct HTTP2Settings: Sendable, Hashable {
+        /// Whether the HTTP/2 preface is answered by ``HTTP2Connection``; when false the
+        /// server answers it with GOAWAY HTTP_1_1_REQUIRED (an HTTP/1.1-only fake).
+        package var enabled: Bool = true
         /// SETTINGS_MAX_CONCURRENT_STREAMS.
         package var maxConcurrentStreams: Int = 100
         /// SETTINGS_INITIAL_WINDOW_SIZE for streams opened by the peer.

@@ -1,0 +1,51 @@
+/// The HTTP/2 settings this server advertises and the bounds it enforces.
+///
+/// Defaults follow what APNs advertises where that matters to a client (1000 concurrent
+/// streams) and RFC 9113's defaults elsewhere. Every bound exists so that a misbehaving
+/// client cannot make an in-process fake use unbounded memory.
+package struct HTTP2Configuration: Sendable, Hashable {
+    /// SETTINGS_MAX_CONCURRENT_STREAMS. APNs allows 1000 streams per connection; streams
+    /// beyond this get RST_STREAM REFUSED_STREAM (a client may retry them).
+    package var maxConcurrentStreams: Int = 1000
+    /// SETTINGS_INITIAL_WINDOW_SIZE: how much request body a stream may send before we
+    /// acknowledge it with WINDOW_UPDATE (we do as the body is buffered).
+    package var initialWindowSize: Int = 65_535
+    /// The connection-level receive window, raised from 65,535 by a WINDOW_UPDATE at start.
+    package var connectionWindowSize: Int = 1 << 20
+    /// SETTINGS_MAX_FRAME_SIZE (16,384 is the minimum every peer must accept).
+    package var maxFrameSize: Int = 16_384
+    /// SETTINGS_MAX_HEADER_LIST_SIZE: a larger request header list gets 431.
+    package var maxHeaderListSize: Int = 16_384
+    /// SETTINGS_HEADER_TABLE_SIZE for the peer's encoder (our decoder's table).
+    package var headerTableSize: Int = 4096
+    /// A request body larger than this gets 413 and the stream is reset.
+    package var maxBodyBytes: Int = 1 << 20
+    /// Frames that make no progress (PING, SETTINGS, PRIORITY, empty DATA, unknown types,
+    /// client RST_STREAM) tolerated between two requests before GOAWAY ENHANCE_YOUR_CALM.
+    package var maxControlFramesBetweenRequests: Int = 10_000
+    /// Closed-stream ids remembered so that frames racing our RST_STREAM are ignored.
+    package var rememberedResetStreams: Int = 1024
+
+    package init() {}
+}
+
+extension HTTP2Configuration {
+    /// The HTTP/2 part of a server's configuration: its `http2` settings plus the
+    /// request limits shared with HTTP/1.1 (`maxBodyBytes`, `maxHeaderBytes`).
+    package init(_ server: HTTPServerConfiguration) {
+        self.init()
+        maxConcurrentStreams = server.http2.maxConcurrentStreams
+        initialWindowSize = server.http2.initialWindowSize
+        maxFrameSize = server.http2.maxFrameSize
+        headerTableSize = server.http2.headerTableSize
+        maxHeaderListSize = server.http2.maxHeaderListSize ?? server.maxHeaderBytes
+        maxBodyBytes = server.maxBodyBytes
+    }
+}
+
+extension HTTP2Connection {
+    /// The connection the server creates when a client opens with the HTTP/2 preface.
+    package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
+        self.init(configuration: HTTP2Configuration(configuration), connectionID: connectionID)
+    }
+}

@@ -1,0 +1,243 @@
+/// Reading frames: the preface, then each frame type's rules (RFC 9113 §6).
+extension HTTP2Connection {
+    static let maxWindow = Int(Int32.max)
+
+    mutating func processBuffered() {
+        if phase == .awaitingPreface {
+            guard let preface = frames.take(HTTP2Frame.clientPreface.count) else { return }
+            guard preface == HTTP2Frame.clientPreface else {
+                connectionError(HTTP2ProtocolError(.protocolError, "connection preface is not PRI * HTTP/2.0"))
+                return
+            }
+            phase = .awaitingSettings
+        }
+        while phase != .closed {
+            let frame: HTTP2Frame?
+            do {
+                frame = try frames.nextFrame()
+            } catch {
+                if let stream = error.stream, pendingBlock == nil {
+                    resetStream(stream, error.code)
+                    continue
+                }
+                connectionError(error)
+                return
+            }
+            guard let frame else { return }
+            do {
+                try process(frame)
+            } catch {
+                if let stream = error.stream {
+                    resetStream(stream, error.code)
+                } else {
+                    connectionError(error)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Spends one unit of the budget for frames that carry no request progress.
+    mutating func spendControlBudget() throws(HTTP2ProtocolError) {
+        controlFrameBudget -= 1
+        if controlFrameBudget < 0 {
+            throw HTTP2ProtocolError(.enhanceYourCalm, "more than \(configuration.maxControlFramesBetweenRequests) control frames without a request")
+        }
+    }
+
+    mutating func process(_ frame: HTTP2Frame) throws(HTTP2ProtocolError) {
+        if phase == .awaitingSettings {
+            guard case .settings(ack: false, _) = frame.payload else {
+                throw HTTP2ProtocolError(.protocolError, "the first frame after the preface must be SETTINGS")
+            }
+            phase = .active
+        }
+        if let pending = pendingBlock {
+            guard case .continuation = frame.payload, frame.stream == pending.stream else {
+                throw HTTP2ProtocolError(.protocolError, "expected CONTINUATION for stream \(pending.stream)")
+            }
+        }
+        switch frame.payload {
+        case .data(let data, let endStream, let padding):
+            try receiveData(stream: frame.stream, data: data, endStream: endStream,
+                            flowLength: data.count + (padding.map { Int($0) + 1 } ?? 0))
+        case .headers(let block, let endStream, let endHeaders, let priority, _):
+            if let priority, priority.dependency == frame.stream {
+                // Decode the block anyway so HPACK stays in step, then refuse the stream.
+                try beginHeaderBlock(stream: frame.stream, block: block, endStream: endStream, endHeaders: endHeaders,
+                                     forcedError: HTTP2ProtocolError(.protocolError, stream: frame.stream, "stream depends on itself"))
+            } else {
+                try beginHeaderBlock(stream: frame.stream, block: block, endStream: endStream, endHeaders: endHeaders, forcedError: nil)
+            }
+        case .continuation(let block, let endHeaders):
+            guard var pending = pendingBlock else {
+                throw HTTP2ProtocolError(.protocolError, "CONTINUATION without a preceding HEADERS on stream \(frame.stream)")
+            }
+            pending.block.append(contentsOf: block)
+            pending.frames += 1
+            let limit = 4 * configuration.maxHeaderListSize + 1024
+            if pending.block.count > limit || pending.frames > 1024 {
+                pendingBlock = nil
+                throw HTTP2ProtocolError(.enhanceYourCalm, "header block on stream \(frame.stream) exceeds \(limit) octets or 1024 frames without END_HEADERS")
+            }
+            if endHeaders {
+                pendingBlock = nil
+                try completeHeaderBlock(pending)
+            } else {
+                pendingBlock = pending
+            }
+        case .priority(let priority):
+            try spendControlBudget()
+            if priority.dependency == frame.stream {
+                throw HTTP2ProtocolError(.protocolError, stream: frame.stream, "stream depends on itself")
+            }
+        case .rstStream:
+            if frame.stream > lastClientStream {
+                throw HTTP2ProtocolError(.protocolError, "RST_STREAM on idle stream \(frame.stream)")
+            }
+            try spendControlBudget()
+            closeStream(frame.stream)
+            finishIfDrained()
+        case .settings(let ack, let settings):
+            try spendControlBudget()
+            if ack {
+                settingsAcknowledged = true
+            } else {
+                try apply(settings)
+                write(HTTP2Frame(stream: 0, payload: .settings(ack: true, [])))
+                sendPendingData()
+            }
+        case .pushPromise:
+            throw HTTP2ProtocolError(.protocolError, "a client must not send PUSH_PROMISE")
+        case .ping(let ack, let opaque):
+            try spendControlBudget()
+            if !ack { write(HTTP2Frame(stream: 0, payload: .ping(ack: true, opaque: opaque))) }
+        case .goAway:
+            peerSentGoAway = true
+            finishIfDrained()
+        case .windowUpdate(let increment):
+            try windowUpdate(stream: frame.stream, increment: Int(increment))
+        case .unknown:
+            try spendControlBudget()
+        }
+    }
+
+    mutating func apply(_ settings: [HTTP2Frame.Setting]) throws(HTTP2ProtocolError) {
+        for setting in settings {
+            let value = Int(setting.value)
+            switch setting.identifier {
+            case HTTP2Frame.Setting.headerTableSize:
+                encoder.setMaximumTableSize(min(value, 4096))
+            case HTTP2Frame.Setting.enablePush:
+                if value > 1 { throw HTTP2ProtocolError(.protocolError, "SETTINGS_ENABLE_PUSH must be 0 or 1, got \(value)") }
+            case HTTP2Frame.Setting.initialWindowSize:
+                if value > Self.maxWindow {
+                    throw HTTP2ProtocolError(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE \(value) exceeds 2^31-1")
+                }
+                let delta = value - peerInitialWindowSize
+                peerInitialWindowSize = value
+                for id in Array(streams.keys) {
+                    let window = streams[id]?.update { stream -> Int in
+                        stream.sendWindow += delta
+                        return stream.sendWindow
+                    } ?? 0
+                    if window > Self.maxWindow {
+                        throw HTTP2ProtocolError(.flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE makes stream \(id)'s window exceed 2^31-1")
+                    }
+                }
+            case HTTP2Frame.Setting.maxFrameSize:
+                if value < 16_384 || value > 16_777_215 {
+                    throw HTTP2ProtocolError(.protocolError, "SETTINGS_MAX_FRAME_SIZE \(value) outside 16384...16777215")
+                }
+                peerMaxFrameSize = value
+            default:
+                break
+            }
+        }
+    }
+
+    mutating func windowUpdate(stream: UInt32, increment: Int) throws(HTTP2ProtocolError) {
+        if stream == 0 {
+            if increment == 0 { throw HTTP2ProtocolError(.protocolError, "WINDOW_UPDATE with increment 0 on the connection") }
+            connectionSendWindow += increment
+            if connectionSendWindow > Self.maxWindow {
+                throw HTTP2ProtocolError(.flowControlError, "connection window exceeds 2^31-1")
+            }
+            sendPendingData()
+            return
+        }
+        if stream > lastClientStream {
+            throw HTTP2ProtocolError(.protocolError, "WINDOW_UPDATE on idle stream \(stream)")
+        }
+        if increment == 0 { throw HTTP2ProtocolError(.protocolError, stream: stream, "WINDOW_UPDATE with increment 0") }
+        guard let window = streams[stream]?.update({ s -> Int in
+            s.sendWindow += increment
+            return s.sendWindow
+        }) else { return }
+        if window > Self.maxWindow {
+            throw HTTP2ProtocolError(.flowControlError, stream: stream, "stream window exceeds 2^31-1")
+        }
+        sendPendingData()
+    }
+
+    mutating func receiveData(stream: UInt32, data: [UInt8], endStream: Bool, flowLength: Int) throws(HTTP2ProtocolError) {
+        if flowLength > connectionReceiveWindow {
+            throw HTTP2ProtocolError(.flowControlError, "DATA of \(flowLength) octets exceeds the connection window \(connectionReceiveWindow)")
+        }
+        connectionReceiveWindow -= flowLength
+        creditConnection(flowLength)
+        if data.isEmpty && !endStream { try spendControlBudget() }
+        guard let current = streams[stream] else {
+            if stream > lastClientStream { throw HTTP2ProtocolError(.protocolError, "DATA on idle stream \(stream)") }
+            if recentlyReset.contains(stream) { return }
+            throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA on closed stream")
+        }
+        guard current.state == .receiving else {
+            throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA after END_STREAM")
+        }
+        enum Outcome { case buffered, windowExceeded, tooLarge }
+        let outcome = streams[stream]?.update { s -> Outcome in
+            if flowLength > s.receiveWindow { return .windowExceeded }
+            s.receiveWindow -= flowLength
+            s.body.append(contentsOf: data)
+            return s.body.count > configuration.maxBodyBytes ? .tooLarge : .buffered
+        } ?? .buffered
+        switch outcome {
+        case .buffered:
+            break
+        case .windowExceeded:
+            throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window")
+        case .tooLarge:
+            refuseBody(stream)
+            return
+        }
+        if endStream {
+            try finishRequest(stream)
+        } else {
+            creditStream(stream, flowLength)
+        }
+    }
+
+    /// Returns connection-level window to the peer once half of it is used.
+    mutating func creditConnection(_ length: Int) {
+        connectionUncredited += length
+        if connectionUncredited >= configuration.connectionWindowSize / 2 {
+            write(HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32(clamping: connectionUncredited))))
+            connectionReceiveWindow += connectionUncredited
+            connectionUncredited = 0
+        }
+    }
+
+    mutating func creditStream(_ stream: UInt32, _ length: Int) {
+        let threshold = max(configuration.initialWindowSize / 2, 1)
+        let credit = streams[stream]?.update { s -> Int in
+            s.uncreditedBytes += length
+            guard s.uncreditedBytes >= threshold else { return 0 }
+            let credit = s.uncreditedBytes
+            s.uncreditedBytes = 0
+            s.receiveWindow += credit
+            return credit
+        } ?? 0
+        if credit > 0 { write(HTTP2Frame(stream: stream, payload: .windowUpdate(increment: UInt32(clamping: credit)))) }
+    }
+}

@@ -1,0 +1,182 @@
+/// Header blocks: HEADERS + CONTINUATION sequencing, HPACK decoding, request validation
+/// (RFC 9113 §8.2, §8.3) and dispatch.
+extension HTTP2Connection {
+    mutating func beginHeaderBlock(stream: UInt32, block: [UInt8], endStream: Bool, endHeaders: Bool,
+                                   forcedError: HTTP2ProtocolError?) throws(HTTP2ProtocolError) {
+        if stream % 2 == 0 { throw HTTP2ProtocolError(.protocolError, "client stream id \(stream) is even") }
+        let purpose: PendingHeaderBlock.Purpose
+        if let current = streams[stream] {
+            if current.state != .receiving {
+                purpose = .discard(HTTP2ProtocolError(.streamClosed, stream: stream, "HEADERS after END_STREAM"))
+            } else if !endStream {
+                purpose = .discard(HTTP2ProtocolError(.protocolError, stream: stream, "trailers without END_STREAM"))
+            } else {
+                purpose = .trailers
+            }
+        } else if stream <= lastClientStream {
+            if !recentlyReset.contains(stream) {
+                throw HTTP2ProtocolError(.streamClosed, "HEADERS on closed stream \(stream)")
+            }
+            purpose = .discard(nil)
+        } else {
+            lastClientStream = stream
+            if let forcedError {
+                purpose = .discard(forcedError)
+            } else if phase == .draining && stream > drainLastStream {
+                purpose = .discard(nil)
+            } else if streams.count >= configuration.maxConcurrentStreams {
+                purpose = .discard(HTTP2ProtocolError(.refusedStream, stream: stream, "SETTINGS_MAX_CONCURRENT_STREAMS reached"))
+            } else {
+                purpose = .request(endStream: endStream)
+            }
+        }
+        let pending = PendingHeaderBlock(stream: stream, block: block, purpose: purpose, frames: 1)
+        if endHeaders {
+            try completeHeaderBlock(pending)
+        } else {
+            pendingBlock = pending
+        }
+    }
+
+    mutating func completeHeaderBlock(_ pending: PendingHeaderBlock) throws(HTTP2ProtocolError) {
+        let fields: [HPACKDecoder.Field]
+        var listTooLarge = false
+        do {
+            fields = try decoder.decode(pending.block)
+        } catch {
+            guard error.isStreamLevel else { throw HTTP2ProtocolError(.compressionError, error.description) }
+            fields = []
+            listTooLarge = true
+        }
+        let stream = pending.stream
+        switch pending.purpose {
+        case .discard(let error):
+            if let error { throw error }
+        case .trailers:
+            if listTooLarge { throw HTTP2ProtocolError(.protocolError, stream: stream, "trailers exceed SETTINGS_MAX_HEADER_LIST_SIZE") }
+            for field in fields {
+                if field.name.utf8.first == UInt8(ascii: ":") {
+                    throw HTTP2ProtocolError(.protocolError, stream: stream, "pseudo-header \(field.name) in trailers")
+                }
+                try Self.validateRegularField(field, stream: stream)
+            }
+            streams[stream]?.update { s in
+                for field in fields { s.headers.append(name: field.name, value: field.value) }
+            }
+            try finishRequest(stream)
+        case .request(let endStream):
+            controlFrameBudget = configuration.maxControlFramesBetweenRequests
+            let receiveWindow = settingsAcknowledged ? configuration.initialWindowSize : max(configuration.initialWindowSize, 65_535)
+            var state = HTTP2Stream(sendWindow: peerInitialWindowSize, receiveWindow: receiveWindow)
+            if listTooLarge {
+                streams[stream] = state
+                writeResponse(HTTPResponse(status: .requestHeaderFieldsTooLarge), stream: stream)
+                if !endStream { resetStream(stream, .noError) }
+                return
+            }
+            try Self.parseRequest(fields, stream: stream, into: &state)
+            streams[stream] = state
+            if let length = state.contentLength, length > configuration.maxBodyBytes {
+                refuseBody(stream)
+                return
+            }
+            if endStream { try finishRequest(stream) }
+        }
+    }
+
+    /// The request is complete: check content-length, dispatch it.
+    mutating func finishRequest(_ stream: UInt32) throws(HTTP2ProtocolError) {
+        guard let current = streams[stream] else { return }
+        if let length = current.contentLength, length != current.body.count {
+            throw HTTP2ProtocolError(.protocolError, stream: stream, "content-length \(length) but \(current.body.count) octets of DATA")
+        }
+        var request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
+                                  headers: current.headers, body: [], version: .http2, connectionID: connectionID)
+        streams[stream]?.update { s in
+            swap(&request.body, &s.body)
+            s.state = .awaitingResponse
+        }
+        dispatches.append(.dispatch(request, stream: stream))
+    }
+
+    /// The body exceeds `maxBodyBytes`: answer 413 and reset the rest of the upload.
+    mutating func refuseBody(_ stream: UInt32) {
+        let stillReceiving = streams[stream]?.state == .receiving
+        streams[stream]?.update { s in
+            s.body = []
+            s.state = .awaitingResponse
+        }
+        writeResponse(HTTPResponse(status: .contentTooLarge), stream: stream)
+        if stillReceiving { resetStream(stream, .noError) }
+    }
+
+    private static let connectionSpecific: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
+
+    static func validateRegularField(_ field: HPACKDecoder.Field, stream: UInt32) throws(HTTP2ProtocolError) {
+        if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, stream: stream, "empty header name") }
+        for byte in field.name.utf8 {
+            // Field names are lowercase tokens (RFC 9113 §8.2.1, RFC 9110 §5.1).
+            let isToken = (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            if !isToken {
+                let what = byte >= 0x41 && byte <= 0x5a ? "uppercase" : "invalid character in"
+                throw HTTP2ProtocolError(.protocolError, stream: stream, "\(what) header name \(field.name)")
+            }
+        }
+        for byte in field.value.utf8 where byte == 0 || byte == 0x0a || byte == 0x0d {
+            throw HTTP2ProtocolError(.protocolError, stream: stream, "header \(field.name) holds NUL, CR or LF")
+        }
+        if connectionSpecific.contains(field.name) {
+            throw HTTP2ProtocolError(.protocolError, stream: stream, "connection-specific header \(field.name)")
+        }
+        if field.name == "te" && field.value != "trailers" {
+            throw HTTP2ProtocolError(.protocolError, stream: stream, "te other than \"trailers\"")
+        }
+    }
+
+    /// Splits pseudo-headers from regular fields and checks §8.3.1's rules.
+    static func parseRequest(_ fields: [HPACKDecoder.Field], stream: UInt32, into state: inout HTTP2Stream) throws(HTTP2ProtocolError) {
+        var method: String?, scheme: String?, path: String?, authority: String?
+        var sawRegular = false
+        for field in fields {
+            if field.name.utf8.first == UInt8(ascii: ":") {
+                if sawRegular { throw HTTP2ProtocolError(.protocolError, stream: stream, "pseudo-header \(field.name) after a regular header") }
+                func set(_ slot: inout String?) throws(HTTP2ProtocolError) {
+                    if slot != nil { throw HTTP2ProtocolError(.protocolError, stream: stream, "duplicate \(field.name)") }
+                    slot = field.value
+                }
+                switch field.name {
+                case ":method": try set(&method)
+                case ":scheme": try set(&scheme)
+                case ":path": try set(&path)
+                case ":authority": try set(&authority)
+                default: throw HTTP2ProtocolError(.protocolError, stream: stream, "pseudo-header \(field.name) is not allowed in a request")
+                }
+                continue
+            }
+            sawRegular = true
+            try validateRegularField(field, stream: stream)
+            if field.name == "content-length" {
+                guard let length = Int(field.value), length >= 0, field.value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    throw HTTP2ProtocolError(.protocolError, stream: stream, "content-length \(field.value) is not a number")
+                }
+                if let previous = state.contentLength, previous != length {
+                    throw HTTP2ProtocolError(.protocolError, stream: stream, "conflicting content-length values")
+                }
+                state.contentLength = length
+            }
+            state.headers.append(name: field.name, value: field.value)
+        }
+        guard let method else { throw HTTP2ProtocolError(.protocolError, stream: stream, "missing :method") }
+        if method == "CONNECT" {
+            if scheme != nil || path != nil || authority == nil {
+                throw HTTP2ProtocolError(.protocolError, stream: stream, "CONNECT needs :authority and no :scheme or :path")
+            }
+        } else {
+            guard scheme != nil else { throw HTTP2ProtocolError(.protocolError, stream: stream, "missing :scheme") }
+            guard let path, !path.isEmpty else { throw HTTP2ProtocolError(.protocolError, stream: stream, "missing or empty :path") }
+        }
+        state.method = method
+        state.path = path ?? ""
+        state.authority = authority
+    }
+}

@@ -1,0 +1,85 @@
+/// Writing responses: HEADERS (+ CONTINUATION) at once, DATA within the peer's windows.
+extension HTTP2Connection {
+    private static let droppedResponseHeaders: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
+
+    /// Writes the response for `stream` if it is still waiting for one; a stream the client
+    /// reset meanwhile is silently skipped.
+    mutating func writeResponse(_ response: HTTPResponse, stream: UInt32) {
+        guard let current = streams[stream], current.state == .awaitingResponse else { return }
+        var fields: [(name: String, value: String)] = [(":status", String(response.status.code))]
+        var hasLength = false
+        for field in response.headers {
+            let name = field.name.lowercased()
+            if Self.droppedResponseHeaders.contains(name) { continue }
+            if name == "content-length" { hasLength = true }
+            fields.append((name, field.value))
+        }
+        if !hasLength && !response.body.isEmpty { fields.append(("content-length", String(response.body.count))) }
+        var block: [UInt8] = []
+        encoder.encode(fields, into: &block)
+        let endStream = response.body.isEmpty
+        writeHeaderBlock(block, stream: stream, endStream: endStream)
+        if endStream {
+            closeStream(stream)
+            return
+        }
+        streams[stream]?.update { s in
+            s.pendingData = response.body
+            s.pendingOffset = 0
+            s.state = .sending
+        }
+        sendQueue.append(stream)
+        sendPendingData()
+    }
+
+    /// HEADERS then as many CONTINUATION frames as the peer's SETTINGS_MAX_FRAME_SIZE needs.
+    mutating func writeHeaderBlock(_ block: [UInt8], stream: UInt32, endStream: Bool) {
+        let size = peerMaxFrameSize
+        if block.count <= size {
+            write(HTTP2Frame(stream: stream, payload: .headers(block: block, endStream: endStream, endHeaders: true, priority: nil, padding: nil)))
+            return
+        }
+        write(HTTP2Frame(stream: stream, payload: .headers(block: Array(block[0..<size]), endStream: endStream, endHeaders: false, priority: nil, padding: nil)))
+        var offset = size
+        while offset < block.count {
+            let end = min(offset + size, block.count)
+            write(HTTP2Frame(stream: stream, payload: .continuation(block: Array(block[offset..<end]), endHeaders: end == block.count)))
+            offset = end
+        }
+    }
+
+    /// Sends queued DATA, stream by stream in queue order, never beyond either window.
+    mutating func sendPendingData() {
+        guard phase != .closed else { return }
+        var index = 0
+        while index < sendQueue.count && connectionSendWindow > 0 {
+            let id = sendQueue[index]
+            let limit = connectionSendWindow
+            let maxFrame = peerMaxFrameSize
+            var chunks: [(data: [UInt8], end: Bool)] = []
+            let finished = streams[id]?.update { s -> Bool in
+                var budget = min(limit, s.sendWindow)
+                while budget > 0 && s.pendingOffset < s.pendingData.count {
+                    let count = min(budget, maxFrame, s.pendingData.count - s.pendingOffset)
+                    let end = s.pendingOffset + count
+                    chunks.append((Array(s.pendingData[s.pendingOffset..<end]), end == s.pendingData.count))
+                    s.pendingOffset = end
+                    s.sendWindow -= count
+                    budget -= count
+                }
+                return s.pendingOffset >= s.pendingData.count
+            } ?? true
+            for chunk in chunks {
+                connectionSendWindow -= chunk.data.count
+                write(HTTP2Frame(stream: id, payload: .data(chunk.data, endStream: chunk.end, padding: nil)))
+            }
+            if finished {
+                sendQueue.remove(at: index)
+                streams.removeValue(forKey: id)
+            } else {
+                index += 1
+            }
+        }
+        finishIfDrained()
+    }
+}

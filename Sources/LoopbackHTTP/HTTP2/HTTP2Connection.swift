@@ -1,0 +1,221 @@
+/// HTTP/2 with prior knowledge (RFC 9113 §3.3) as a byte-in / action-out state machine.
+///
+/// The shell recognises the client preface, creates the connection and passes every byte
+/// it reads, preface included. Requests are read whole (body bounded by
+/// `maxBodyBytes`) and dispatched with their stream id; the handler's answer comes back
+/// through `respond` or `abandon`. Output is never written beyond the peer's flow-control
+/// windows: DATA waits in the stream until WINDOW_UPDATE arrives.
+///
+/// Fault dispositions map to HTTP/2 as follows: `.reset` → RST_STREAM CANCEL, `.loseResponse`
+/// → RST_STREAM INTERNAL_ERROR (distinct, so a test can tell them apart), `.goAway(debugData:)`
+/// → GOAWAY NO_ERROR naming the last stream processed, with that debug payload, then close.
+package struct HTTP2Connection: ConnectionCodec {
+    enum Phase: Sendable, Equatable {
+        case awaitingPreface
+        case awaitingSettings
+        case active
+        /// GOAWAY sent: in-flight streams finish, new ones are ignored, then close.
+        case draining
+        case closed
+    }
+
+    /// A header block being received across HEADERS and CONTINUATION frames.
+    struct PendingHeaderBlock: Sendable {
+        enum Purpose: Sendable {
+            case request(endStream: Bool)
+            case trailers
+            /// Decode only (to keep HPACK in step), then send this stream error if any.
+            case discard(HTTP2ProtocolError?)
+        }
+        var stream: UInt32
+        var block: [UInt8]
+        var purpose: Purpose
+        var frames: Int
+    }
+
+    let configuration: HTTP2Configuration
+    let connectionID: UInt64
+    var phase: Phase = .awaitingPreface
+    var frames: HTTP2FrameDecoder
+    var decoder: HPACKDecoder
+    var encoder = HPACKEncoder()
+    var streams: [UInt32: HTTP2Stream] = [:]
+    /// Streams with response DATA waiting for window, in the order they started sending.
+    var sendQueue: [UInt32] = []
+    /// The highest client stream id seen: lower idle ids are implicitly closed (§5.1.1).
+    var lastClientStream: UInt32 = 0
+    var pendingBlock: PendingHeaderBlock?
+    var recentlyReset: Set<UInt32> = []
+    var recentlyResetOrder: [UInt32] = []
+
+    // MARK: Peer settings and windows
+    var peerMaxFrameSize = 16_384
+    var peerInitialWindowSize = 65_535
+    var connectionSendWindow = 65_535
+    var connectionReceiveWindow = 65_535
+    var connectionUncredited = 0
+    var settingsAcknowledged = false
+    var peerSentGoAway = false
+    /// The last stream id named in the GOAWAY we sent while draining; later streams are ignored.
+    var drainLastStream: UInt32 = .max
+    var controlFrameBudget: Int
+
+    // MARK: Per-call output
+    var output: [UInt8] = []
+    var dispatches: [ConnectionAction] = []
+    var closeAfterFlush = false
+    var resetNow = false
+
+    /// - Parameters:
+    ///   - configuration: settings to advertise and bounds to enforce.
+    ///   - connectionID: copied into every `HTTPRequest` from this connection.
+    package init(configuration: HTTP2Configuration = HTTP2Configuration(), connectionID: UInt64 = 0) {
+        self.configuration = configuration
+        self.connectionID = connectionID
+        frames = HTTP2FrameDecoder(maximumFrameSize: configuration.maxFrameSize)
+        decoder = HPACKDecoder(maximumTableSize: configuration.headerTableSize,
+                               maximumHeaderListSize: configuration.maxHeaderListSize)
+        controlFrameBudget = configuration.maxControlFramesBetweenRequests
+    }
+
+    // MARK: ConnectionCodec
+
+    package mutating func start(into actions: inout [ConnectionAction]) {
+        let settings: [HTTP2Frame.Setting] = [
+            .init(HTTP2Frame.Setting.maxConcurrentStreams, UInt32(clamping: configuration.maxConcurrentStreams)),
+            .init(HTTP2Frame.Setting.initialWindowSize, UInt32(clamping: configuration.initialWindowSize)),
+            .init(HTTP2Frame.Setting.maxFrameSize, UInt32(clamping: configuration.maxFrameSize)),
+            .init(HTTP2Frame.Setting.maxHeaderListSize, UInt32(clamping: configuration.maxHeaderListSize)),
+            .init(HTTP2Frame.Setting.enablePush, 0),
+        ]
+        write(HTTP2Frame(stream: 0, payload: .settings(ack: false, settings)))
+        let raise = configuration.connectionWindowSize - 65_535
+        if raise > 0 {
+            write(HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32(clamping: raise))))
+            connectionReceiveWindow += raise
+        }
+        flush(into: &actions)
+    }
+
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer, into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        frames.append(bytes)
+        processBuffered()
+        flush(into: &actions)
+    }
+
+    package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        writeResponse(response, stream: stream)
+        finishIfDrained()
+        flush(into: &actions)
+    }
+
+    package mutating func abandon(stream: UInt32, disposition: ResponseDisposition, into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        switch disposition {
+        case .reset:
+            if streams[stream] != nil { resetStream(stream, .cancel) }
+        case .loseResponse:
+            if streams[stream] != nil { resetStream(stream, .internalError) }
+        case .goAway(let debugData):
+            write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: debugData)))
+            phase = .closed
+            closeAfterFlush = true
+        case .send, .delay, .hang:
+            break
+        }
+        finishIfDrained()
+        flush(into: &actions)
+    }
+
+    package mutating func peerClosed(into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        phase = .closed
+        closeAfterFlush = true
+        flush(into: &actions)
+    }
+
+    package mutating func shutdown(into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        if phase != .draining {
+            write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: [])))
+            drainLastStream = lastClientStream
+            phase = .draining
+        }
+        finishIfDrained()
+        flush(into: &actions)
+    }
+
+    package var activity: ConnectionActivity {
+        if pendingBlock != nil || frames.bufferedCount > 0 { return .readingRequest }
+        if streams.values.contains(where: { $0.state == .receiving }) { return .readingRequest }
+        return streams.isEmpty ? .idle : .awaitingResponse
+    }
+
+    // MARK: Output
+
+    mutating func write(_ frame: HTTP2Frame) {
+        frame.encode(into: &output)
+    }
+
+    /// Emits this call's actions: bytes first, then dispatches, then close or reset.
+    mutating func flush(into actions: inout [ConnectionAction]) {
+        if resetNow {
+            actions.append(.reset)
+            output = []
+            dispatches = []
+            return
+        }
+        if !output.isEmpty {
+            actions.append(.write(output))
+            output = []
+        }
+        if !dispatches.isEmpty {
+            actions.append(contentsOf: dispatches)
+            dispatches = []
+        }
+        if closeAfterFlush {
+            actions.append(.close)
+            closeAfterFlush = false
+        }
+    }
+
+    /// A connection error (§5.4.1): GOAWAY with the code, then close.
+    mutating func connectionError(_ error: HTTP2ProtocolError) {
+        write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: error.code, debugData: Array(error.message.utf8))))
+        phase = .closed
+        closeAfterFlush = true
+        dispatches = []
+    }
+
+    /// A stream error (§5.4.2) or our own reset: RST_STREAM, forget the stream, remember its id.
+    mutating func resetStream(_ stream: UInt32, _ code: HTTP2ErrorCode) {
+        write(HTTP2Frame(stream: stream, payload: .rstStream(code)))
+        closeStream(stream)
+        rememberReset(stream)
+    }
+
+    mutating func rememberReset(_ stream: UInt32) {
+        guard recentlyReset.insert(stream).inserted else { return }
+        recentlyResetOrder.append(stream)
+        if recentlyResetOrder.count > configuration.rememberedResetStreams {
+            let drop = recentlyResetOrder.count - configuration.rememberedResetStreams
+            for old in recentlyResetOrder.prefix(drop) { recentlyReset.remove(old) }
+            recentlyResetOrder.removeFirst(drop)
+        }
+    }
+
+    mutating func closeStream(_ stream: UInt32) {
+        guard let state = streams.removeValue(forKey: stream) else { return }
+        if state.state == .sending { sendQueue.removeAll { $0 == stream } }
+    }
+
+    /// Draining (our GOAWAY or the peer's) ends once no stream is left.
+    mutating func finishIfDrained() {
+        if (phase == .draining || peerSentGoAway) && streams.isEmpty && phase != .closed {
+            phase = .closed
+            closeAfterFlush = true
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// One client-initiated stream's state on the server side (RFC 9113 §5.1).
+///
+/// Only streams that are open or half-closed are stored; a closed stream is removed.
+struct HTTP2Stream: Sendable {
+    enum State: Sendable, Equatable {
+        /// `open`: request headers arrived, body still arriving.
+        case receiving
+        /// `half-closed (remote)`: the request is complete and with the handler.
+        case awaitingResponse
+        /// `half-closed (remote)`: response HEADERS sent, DATA queued behind flow control.
+        case sending
+    }
+
+    var state: State = .receiving
+    var method = ""
+    var path = ""
+    var authority: String?
+    var headers = HTTPFields()
+    var body: [UInt8] = []
+    /// The request's `content-length`, checked against the DATA received (§8.1.1).
+    var contentLength: Int?
+    /// How much more DATA we may send (the peer's window for this stream).
+    var sendWindow: Int
+    /// How much more DATA the peer may send before we credit it.
+    var receiveWindow: Int
+    /// DATA octets received and buffered but not yet credited with WINDOW_UPDATE.
+    var uncreditedBytes = 0
+    /// Response body not yet sent, from `pendingOffset`.
+    var pendingData: [UInt8] = []
+    var pendingOffset = 0
+
+    init(sendWindow: Int, receiveWindow: Int) {
+        self.sendWindow = sendWindow
+        self.receiveWindow = receiveWindow
+    }
+
+    /// Mutates the stream in place (`streams[id]?.update { … }` avoids copying the body).
+    @discardableResult
+    mutating func update<Result>(_ body: (inout HTTP2Stream) -> Result) -> Result { body(&self) }
+}

@@ -1,0 +1,170 @@
+import Testing
+@testable import LoopbackHTTP
+
+@Suite struct HTTP2ConnectionTests {
+    @Test func startAdvertisesSettingsAndRaisesConnectionWindow() {
+        var connection = HTTP2Connection(configuration: HTTP2Configuration(), connectionID: 1)
+        var actions: [ConnectionAction] = []
+        connection.start(into: &actions)
+        var expected = HTTP2Frame(stream: 0, payload: .settings(ack: false, [
+            .init(3, 1000), .init(4, 65_535), .init(5, 16_384), .init(6, 16_384), .init(2, 0),
+        ])).bytes
+        expected += HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32((1 << 20) - 65_535))).bytes
+        #expect(actions == [.write(expected)])
+    }
+
+    @Test func requestWithBodyIsDispatchedWhole() throws {
+        var peer = HTTP2TestPeer()
+        let body = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        let headers = peer.headers(1, HTTP2TestPeer.requestFields(extra: [("apns-topic", "com.example"), ("content-length", "\(body.count)")]), endStream: false)
+        var output = peer.send([headers, HTTP2Frame(stream: 1, payload: .data(Array(body.prefix(5)), endStream: false, padding: 3))])
+        #expect(output.dispatches.isEmpty)
+        output = peer.send([HTTP2Frame(stream: 1, payload: .data(Array(body.dropFirst(5)), endStream: true, padding: nil))])
+        let (request, stream) = try #require(output.dispatches.first)
+        #expect(stream == 1)
+        #expect(request == HTTPRequest(method: "POST", path: "/3/device/abc", authority: "localhost",
+                                       headers: ["apns-topic": "com.example", "content-length": "\(body.count)"],
+                                       body: body, version: .http2, connectionID: 7))
+        #expect(peer.connection.activity == .awaitingResponse)
+    }
+
+    @Test func responseWithBodyIsHeadersThenData() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)])
+        let output = peer.respond(HTTPResponse(status: .badRequest, headers: ["Content-Type": "application/json", "Connection": "close"],
+                                               body: Array(#"{"reason":"BadDeviceToken"}"#.utf8)), stream: 1)
+        #expect(output.frames.count == 2)
+        #expect(peer.responseFields(output, stream: 1) == [":status": "400", "content-type": "application/json", "content-length": "27"])
+        #expect(output.data(on: 1) == Array(#"{"reason":"BadDeviceToken"}"#.utf8))
+        #expect(output.ended(1))
+        #expect(peer.connection.activity == .idle)
+    }
+
+    @Test func emptyBodyEndsStreamOnHeaders() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        let output = peer.respond(HTTPResponse(status: .ok, headers: ["apns-id": "E1"]), stream: 1)
+        #expect(output.frames.count == 1)
+        guard case .headers(_, let endStream, let endHeaders, _, _) = output.frames.first?.payload else {
+            Issue.record("expected HEADERS, got \(output.frames)")
+            return
+        }
+        #expect(endStream && endHeaders)
+        #expect(peer.responseFields(output, stream: 1) == [":status": "200", "apns-id": "E1"])
+    }
+
+    @Test func dataWaitsForStreamWindowAndResumes() {
+        var peer = HTTP2TestPeer(settings: [.init(HTTP2Frame.Setting.initialWindowSize, 10)])
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        let body = (0..<25).map { UInt8($0) }
+        var output = peer.respond(HTTPResponse(status: .ok, body: body), stream: 1)
+        #expect(output.data(on: 1) == Array(body.prefix(10)))
+        #expect(!output.ended(1))
+        output = peer.send([HTTP2Frame(stream: 1, payload: .windowUpdate(increment: 10))])
+        #expect(output.data(on: 1) == Array(body[10..<20]))
+        // Raising SETTINGS_INITIAL_WINDOW_SIZE credits open streams too (§6.9.2).
+        output = peer.send([HTTP2Frame(stream: 0, payload: .settings(ack: false, [.init(HTTP2Frame.Setting.initialWindowSize, 100)]))])
+        #expect(output.data(on: 1) == Array(body[20...]))
+        #expect(output.ended(1))
+    }
+
+    @Test func dataWaitsForConnectionWindow() {
+        var peer = HTTP2TestPeer(settings: [.init(HTTP2Frame.Setting.initialWindowSize, 1 << 20)])
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        let body = [UInt8](repeating: 0x61, count: 70_000)
+        var output = peer.respond(HTTPResponse(status: .ok, body: body), stream: 1)
+        #expect(output.data(on: 1).count == 65_535)
+        #expect(output.frames.allSatisfy { $0.bytes.count <= 16_384 + 9 })
+        output = peer.send([HTTP2Frame(stream: 0, payload: .windowUpdate(increment: 100_000))])
+        #expect(output.data(on: 1).count == 70_000 - 65_535)
+        #expect(output.ended(1))
+    }
+
+    @Test func requestBodyIsCreditedWithWindowUpdates() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
+        let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 1, count: 16_384), endStream: false, padding: nil)),
+                                HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 1, count: 16_384), endStream: false, padding: nil))])
+        let updates = output.frames.compactMap { frame -> UInt32? in
+            if case .windowUpdate(let increment) = frame.payload, frame.stream == 1 { return increment }
+            return nil
+        }
+        #expect(updates == [32_768])
+    }
+
+    @Test func streamsBeyondTheLimitAreRefused() {
+        var configuration = HTTP2Configuration()
+        configuration.maxConcurrentStreams = 2
+        var peer = HTTP2TestPeer(configuration: configuration)
+        let output = peer.send([1, 3, 5].map { peer.headers($0, HTTP2TestPeer.requestFields(), endStream: false) })
+        #expect(output.resets() == [5: .refusedStream])
+        // A refused stream's HPACK block was still decoded: stream 7 after 1 closes works.
+        _ = peer.send([HTTP2Frame(stream: 1, payload: .rstStream(.cancel))])
+        let next = peer.send([peer.headers(7, HTTP2TestPeer.requestFields(path: "/again"), endStream: true)])
+        #expect(next.dispatches.map(\.0.path) == ["/again"])
+    }
+
+    @Test func tenThousandStreamsAtOnceAreBounded() {
+        var configuration = HTTP2Configuration()
+        configuration.maxConcurrentStreams = 100
+        var peer = HTTP2TestPeer(configuration: configuration)
+        var frames: [HTTP2Frame] = []
+        for index in 0..<10_000 { frames.append(peer.headers(UInt32(2 * index + 1), HTTP2TestPeer.requestFields(), endStream: false)) }
+        let output = peer.send(frames)
+        #expect(output.resets().count == 9_900)
+        #expect(output.resets().values.allSatisfy { $0 == .refusedStream })
+        #expect(output.goAway == nil)
+        #expect(peer.connection.streams.count == 100)
+    }
+
+    @Test func bodyOverTheLimitGets413AndReset() {
+        var configuration = HTTP2Configuration()
+        configuration.maxBodyBytes = 10
+        var peer = HTTP2TestPeer(configuration: configuration)
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
+        let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 11), endStream: false, padding: nil))])
+        #expect(peer.responseFields(output, stream: 1)[":status"] == "413")
+        #expect(output.resets() == [1: .noError])
+        #expect(output.dispatches.isEmpty)
+        // Data racing our reset is ignored, not an error.
+        let late = peer.send([HTTP2Frame(stream: 1, payload: .data([1], endStream: true, padding: nil))])
+        #expect(late.resets().isEmpty && late.goAway == nil)
+    }
+
+    @Test func dispositionsMapToResetsAndGoAway() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([1, 3, 5].map { peer.headers($0, HTTP2TestPeer.requestFields(), endStream: true) })
+        #expect(peer.abandon(1, .reset).resets() == [1: .cancel])
+        #expect(peer.abandon(3, .loseResponse).resets() == [3: .internalError])
+        let output = peer.abandon(5, .goAway(debugData: Array(#"{"reason":"Shutdown"}"#.utf8)))
+        #expect(output.goAway?.lastStream == 5)
+        #expect(output.goAway?.code == .noError)
+        #expect(output.goAway?.debug == Array(#"{"reason":"Shutdown"}"#.utf8))
+        #expect(output.closed)
+    }
+
+    @Test func shutdownFinishesInFlightThenCloses() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        var actions: [ConnectionAction] = []
+        peer.connection.shutdown(into: &actions)
+        let output = peer.frames(of: actions)
+        #expect(output.goAway?.code == .noError && output.goAway?.lastStream == 1)
+        #expect(!output.closed)
+        let late = peer.send([peer.headers(3, HTTP2TestPeer.requestFields(), endStream: true)])
+        #expect(late.dispatches.isEmpty)
+        let done = peer.respond(HTTPResponse(status: .ok), stream: 1)
+        #expect(done.ended(1) && done.closed)
+    }
+
+    @Test func pingIsAnsweredAndPingFloodIsRefused() {
+        var configuration = HTTP2Configuration()
+        configuration.maxControlFramesBetweenRequests = 100
+        var peer = HTTP2TestPeer(configuration: configuration)
+        let output = peer.send([HTTP2Frame(stream: 0, payload: .ping(ack: false, opaque: 42))])
+        #expect(output.frames == [HTTP2Frame(stream: 0, payload: .ping(ack: true, opaque: 42))])
+        let flood = peer.send([HTTP2Frame](repeating: HTTP2Frame(stream: 0, payload: .ping(ack: false, opaque: 1)), count: 200))
+        #expect(flood.goAway?.code == .enhanceYourCalm)
+        #expect(flood.closed)
+    }
+}
