@@ -1,8 +1,8 @@
 import FakeAPNs
 import Testing
 
-/// RFC 6979 A.2.5 (P-256, SHA-256), scalar multiplication vectors and the verifier's
-/// rejections.
+/// RFC 6979 A.2.5 (P-256, SHA-256) plus C2SP's rejection-sampling vector for the same key,
+/// scalar multiplication vectors and the verifier's rejections.
 @Suite struct CryptoECDSATests {
     static let privateKey = CryptoHex.bytes("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")
     static let publicKeyX963 = CryptoHex.bytes(
@@ -29,6 +29,12 @@ import Testing
                k: "D16B6AE827F17175E040871A1C7EC3500192C4C92677336EC2537ACAEE0008E0",
                r: "F1ABB023518351CD71D881567B1EA663ED3EFCF6C5132B354F28D3B0B7D38367",
                s: "019F4113742A2B14BD25926B49C649155F267E60D3814B4C0CC84250E46F0083"),
+        // C2SP CCTV "RFC 6979 rejection sampling vector": the first HMAC-DRBG candidate is
+        // ≥ n and must be skipped (step h.3), a 2⁻³² event with P-256.
+        Vector(message: "wv[vnX",
+               k: "2AE40DF9D9DAB61D688DE3DCB9867A98ECC70DD4D6C0F6C228B6E4E0B18B29BC",
+               r: "EFD9073B652E76DA1B5A019C0E4A2E3FA529B035A6ABB91EF67F0ED7A1F21234",
+               s: "3DB4706C9D9F4A4FE13BB5E08EF0FAB53A57DBAB2061C83A35FA411C68D2BA33"),
     ]
 
     static func key() throws -> APNsSigningKey {
@@ -160,6 +166,19 @@ import Testing
         let onePlusN = Self.add(one, Self.order)
         #expect(onePlusN.count == 32)
         #expect(!key.publicKey.isValidSignature(r + onePlusN, for: message))
+    }
+
+    /// A signature whose verification lands on the point at infinity must be rejected, not
+    /// crash on the affine conversion: with r = 1 and d = −e mod n, u1·G + u2·Q = (e + d)/s·G = O
+    /// for every s.
+    @Test func pointAtInfinityIsRejected() throws {
+        let key = try APNsSigningKey(rawRepresentation: CryptoHex.bytes(
+            "5A516B99C74CD6E08CCD09832F78D769D9D6C49418EA8F3B09D737D993F8B157"))
+        let one = [UInt8](repeating: 0, count: 31) + [1]
+        let message = Array("u1 G + u2 Q is infinity".utf8)
+        for s in [one, [UInt8](repeating: 0, count: 31) + [7], CryptoHex.bytes(Self.sample.s)] {
+            #expect(!key.publicKey.isValidSignature(one + s, for: message))
+        }
     }
 
     /// Documented choice: high-S is accepted. RFC 6979's "sample" signature already has

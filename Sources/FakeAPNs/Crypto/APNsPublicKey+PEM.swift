@@ -12,7 +12,7 @@ extension APNsPublicKey {
                 self = try APNsPublicKey(derRepresentation: document.der)
                 return
             case "PRIVATE KEY", "EC PRIVATE KEY":
-                self = try APNsSigningKey(pemRepresentation: document.text).publicKey
+                self = try APNsSigningKey(pemDocument: document).publicKey
                 return
             case "EC PARAMETERS":
                 continue

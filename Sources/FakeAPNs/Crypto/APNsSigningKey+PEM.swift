@@ -10,21 +10,23 @@ extension APNsSigningKey {
     /// - Throws: `APNsKeyError` naming what is wrong (not PEM, wrong key type or curve,
     ///   malformed DER, invalid scalar, mismatching public key).
     public init(pemRepresentation: String) throws(APNsKeyError) {
-        for document in try PEMDocument.parseAll(pemRepresentation) {
-            switch document.label {
-            case "PRIVATE KEY":
-                self = try APNsSigningKey(derRepresentation: document.der)
-                return
-            case "EC PRIVATE KEY":
-                self = try APNsSigningKey(sec1: document.der[...], curveKnown: false)
-                return
-            case "EC PARAMETERS":
-                continue
-            default:
-                throw .unsupportedPEMLabel(document.label)
-            }
+        for document in try PEMDocument.parseAll(pemRepresentation) where document.label != "EC PARAMETERS" {
+            self = try APNsSigningKey(pemDocument: document)
+            return
         }
         throw .unsupportedPEMLabel("EC PARAMETERS (no key block follows)")
+    }
+
+    /// Reads one `PRIVATE KEY` or `EC PRIVATE KEY` block.
+    init(pemDocument document: PEMDocument) throws(APNsKeyError) {
+        switch document.label {
+        case "PRIVATE KEY":
+            self = try APNsSigningKey(derRepresentation: document.der)
+        case "EC PRIVATE KEY":
+            self = try APNsSigningKey(sec1: document.der[...], curveKnown: false)
+        default:
+            throw .unsupportedPEMLabel(document.label)
+        }
     }
 
     /// Reads a DER PKCS#8 `PrivateKeyInfo` holding a P-256 key.

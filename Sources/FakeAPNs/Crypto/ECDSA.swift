@@ -13,28 +13,28 @@ enum ECDSA {
         let n = P256Order.modulus
         guard !r.isZero, !s.isZero, r < n, s < n, digest.count == SHA256.digestByteCount,
               let digestInteger = U256(bigEndian: digest) else { return false }
-        let e = Scalar(digestInteger)
-        let w = Scalar(s).inverse()
+        let e = P256Scalar(digestInteger)
+        let w = P256Scalar(s).inverse()
         let u1 = (e * w).integer
-        let u2 = (Scalar(r) * w).integer
+        let u2 = (P256Scalar(r) * w).integer
         let point = P256.multiplyGeneratorAndAdd(u1, u2, publicKey)
         guard let affine = point.affine else { return false }
-        // x is below p; reducing mod n is one conditional subtraction (Scalar's init).
-        return Scalar(affine.x.integer).integer == r
+        // x is below p; reducing mod n is one conditional subtraction (P256Scalar's init).
+        return P256Scalar(affine.x.integer).integer == r
     }
 
     /// The deterministic (RFC 6979) signature of `digest` under the private scalar `d`,
     /// which must be in 1..<n.
     static func sign(digest: [UInt8], privateKey d: U256) -> (r: U256, s: U256) {
-        let e = Scalar(U256(bigEndian: digest.prefix(32)) ?? .zero)
-        let x = Scalar(d)
+        let e = P256Scalar(U256(bigEndian: digest.prefix(32)) ?? .zero)
+        let x = P256Scalar(d)
         var nonces = RFC6979Nonce(privateKey: d.bigEndianBytes, digest: digest)
         while true {
             guard let k = U256(bigEndian: nonces.next()),
                   let kG = P256.multiplyGenerator(k).affine else { continue }
-            let r = Scalar(kG.x.integer)
+            let r = P256Scalar(kG.x.integer)
             if r.isZero { continue }
-            let s = Scalar(k).inverse() * (e + r * x)
+            let s = P256Scalar(k).inverse() * (e + r * x)
             if s.isZero { continue }
             return (r.integer, s.integer)
         }

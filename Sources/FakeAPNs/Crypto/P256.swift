@@ -1,4 +1,4 @@
-// Scalar multiplication on P-256 with fixed 4-bit windows: 64 rounds of four doublings and
+// P256Scalar multiplication on P-256 with fixed 4-bit windows: 64 rounds of four doublings and
 // one table addition. Verification interleaves u1·G and u2·Q (Shamir's trick) so both
 // share the doublings.
 //
@@ -18,20 +18,6 @@ enum P256 {
     /// k·G.
     static func multiplyGenerator(_ k: U256) -> P256JacobianPoint {
         let table = generatorTable
-        var result = P256JacobianPoint.infinity
-        for index in stride(from: 63, through: 0, by: -1) {
-            result = result.doubled().doubled().doubled().doubled()
-            let digit = k.nibble(index)
-            if digit != 0 {
-                result = result.adding(table[digit])
-            }
-        }
-        return result
-    }
-
-    /// k·point for any point.
-    static func multiply(_ k: U256, _ point: P256AffinePoint) -> P256JacobianPoint {
-        let table = windowTable(point.jacobian)
         var result = P256JacobianPoint.infinity
         for index in stride(from: 63, through: 0, by: -1) {
             result = result.doubled().doubled().doubled().doubled()

@@ -4,17 +4,17 @@
 
 /// A P-256 point in affine coordinates (never infinity), field elements in Montgomery form.
 struct P256AffinePoint: Hashable, Sendable {
-    var x: FieldElement
-    var y: FieldElement
+    var x: P256FieldElement
+    var y: P256FieldElement
 
     /// The curve coefficient b.
-    static let b = FieldElement(
+    static let b = P256FieldElement(
         U256(l0: 0x3bce_3c3e_27d2_604b, l1: 0x651d_06b0_cc53_b0f6, l2: 0xb3eb_bd55_7698_86bc, l3: 0x5ac6_35d8_aa3a_93e7))
 
     /// The standard base point G.
     static let generator = P256AffinePoint(
-        unchecked: FieldElement(U256(l0: 0xf4a1_3945_d898_c296, l1: 0x7703_7d81_2deb_33a0, l2: 0xf8bc_e6e5_63a4_40f2, l3: 0x6b17_d1f2_e12c_4247)),
-        FieldElement(U256(l0: 0xcbb6_4068_37bf_51f5, l1: 0x2bce_3357_6b31_5ece, l2: 0x8ee7_eb4a_7c0f_9e16, l3: 0x4fe3_42e2_fe1a_7f9b)))
+        unchecked: P256FieldElement(U256(l0: 0xf4a1_3945_d898_c296, l1: 0x7703_7d81_2deb_33a0, l2: 0xf8bc_e6e5_63a4_40f2, l3: 0x6b17_d1f2_e12c_4247)),
+        P256FieldElement(U256(l0: 0xcbb6_4068_37bf_51f5, l1: 0x2bce_3357_6b31_5ece, l2: 0x8ee7_eb4a_7c0f_9e16, l3: 0x4fe3_42e2_fe1a_7f9b)))
 
     /// Whether y² = x³ − 3x + b.
     var isOnCurve: Bool {
@@ -26,11 +26,11 @@ struct P256AffinePoint: Hashable, Sendable {
     /// curve (which also rules out infinity, which has no affine form).
     init?(x xInteger: U256, y yInteger: U256) {
         guard xInteger < P256Prime.modulus, yInteger < P256Prime.modulus else { return nil }
-        self.init(unchecked: FieldElement(xInteger), FieldElement(yInteger))
+        self.init(unchecked: P256FieldElement(xInteger), P256FieldElement(yInteger))
         guard isOnCurve else { return nil }
     }
 
-    init(unchecked x: FieldElement, _ y: FieldElement) {
+    init(unchecked x: P256FieldElement, _ y: P256FieldElement) {
         self.x = x
         self.y = y
     }
@@ -40,9 +40,9 @@ struct P256AffinePoint: Hashable, Sendable {
 
 /// A P-256 point in Jacobian coordinates; Z = 0 is the point at infinity.
 struct P256JacobianPoint: Sendable {
-    var x: FieldElement
-    var y: FieldElement
-    var z: FieldElement
+    var x: P256FieldElement
+    var y: P256FieldElement
+    var z: P256FieldElement
 
     static let infinity = P256JacobianPoint(x: .one, y: .one, z: .zero)
 

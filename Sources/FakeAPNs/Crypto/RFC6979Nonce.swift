@@ -15,7 +15,7 @@ package struct RFC6979Nonce: Sendable {
     ///   - digest: the 32-byte SHA-256 of the message (h1).
     package init(privateKey: [UInt8], digest: [UInt8]) {
         // bits2octets(h1): h1 as an integer (qlen = hlen = 256) reduced mod n, 32 bytes.
-        let reducedDigest = Scalar(U256(bigEndian: digest.prefix(32)) ?? .zero).integer.bigEndianBytes
+        let reducedDigest = P256Scalar(U256(bigEndian: digest.prefix(32)) ?? .zero).integer.bigEndianBytes
         value = [UInt8](repeating: 0x01, count: 32)
         key = [UInt8](repeating: 0x00, count: 32)
         for separator: UInt8 in [0x00, 0x01] {

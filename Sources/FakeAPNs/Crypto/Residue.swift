@@ -125,16 +125,16 @@ struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
         let m = Modulus.modulus
         var carry: UInt64
         let r0: UInt64, r1: UInt64, r2: UInt64, r3: UInt64
-        (r0, carry) = multiplyAccumulate(t.0, a.l0, word, 0)
-        (r1, carry) = multiplyAccumulate(t.1, a.l1, word, carry)
-        (r2, carry) = multiplyAccumulate(t.2, a.l2, word, carry)
-        (r3, carry) = multiplyAccumulate(t.3, a.l3, word, carry)
+        (r0, carry) = U256.multiplyAccumulate(t.0, a.l0, word, 0)
+        (r1, carry) = U256.multiplyAccumulate(t.1, a.l1, word, carry)
+        (r2, carry) = U256.multiplyAccumulate(t.2, a.l2, word, carry)
+        (r3, carry) = U256.multiplyAccumulate(t.3, a.l3, word, carry)
         let (r4, top) = t.4.addingReportingOverflow(carry)
         let u = r0 &* Modulus.negatedInverse
-        (_, carry) = multiplyAccumulate(r0, u, m.l0, 0)
-        (t.0, carry) = multiplyAccumulate(r1, u, m.l1, carry)
-        (t.1, carry) = multiplyAccumulate(r2, u, m.l2, carry)
-        (t.2, carry) = multiplyAccumulate(r3, u, m.l3, carry)
+        (_, carry) = U256.multiplyAccumulate(r0, u, m.l0, 0)
+        (t.0, carry) = U256.multiplyAccumulate(r1, u, m.l1, carry)
+        (t.1, carry) = U256.multiplyAccumulate(r2, u, m.l2, carry)
+        (t.2, carry) = U256.multiplyAccumulate(r3, u, m.l3, carry)
         let (s, overflow) = r4.addingReportingOverflow(carry)
         t.3 = s
         t.4 = (top ? 1 : 0) &+ (overflow ? 1 : 0)
@@ -170,6 +170,6 @@ enum P256Order: MontgomeryModulus {
 }
 
 /// An element of the P-256 base field.
-typealias FieldElement = Residue<P256Prime>
+typealias P256FieldElement = Residue<P256Prime>
 /// A scalar modulo the P-256 group order.
-typealias Scalar = Residue<P256Order>
+typealias P256Scalar = Residue<P256Order>

@@ -92,9 +92,9 @@ struct U256: Hashable, Sendable {
     @inline(__always)
     func addingReportingCarry(_ other: U256) -> (sum: U256, carry: Bool) {
         let (s0, c0) = l0.addingReportingOverflow(other.l0)
-        let (s1, c1) = addWithCarry(l1, other.l1, c0)
-        let (s2, c2) = addWithCarry(l2, other.l2, c1)
-        let (s3, c3) = addWithCarry(l3, other.l3, c2)
+        let (s1, c1) = U256.addWithCarry(l1, other.l1, c0)
+        let (s2, c2) = U256.addWithCarry(l2, other.l2, c1)
+        let (s3, c3) = U256.addWithCarry(l3, other.l3, c2)
         return (U256(l0: s0, l1: s1, l2: s2, l3: s3), c3)
     }
 
@@ -102,32 +102,34 @@ struct U256: Hashable, Sendable {
     @inline(__always)
     func subtractingReportingBorrow(_ other: U256) -> (difference: U256, borrow: Bool) {
         let (d0, b0) = l0.subtractingReportingOverflow(other.l0)
-        let (d1, b1) = subtractWithBorrow(l1, other.l1, b0)
-        let (d2, b2) = subtractWithBorrow(l2, other.l2, b1)
-        let (d3, b3) = subtractWithBorrow(l3, other.l3, b2)
+        let (d1, b1) = U256.subtractWithBorrow(l1, other.l1, b0)
+        let (d2, b2) = U256.subtractWithBorrow(l2, other.l2, b1)
+        let (d3, b3) = U256.subtractWithBorrow(l3, other.l3, b2)
         return (U256(l0: d0, l1: d1, l2: d2, l3: d3), b3)
     }
 }
 
-@inline(__always)
-func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
-    let (s, c1) = a.addingReportingOverflow(b)
-    let (t, c2) = s.addingReportingOverflow(carry ? 1 : 0)
-    return (t, c1 || c2)
-}
+extension U256 {
+    @inline(__always)
+    static func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
+        let (s, c1) = a.addingReportingOverflow(b)
+        let (t, c2) = s.addingReportingOverflow(carry ? 1 : 0)
+        return (t, c1 || c2)
+    }
 
-@inline(__always)
-func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
-    let (d, b1) = a.subtractingReportingOverflow(b)
-    let (e, b2) = d.subtractingReportingOverflow(borrow ? 1 : 0)
-    return (e, b1 || b2)
-}
+    @inline(__always)
+    static func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
+        let (d, b1) = a.subtractingReportingOverflow(b)
+        let (e, b2) = d.subtractingReportingOverflow(borrow ? 1 : 0)
+        return (e, b1 || b2)
+    }
 
-/// `acc + x * y + carry` as (low word, high word); cannot overflow 128 bits.
-@inline(__always)
-func multiplyAccumulate(_ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: UInt64) -> (low: UInt64, high: UInt64) {
-    let (high, low) = x.multipliedFullWidth(by: y)
-    let (s1, o1) = low.addingReportingOverflow(acc)
-    let (s2, o2) = s1.addingReportingOverflow(carry)
-    return (s2, high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0))
+    /// `acc + x * y + carry` as (low word, high word); cannot overflow 128 bits.
+    @inline(__always)
+    static func multiplyAccumulate(_ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: UInt64) -> (low: UInt64, high: UInt64) {
+        let (high, low) = x.multipliedFullWidth(by: y)
+        let (s1, o1) = low.addingReportingOverflow(acc)
+        let (s2, o2) = s1.addingReportingOverflow(carry)
+        return (s2, high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0))
+    }
 }
