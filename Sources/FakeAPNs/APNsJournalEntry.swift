@@ -27,6 +27,8 @@ public struct APNsJournalEntry: Sendable, Hashable {
     public var fault: APNsFault?
     /// What became of an accepted push.
     public var delivery: DeliveryOutcome?
+    /// Why, in words, when the reason alone does not say (e.g. which provider-token check failed).
+    public var detail: String?
     public var connectionID: UInt64
     public var protocolVersion: HTTPProtocolVersion
 

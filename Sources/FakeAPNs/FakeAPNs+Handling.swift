@@ -23,7 +23,7 @@ extension FakeAPNs {
                 deviceToken: pathToken, apnsID: apnsID, topic: request.headers["apns-topic"],
                 pushType: request.headers["apns-push-type"], collapseID: request.headers["apns-collapse-id"],
                 payloadBytes: request.body.count, status: 0, reason: nil, violations: inspection?.violations ?? [],
-                fault: nil, delivery: nil, connectionID: request.connectionID, protocolVersion: request.version)
+                fault: nil, delivery: nil, detail: nil, connectionID: request.connectionID, protocolVersion: request.version)
 
             let fault = s.takeFault(for: pathToken)
             entry.fault = fault
@@ -46,6 +46,7 @@ extension FakeAPNs {
                 entry.status = verdict.status
                 entry.reason = verdict.reason?.reason
                 entry.delivery = verdict.delivery
+                entry.detail = verdict.detail
                 if let push = verdict.push {
                     entry.topic = push.topic
                     entry.pushType = push.pushType.rawValue
@@ -87,6 +88,7 @@ extension FakeAPNs {
         var push: APNsPushRequest?
         var delivery: DeliveryOutcome?
         var response: HTTPResponse
+        var detail: String? = nil
     }
 
     /// Steps 1–11 of ``APNsRequestValidator``'s order.
@@ -103,8 +105,10 @@ extension FakeAPNs {
         case .success(let t): token = t
         }
         if s.configuration.providerTokens == .verify,
-           let reason = checkProviderToken(request, now: now, state: &s) {
-            return reject(reason)
+           let rejection = checkProviderToken(request, now: now, state: &s) {
+            var verdict = reject(rejection.reason)
+            verdict.detail = rejection.detail
+            return verdict
         }
         let push: APNsPushRequest
         switch validator.checkPush(request, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {

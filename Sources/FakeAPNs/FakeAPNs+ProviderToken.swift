@@ -17,31 +17,52 @@ extension FakeAPNs {
     ///
     /// Choice where Apple is silent: a token that fails any check is not installed, so it
     /// never counts as an update; replacing an expired token is always allowed.
-    func checkProviderToken(_ request: HTTPRequest, now: Int64, state s: inout FakeAPNsState) -> APNsReason? {
-        guard let header = request.headers["authorization"] else { return .missingProviderToken }
+    func checkProviderToken(_ request: HTTPRequest, now: Int64, state s: inout FakeAPNsState) -> Rejection? {
+        guard let header = request.headers["authorization"] else {
+            return Rejection(.missingProviderToken, "no authorization header")
+        }
         let token = Self.bearerToken(header)
-        guard !token.isEmpty else { return .missingProviderToken }
+        guard !token.isEmpty else {
+            return Rejection(.missingProviderToken, "the authorization header is not `bearer <token>`")
+        }
         let lifetime = s.configuration.providerTokenLifetimeSeconds &* 1000
         var connection = s.connections[request.connectionID] ?? .init()
 
         if connection.token == token {
-            return now &- connection.issuedAt > lifetime ? .expiredProviderToken : nil
+            guard now &- connection.issuedAt <= lifetime else {
+                return Rejection(.expiredProviderToken, "the connection's token was issued \((now &- connection.issuedAt) / 1000) s ago; mint a new one at least every hour")
+            }
+            return nil
         }
-        guard let parts = decodeToken(token), parts.algorithm == "ES256",
-              let key = s.keys[parts.keyID], key.teamID == parts.teamID,
-              key.key.isValidSignature(parts.signature, for: parts.signingInput)
-        else { return .invalidProviderToken }
+        let parts: DecodedProviderToken
+        switch decodeToken(token) {
+        case .failure(let error): return Rejection(.invalidProviderToken, error.description)
+        case .success(let decoded): parts = decoded
+        }
+        guard let key = s.keys[parts.keyID] else {
+            return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)")
+        }
+        guard key.teamID == parts.teamID else {
+            return Rejection(.invalidProviderToken, "iss \(parts.teamID) is not the team of key \(parts.keyID) (\(key.teamID))")
+        }
+        guard key.key.isValidSignature(parts.signature, for: parts.signingInput) else {
+            return Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)")
+        }
         if let environment = key.environment, environment != s.configuration.environment {
-            return .badEnvironmentKeyIdInToken
+            return Rejection(.badEnvironmentKeyIdInToken, "key \(parts.keyID) is for \(environment.rawValue); this fake plays \(s.configuration.environment.rawValue)")
         }
-        if let team = connection.teamID, team != parts.teamID { return .unrelatedKeyIdInToken }
+        if let team = connection.teamID, team != parts.teamID {
+            return Rejection(.unrelatedKeyIdInToken, "this connection's first token was team \(team)'s; open a new connection for team \(parts.teamID)")
+        }
         let issuedAt = parts.issuedAt &* 1000
         if connection.token != nil,
            now &- connection.issuedAt <= lifetime,
            now &- connection.installedAt < s.configuration.providerTokenMinimumRefreshSeconds &* 1000 {
-            return .tooManyProviderTokenUpdates
+            return Rejection(.tooManyProviderTokenUpdates, "a new token \((now &- connection.installedAt) / 1000) s after the last on this connection; reuse a token for 20 to 60 minutes")
         }
-        if now &- issuedAt > lifetime { return .expiredProviderToken }
+        if now &- issuedAt > lifetime {
+            return Rejection(.expiredProviderToken, "iat is \((now &- issuedAt) / 1000) s ago; a token is valid for an hour")
+        }
 
         connection.token = token
         connection.teamID = parts.teamID
@@ -52,6 +73,16 @@ extension FakeAPNs {
         }
         s.connections[request.connectionID] = connection
         return nil
+    }
+
+    /// A reason and, for the journal, why in words.
+    struct Rejection {
+        var reason: APNsReason
+        var detail: String
+        init(_ reason: APNsReason, _ detail: String) {
+            self.reason = reason
+            self.detail = detail
+        }
     }
 
     /// The token of `bearer <token>` (scheme case-insensitive), or "" when absent.

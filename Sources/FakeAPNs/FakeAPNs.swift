@@ -34,7 +34,7 @@ public final class FakeAPNs: Sendable {
     public convenience init(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
                             payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) {
         self.init(configuration: configuration, payloadInspector: payloadInspector,
-                  tokenDecoder: ProviderTokenShape.decode)
+                  tokenDecoder: { ProviderToken.decode($0) })
     }
 
     package init(configuration: FakeAPNsConfiguration, payloadInspector: @escaping PayloadInspector,

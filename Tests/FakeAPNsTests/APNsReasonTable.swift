@@ -40,7 +40,7 @@ enum APNsReasonTable {
             [T.push(headers: [("authorization", nil)])]
         },
         ReasonCase(status: 403, reason: "InvalidProviderToken", note: "tampered signature") { _ in
-            [T.push(headers: [("authorization", "bearer " + T.providerToken(signature: Array("forged".utf8)))])]
+            [T.push(headers: [("authorization", "bearer " + T.providerToken(signature: Array(repeating: 0x01, count: 64)))])]
         },
         ReasonCase(status: 403, reason: "InvalidProviderToken", note: "unknown key id") { _ in
             [T.push(headers: [("authorization", "bearer " + T.providerToken(keyID: "NOSUCHKEY0"))])]

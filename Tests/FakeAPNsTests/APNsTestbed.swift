@@ -17,7 +17,8 @@ struct APNsTestbed: Sendable {
     static let teamID = "TEAM123456"
     static let topic = "com.example.app"
     static let token = String(repeating: "ab", count: 32)
-    static let secret: [UInt8] = Array("good-signature".utf8)
+    /// 64 bytes, the size of an ES256 signature (the decoder insists on it).
+    static let secret: [UInt8] = Array(repeating: 0x5A, count: 64)
     static let payload = Array(#"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way"}},"notificationId":"91"}"#.utf8)
 
     let clock: FakeClock
@@ -54,9 +55,9 @@ struct APNsTestbed: Sendable {
     /// A provider token in JWT form, signed with the stub's notion of a signature.
     static func providerToken(keyID: String = keyID, teamID: String = teamID, issuedAt: Int64 = start / 1000,
                               signature: [UInt8] = secret, algorithm: String = "ES256") -> String {
-        let header = ProviderTokenShape.base64URLEncode(Array(#"{"alg":"\#(algorithm)","kid":"\#(keyID)"}"#.utf8))
-        let claims = ProviderTokenShape.base64URLEncode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8))
-        return header + "." + claims + "." + ProviderTokenShape.base64URLEncode(signature)
+        let header = Base64URL.encode(Array(#"{"alg":"\#(algorithm)","kid":"\#(keyID)"}"#.utf8))
+        let claims = Base64URL.encode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8))
+        return header + "." + claims + "." + Base64URL.encode(signature)
     }
 
     /// A valid push, with headers to change.

@@ -6,12 +6,9 @@ import Testing
 @Suite struct ES256ProviderTokenTests {
     typealias T = APNsTestbed
 
-    static func token(_ key: APNsSigningKey, keyID: String = T.keyID, teamID: String = T.teamID,
-                      issuedAt: Int64 = T.start / 1000) -> String {
-        let header = ProviderTokenShape.base64URLEncode(Array(#"{"alg":"ES256","kid":"\#(keyID)"}"#.utf8))
-        let claims = ProviderTokenShape.base64URLEncode(Array(#"{"iss":"\#(teamID)","iat":\#(issuedAt)}"#.utf8))
-        let input = header + "." + claims
-        return input + "." + ProviderTokenShape.base64URLEncode(key.signature(for: Array(input.utf8)))
+    static func token(_ key: APNsSigningKey, issuedAt: Int64 = T.start / 1000) -> String {
+        ProviderToken.mint(keyID: T.keyID, teamID: T.teamID,
+                           issuedAt: Date(timeIntervalSince1970: Double(issuedAt)), signingKey: key)
     }
 
     @Test func aTokenSignedWithTheRegisteredKeyIsAccepted() {
@@ -34,8 +31,17 @@ import Testing
         let key = APNsSigningKey.generate()
         bed.fake.registerSigningKey(key.publicKey, keyID: T.keyID, teamID: T.teamID)
         let good = Self.token(key).split(separator: ".").map(String.init)
-        let later = ProviderTokenShape.base64URLEncode(Array(#"{"iss":"\#(T.teamID)","iat":\#(T.start / 1000 + 60)}"#.utf8))
+        let later = Base64URL.encode(Array(#"{"iss":"\#(T.teamID)","iat":\#(T.start / 1000 + 60)}"#.utf8))
         let forged = [good[0], later, good[2]].joined(separator: ".")
         #expect(reason(of: bed.fake.handle(T.push(headers: [("authorization", "bearer " + forged)]))) == "InvalidProviderToken")
+        #expect(bed.fake.journal.last?.detail?.contains("signature") == true)
+    }
+
+    @Test func aPEMPublicKeyCanBeRegistered() throws {
+        let bed = T()
+        let key = APNsSigningKey.generate()
+        bed.fake.registerSigningKey(try APNsPublicKey(pemRepresentation: key.publicKey.pemRepresentation),
+                                    keyID: T.keyID, teamID: T.teamID)
+        #expect(bed.fake.handle(T.push(headers: [("authorization", "bearer " + Self.token(key))])).status.code == 200)
     }
 }
