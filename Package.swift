@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "FakeAPNs", dependencies: ["Contracts", "LoopbackHTTP"]),
         .target(name: "ContractCheckCLI", dependencies: ["Contracts", "FakeBackend", "FakeAPNs"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
+        // Benchmark-only server (Benchmarks/h2.sh); not a product.
+        .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),

@@ -7,7 +7,7 @@ import Darwin
 
 /// A blocking loopback TCP client for tests that need exact bytes on the wire.
 /// Every read has a timeout, so a broken server fails a test instead of hanging it.
-final class RawClient {
+final class RawClient: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var operation: String
         var errno: Int32

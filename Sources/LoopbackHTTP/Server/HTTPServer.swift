@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -67,6 +68,12 @@ package final class HTTPServer: Sendable {
             throw error
         }
         return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread)
+    }
+
+    /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.
+    package var baseURL: URL {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Connections open right now (for tests: e.g. zero after clients went away).

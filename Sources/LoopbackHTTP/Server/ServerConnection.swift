@@ -13,6 +13,8 @@ final class ServerConnection {
     var readEOF = false
     /// Reading paused because too much output is unwritten (backpressure).
     var readPaused = false
+    /// Actions held back while the peer is not reading our output (backpressure).
+    var deferredActions: [ConnectionAction] = []
     /// The codec asked to close: close once `output` is flushed.
     var closeWhenFlushed = false
     /// Our side is shut down; reading and discarding until the peer closes or time runs out.
@@ -26,6 +28,8 @@ final class ServerConnection {
     var lastActivity: ConnectionActivity = .idle
     /// Requests the handler answered with `.hang`, and delayed responses not yet sent.
     var hungStreams = 0
+    /// The loop turn in which it was accepted.
+    var acceptedInTurn: UInt64 = 0
     var pendingDelays = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {

@@ -27,6 +27,8 @@ final class ServerLoop {
     private var events: [PollEvent] = []
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var stopping = false
+    /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
+    private var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     private static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
@@ -53,13 +55,16 @@ final class ServerLoop {
         while true {
             for command in control.takeCommands() { perform(command) }
             fireTimers()
-            if stopping && connections.isEmpty { break }
+            // Stopping: done once every response is out (a connection that is only
+            // lingering for the peer's FIN has nothing left to deliver).
+            if stopping && connections.values.allSatisfy(\.lingering) { break }
             let timeout = timers.pollTimeout(now: TimerQueue<TimerEvent>.now)
             do {
                 try poller.wait(timeoutMilliseconds: timeout, into: &events)
             } catch {
                 break
             }
+            turn &+= 1
             for event in events { handle(event) }
         }
         for command in control.markLoopExited() {
@@ -116,7 +121,9 @@ final class ServerLoop {
             acceptConnections()
             return
         }
-        guard let connection = connections[event.fd] else { return }
+        // A connection accepted during this turn may have inherited the descriptor number
+        // of one closed earlier in the turn; the stale event is not its own.
+        guard let connection = connections[event.fd], connection.acceptedInTurn != turn else { return }
         if event.readable || event.failed { read(connection) }
         guard connections[event.fd] === connection else { return }
         if event.writable { flushAndSettle(connection) }
@@ -141,6 +148,7 @@ final class ServerLoop {
                 return
             }
             let connection = ServerConnection(fd: fd, id: nextConnectionID, configuration: configuration)
+            connection.acceptedInTurn = turn
             nextConnectionID &+= 1
             do {
                 try poller.update(fd, from: .none, to: .readable)
@@ -194,15 +202,27 @@ final class ServerLoop {
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
     private func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+        if !connection.deferredActions.isEmpty {
+            // Keep order: new actions queue behind the ones held back by backpressure.
+            connection.deferredActions.append(contentsOf: initial)
+            flushAndSettle(connection)
+            return
+        }
         var actions = initial
         var index = 0
-        while index < actions.count {
+        processing: while index < actions.count {
             let action = actions[index]
             index += 1
             switch action {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
+                if connection.pendingOutput > configuration.maxPendingOutputBytes {
+                    // Backpressure: the peer is not reading. Run this request (and what
+                    // follows) once its output has drained.
+                    connection.deferredActions.append(contentsOf: actions[(index - 1)...])
+                    break processing
+                }
                 let response = handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
@@ -274,7 +294,15 @@ final class ServerLoop {
         } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
             connection.readPaused = false
         }
-        let wanted = PollInterest(read: !connection.readEOF && !connection.readPaused, write: pending > 0)
+        if !connection.deferredActions.isEmpty && pending <= configuration.maxPendingOutputBytes / 4 {
+            let deferred = connection.deferredActions
+            connection.deferredActions = []
+            run(deferred, on: connection)
+            return
+        }
+        let wanted = PollInterest(
+            read: !connection.readEOF && !connection.readPaused && connection.deferredActions.isEmpty,
+            write: pending > 0)
         if wanted != connection.interest {
             do {
                 try poller.update(connection.fd, from: connection.interest, to: wanted)

@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import LoopbackHTTP
+
+/// Each response disposition and "offline", observed from the client's side of the socket.
+@Suite struct HTTPServerFaultTests {
+    /// A handler that answers with the disposition named by the path, after recording it.
+    static func faultHandler(_ applied: Locked<[String]>) -> HTTPHandler {
+        { request in
+            applied.withLock { $0.append(request.path) }
+            var response = HTTPResponse(status: .ok, body: Array("done \(request.path)".utf8))
+            switch request.path {
+            case "/delay": response.disposition = .delay(milliseconds: 400)
+            case "/hang": response.disposition = .hang
+            case "/reset": response.disposition = .reset
+            case "/lose": response.disposition = .loseResponse
+            case "/goaway": response.disposition = .goAway(debugData: Array("bye".utf8))
+            default: break
+            }
+            return response
+        }
+    }
+
+    @Test func delayedResponseIsNotYetThereThenArrives() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /delay HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(eventually { applied.snapshot == ["/delay"] })
+            // The handler ran; the answer is held back (nothing readable yet).
+            var poll = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+            #expect(pollOnce(&poll, 50) == 0)
+            let reply = try client.read { $0.text.hasSuffix("done /delay") }
+            #expect(reply.text == "HTTP/1.1 200 OK\r\ncontent-length: 11\r\n\r\ndone /delay")
+        }
+    }
+
+    @Test func hangMakesTheClientsOwnTimeoutFire() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            let session = makeSession(timeout: 2)
+            var caught: Error?
+            do {
+                _ = try await session.data(from: url(server, "/hang"))
+            } catch {
+                caught = error
+            }
+            #expect((caught as? URLError)?.code == .timedOut)
+            #expect(applied.snapshot == ["/hang"], "the request reached the handler; only the answer never came")
+            session.invalidateAndCancel()
+        }
+    }
+
+    @Test func resetIsSeenAsConnectionReset() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /reset HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(throws: RawClient.Failure.self) { try client.readToEnd() }
+            do {
+                _ = try client.readToEnd()
+            } catch let failure as RawClient.Failure {
+                #expect(failure.errno == ECONNRESET)
+            }
+            #expect(applied.snapshot == ["/reset"])
+        }
+    }
+
+    @Test func lostResponseIsAConnectionClosedWithoutAnswer() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /lose HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readToEnd() == [])
+            #expect(applied.snapshot == ["/lose"], "the handler ran: the effect was applied")
+        }
+    }
+
+    @Test func goAwayOnHTTP1WritesTheResponseAndCloses() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /goaway HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(try client.readToEnd().text == "HTTP/1.1 200 OK\r\ncontent-length: 12\r\nconnection: close\r\n\r\ndone /goaway")
+        }
+    }
+
+    @Test func refuseConnectionsRefusesThenServesAgainOnTheSamePort() async throws {
+        try await withServer(handler: echoHandler) { server in
+            let before = try RawClient(port: server.port)
+            try before.send("GET /1 HTTP/1.1\r\nHost: h\r\n\r\n")
+            _ = try before.read { $0.text.hasSuffix("GET /1 0") }
+
+            #expect(server.refuseConnections(true) == nil)
+            do {
+                _ = try RawClient(port: server.port)
+                Issue.record("connect succeeded while offline")
+            } catch let failure as RawClient.Failure {
+                #expect(failure.errno == ECONNREFUSED)
+            }
+            #expect(try before.readToEnd() == [], "existing connections are closed when going offline")
+
+            #expect(server.refuseConnections(false) == nil)
+            let after = try RawClient(port: server.port)
+            try after.send("GET /2 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            #expect(try after.readToEnd().text.hasSuffix("GET /2 0"))
+        }
+    }
+
+    @Test func stopFinishesADelayedResponseInFlight() async throws {
+        let applied = Locked<[String]>([])
+        let server = try HTTPServer.start(handler: Self.faultHandler(applied))
+        let client = try RawClient(port: server.port)
+        try client.send("GET /delay HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(eventually { applied.snapshot == ["/delay"] })
+        await server.stop()
+        #expect(try client.readToEnd().text == "HTTP/1.1 200 OK\r\ncontent-length: 11\r\nconnection: close\r\n\r\ndone /delay")
+    }
+
+    @Test func stopDoesNotWaitForAHungRequest() async throws {
+        let applied = Locked<[String]>([])
+        var configuration = HTTPServerConfiguration()
+        configuration.shutdownGracePeriod = 60
+        let server = try HTTPServer.start(configuration: configuration, handler: Self.faultHandler(applied))
+        let client = try RawClient(port: server.port)
+        try client.send("GET /hang HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(eventually { applied.snapshot == ["/hang"] })
+        let started = Date()
+        await server.stop()
+        #expect(Date().timeIntervalSince(started) < 30, "a hung request must not hold stop() for the grace period")
+        #expect(try client.readToEnd() == [])
+    }
+}
+
+@inline(__always)
+private func pollOnce(_ descriptor: inout pollfd, _ milliseconds: Int32) -> Int32 {
+    poll(&descriptor, 1, milliseconds)
+}

@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import LoopbackHTTP
+
+@Suite struct HTTPServerLifecycleTests {
+    @Test func thousandServersStartAndStopWithoutLeakingDescriptors() throws {
+        guard let before = openDescriptorCount() else { return }  // Linux only
+        var ports = Set<UInt16>()
+        for _ in 0..<1_000 {
+            let server = try HTTPServer.start(handler: echoHandler)
+            ports.insert(server.port)
+            server.stop()
+        }
+        #expect(ports.count > 1)
+        // Other suites run in parallel and open descriptors of their own, so wait until
+        // the count is back at (or below) where it started.
+        #expect(eventually(timeout: 60) { (openDescriptorCount() ?? Int.max) <= before })
+    }
+
+    @Test func manyServersServeInParallel() throws {
+        let servers = try (0..<20).map { index in
+            try HTTPServer.start { _ in HTTPResponse(status: .ok, body: Array("server \(index)".utf8)) }
+        }
+        defer { servers.forEach { $0.stop() } }
+        for (index, server) in servers.enumerated() {
+            let client = try RawClient(port: server.port)
+            try client.send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            #expect(try client.readToEnd().text.hasSuffix("server \(index)"))
+        }
+    }
+
+    @Test func stopLeavesThePortFreeToBindAgain() throws {
+        let server = try HTTPServer.start(handler: echoHandler)
+        let port = server.port
+        let client = try RawClient(port: port)
+        try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        _ = try client.read { $0.text.hasSuffix("GET / 0") }
+        server.stop()
+        #expect(try client.readToEnd() == [], "stop closed the kept-alive connection")
+        var configuration = HTTPServerConfiguration()
+        configuration.port = port
+        let again = try HTTPServer.start(configuration: configuration, handler: echoHandler)
+        #expect(again.port == port)
+        again.stop()
+        // With no connection ever accepted, even a plain bind (no SO_REUSEADDR) succeeds.
+        let idle = try HTTPServer.start(handler: echoHandler)
+        let idlePort = idle.port
+        idle.stop()
+        #expect(plainBind(port: idlePort))
+        do {
+            _ = try RawClient(port: idlePort)
+            Issue.record("connected to a stopped server")
+        } catch let failure as RawClient.Failure {
+            #expect(failure.errno == ECONNREFUSED)
+        }
+    }
+
+    @Test func stopIsIdempotentAndRefuseAfterStopIsHarmless() throws {
+        let server = try HTTPServer.start(handler: echoHandler)
+        server.stop()
+        server.stop()
+        #expect(server.refuseConnections(true) == nil)
+        #expect(server.refuseConnections(false) == nil)
+        #expect(server.openConnectionCount == 0)
+    }
+
+    @Test func bindingAPortInUseThrowsANamedSystemError() throws {
+        let server = try HTTPServer.start(handler: echoHandler)
+        defer { server.stop() }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = server.port
+        #expect(throws: SystemError(operation: "bind(127.0.0.1:\(server.port))", errno: EADDRINUSE)) {
+            try HTTPServer.start(configuration: configuration, handler: echoHandler)
+        }
+    }
+
+    @Test func handlerCanStopItsOwnServer() throws {
+        let box = Locked<HTTPServer?>(nil)
+        let server = try HTTPServer.start { _ in
+            box.withLock { $0 }?.stop()
+            return HTTPResponse(status: .ok)
+        }
+        box.withLock { $0 = server }
+        let client = try RawClient(port: server.port)
+        try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        // The response was written before the stop took effect; then the connection closes.
+        #expect(try client.readToEnd().text == "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+        box.withLock { $0 = nil }
+    }
+}
+
+/// Binds 127.0.0.1:`port` without SO_REUSEADDR; true when it succeeds.
+private func plainBind(port: UInt16) -> Bool {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    return result == 0
+}
+
+@Suite struct HTTPServerLimitTests {
+    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() async throws {
+        try await withServer({ $0.maxConnections = 2 }, handler: echoHandler) { server in
+            var first: RawClient? = try RawClient(port: server.port)
+            let second = try RawClient(port: server.port)
+            #expect(eventually { server.acceptedConnectionCount == 2 })
+            let third = try RawClient(port: server.port)  // completes in the backlog
+            try third.send("GET /third HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            #expect(!eventually(timeout: 0.2) { server.acceptedConnectionCount > 2 })
+            first = nil
+            #expect(try third.readToEnd().text.hasSuffix("GET /third 0"))
+            #expect(first == nil && second.fd >= 0)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import LoopbackHTTP
+
+/// Waits for `condition` to hold, checking every millisecond, up to `timeout` seconds.
+/// Returns whether it held: tests wait on conditions, never on fixed sleeps.
+func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(1_000)
+    }
+    return true
+}
+
+/// Starts a server for one test and stops it afterwards, whatever happens.
+func withServer<T>(
+    _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+    handler: @escaping HTTPHandler,
+    _ body: (HTTPServer) async throws -> T
+) async throws -> T {
+    var configuration = HTTPServerConfiguration()
+    configure(&configuration)
+    let server = try HTTPServer.start(configuration: configuration, handler: handler)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// A handler that answers 200 with "METHOD path body-length".
+let echoHandler: HTTPHandler = { request in
+    HTTPResponse(status: .ok, headers: ["content-type": "text/plain"],
+                 body: Array("\(request.method) \(request.path) \(request.body.count)".utf8))
+}
+
+/// An ephemeral URLSession with no cache, for one test.
+func makeSession(timeout: Double = 10) -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.urlCache = nil
+    return URLSession(configuration: configuration)
+}
+
+func url(_ server: HTTPServer, _ path: String) -> URL {
+    URL(string: "http://127.0.0.1:\(server.port)\(path)") ?? URL(fileURLWithPath: "/")
+}
+
+/// How many descriptors this process has open (Linux: entries of /proc/self/fd).
+func openDescriptorCount() -> Int? {
+    #if os(Linux)
+    return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count
+    #else
+    return nil
+    #endif
+}
+
+/// The status code of a raw HTTP/1.1 response, or nil.
+func statusCode(_ reply: [UInt8]) -> Int? {
+    let text = reply.text
+    guard text.hasPrefix("HTTP/1.1 "), text.count >= 12 else { return nil }
+    return Int(text.dropFirst(9).prefix(3))
+}
