@@ -6,13 +6,17 @@ extension FakeAPNs {
     /// Every notification `token`'s device received, oldest first (the newest
     /// ``FakeAPNsConfiguration/deliveriesKeptPerDevice``).
     public func deliveredNotifications(for token: String) -> [DeliveredNotification] {
-        state.withLock { $0.devices[token.lowercased()]?.delivered ?? [] }
+        state.withLock { s in
+            s.devices[token.lowercased()]?.keptDeliveries(s.configuration.deliveriesKeptPerDevice) ?? []
+        }
     }
 
     /// What the device shows: user-visible notifications, where a later one with the same
     /// `apns-collapse-id` has replaced the earlier one.
     public func visibleNotifications(for token: String) -> [DeliveredNotification] {
-        state.withLock { $0.devices[token.lowercased()]?.visible ?? [] }
+        state.withLock { s in
+            Array((s.devices[token.lowercased()]?.visible ?? []).suffix(max(1, s.configuration.deliveriesKeptPerDevice)))
+        }
     }
 
     /// The notification APNs holds for an offline device, if any.
@@ -29,7 +33,7 @@ extension FakeAPNs {
         let id = state.withLock { s -> UInt64 in
             let id = s.makeID()
             var device = s.devices[key] ?? FakeAPNsState.Device(environment: s.configuration.environment)
-            for delivered in device.delivered { continuation.yield(delivered) }
+            for delivered in device.keptDeliveries(s.configuration.deliveriesKeptPerDevice) { continuation.yield(delivered) }
             device.streams[id] = continuation
             s.devices[key] = device
             return id
@@ -117,8 +121,10 @@ extension FakeAPNs {
     }
 
     private func record(_ notification: DeliveredNotification, device: inout FakeAPNsState.Device, keep: Int) {
+        let keep = max(1, keep)
+        // Trimmed in batches (amortised O(1) per delivery); readers take the newest `keep`.
         device.delivered.append(notification)
-        if device.delivered.count > max(1, keep) { device.delivered.removeFirst(device.delivered.count - max(1, keep)) }
+        if device.delivered.count >= 2 &* keep { device.delivered.removeFirst(device.delivered.count - keep) }
         device.deliveredCount += 1
         if notification.pushType.isUserVisible {
             if let collapseID = notification.collapseID,
@@ -126,7 +132,7 @@ extension FakeAPNs {
                 device.visible.remove(at: index)
             }
             device.visible.append(notification)
-            if device.visible.count > max(1, keep) { device.visible.removeFirst() }
+            if device.visible.count >= 2 &* keep { device.visible.removeFirst(device.visible.count - keep) }
         }
         for continuation in device.streams.values { continuation.yield(notification) }
     }

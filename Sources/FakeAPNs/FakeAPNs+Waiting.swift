@@ -47,7 +47,7 @@ extension FakeAPNs {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { s -> [DeliveredNotification]? in
-                    if let device = s.devices[key], device.deliveredCount >= count { return device.delivered }
+                    if let device = s.devices[key], device.deliveredCount >= count { return device.keptDeliveries(s.configuration.deliveriesKeptPerDevice) }
                     s.deliveryWaiters[id] = .init(deviceToken: key, count: count, continuation: continuation)
                     return nil
                 }
@@ -92,7 +92,7 @@ extension FakeAPNs {
         guard !s.deliveryWaiters.isEmpty else { return }
         for (id, waiter) in s.deliveryWaiters where waiter.deviceToken == token && device.deliveredCount >= waiter.count {
             s.deliveryWaiters.removeValue(forKey: id)
-            wakeups.deliveries.append((waiter.continuation, device.delivered))
+            wakeups.deliveries.append((waiter.continuation, device.keptDeliveries(s.configuration.deliveriesKeptPerDevice)))
         }
     }
 }

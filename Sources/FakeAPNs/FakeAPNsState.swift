@@ -32,6 +32,9 @@ struct FakeAPNsState {
         var backgroundDeliveries: [Int64] = []
         var acceptedPushes: [Int64] = []
         var streams: [UInt64: AsyncStream<DeliveredNotification>.Continuation] = [:]
+
+        /// The newest `keep` deliveries (the list itself is trimmed in batches).
+        func keptDeliveries(_ keep: Int) -> [DeliveredNotification] { Array(delivered.suffix(max(1, keep))) }
     }
 
     struct ActiveFault {

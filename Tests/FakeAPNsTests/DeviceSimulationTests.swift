@@ -139,3 +139,15 @@ import Testing
         #expect(seen[1].contains(#""2""#))
     }
 }
+
+@Suite struct DeliveryBoundTests {
+    @Test func onlyTheNewestDeliveriesAreKeptButAllAreCounted() async throws {
+        let bed = APNsTestbed { $0.deliveriesKeptPerDevice = 3 }
+        for i in 0..<10 { _ = bed.fake.handle(DeviceSimulationTests.alert(String(i))) }
+        let kept = bed.fake.deliveredNotifications(for: APNsTestbed.token)
+        #expect(kept.count == 3)
+        #expect(kept.last?.payloadText.contains(#""9""#) == true)
+        let waited = try await bed.fake.waitForDeliveries(to: APNsTestbed.token, count: 10, timeout: .seconds(1))
+        #expect(waited.count == 3)
+    }
+}
