@@ -23,6 +23,8 @@ let package = Package(
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // Benchmark-only server (Benchmarks/h2.sh); not a product.
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
+        // Benchmark-only server (Benchmarks/apns.sh); not a product.
+        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs"], path: "Benchmarks/FakeAPNsServer"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),
