@@ -39,7 +39,7 @@ public enum ContractCheck {
             .planned("schema", abstract: "Emit JSON Schema files, or check the golden ones are current."),
             .planned("breaking", abstract: "Report breaking changes against a previous schema folder."),
             .planned("openapi", abstract: "Write the OpenAPI 3.1 document for the backend endpoints."),
-            .planned("serve", abstract: "Run FakeBackend and FakeAPNs as local servers."),
+            .command(ServeCommand.self),
         ]
     }
 
