@@ -126,8 +126,17 @@ public struct APNsRequestValidator: Sendable {
     private static let uniqueHeaders = ["authorization", "apns-id", "apns-topic", "apns-push-type",
                                         "apns-priority", "apns-expiration", "apns-collapse-id"]
 
+    /// One pass over the fields: any of ``uniqueHeaders`` seen twice.
     private func hasDuplicateHeaders(_ headers: HTTPFields) -> Bool {
-        for name in Self.uniqueHeaders where headers.values(for: name).count > 1 { return true }
+        var seen = [Bool](repeating: false, count: Self.uniqueHeaders.count)
+        for field in headers {
+            let count = field.name.utf8.count
+            guard count == 13 || (count >= 7 && count <= 16) else { continue }
+            for (index, name) in Self.uniqueHeaders.enumerated() where name.utf8.count == count && HTTPFields.namesEqual(field.name, name) {
+                if seen[index] { return true }
+                seen[index] = true
+            }
+        }
         return false
     }
 
