@@ -49,17 +49,20 @@ public struct APNsRequestValidator: Sendable {
     /// Returns the device token text from the path.
     public func checkFraming(_ request: HTTPRequest) -> Result<Substring, APNsReason> {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
-        let path = request.pathWithoutQuery
-        let prefix = "/3/device"
-        guard path.hasPrefix(prefix) else { return .failure(.badPath) }
-        let rest = path.dropFirst(prefix.count)
-        if rest.isEmpty || rest == "/" { return .failure(.missingDeviceToken) }
-        guard rest.first == "/" else { return .failure(.badPath) }
-        let token = rest.dropFirst()
-        guard !token.contains("/") else { return .failure(.badPath) }
+        // Byte-wise (this runs on every request): "/3/device/" then the token, up to any query.
+        let path = request.path.utf8
+        let prefix = "/3/device".utf8
+        guard path.starts(with: prefix) else { return .failure(.badPath) }
+        let afterPrefix = path.index(path.startIndex, offsetBy: prefix.count)
+        let end = path[afterPrefix...].firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex
+        let rest = path[afterPrefix..<end]
+        if rest.isEmpty || rest.elementsEqual("/".utf8) { return .failure(.missingDeviceToken) }
+        guard rest.first == UInt8(ascii: "/") else { return .failure(.badPath) }
+        let tokenStart = path.index(after: afterPrefix)
+        guard !path[tokenStart..<end].contains(UInt8(ascii: "/")) else { return .failure(.badPath) }
         if hasDuplicateHeaders(request.headers) { return .failure(.duplicateHeaders) }
         if let id = request.headers["apns-id"], !Self.isUUID(id) { return .failure(.badMessageId) }
-        return .success(token)
+        return .success(request.path[tokenStart..<end])
     }
 
     /// Steps 6–9: headers, device token syntax and payload. `inspectPayload` answers

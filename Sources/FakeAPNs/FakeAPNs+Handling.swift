@@ -17,7 +17,7 @@ extension FakeAPNs {
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
             let sentID = request.headers["apns-id"]
-            let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make()
+            let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
             var entry = APNsJournalEntry(
                 sequence: s.sequence, receivedAt: now, method: request.method, path: request.path,
                 deviceToken: pathToken, apnsID: apnsID, topic: request.headers["apns-topic"],
@@ -161,7 +161,7 @@ extension FakeAPNs {
         var headers = HTTPFields()
         headers.append(name: "apns-id", value: apnsID)
         if s.configuration.environment == .sandbox {
-            headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false))
+            headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))
         }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
                        response: HTTPResponse(status: .ok, headers: headers))

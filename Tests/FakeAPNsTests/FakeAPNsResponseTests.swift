@@ -160,3 +160,18 @@ final class CountingKey: ProviderTokenVerificationKey {
         #expect(lower == lower.lowercased())
     }
 }
+
+@Suite struct FramingTests {
+    @Test(arguments: [
+        ("/3/device/abcd", "abcd"), ("/3/device/abcd?x=1", "abcd"), ("/3/device/", "MissingDeviceToken"),
+        ("/3/device", "MissingDeviceToken"), ("/3/device?x", "MissingDeviceToken"), ("/3/devices/ab", "BadPath"),
+        ("/3/device/ab/cd", "BadPath"), ("/2/device/ab", "BadPath"), ("/", "BadPath"), ("", "BadPath"),
+    ])
+    func pathFraming(_ path: String, _ expected: String) {
+        let request = HTTPRequest(method: "POST", path: path)
+        switch APNsRequestValidator().checkFraming(request) {
+        case .success(let token): #expect(String(token) == expected)
+        case .failure(let reason): #expect(reason.reason == expected)
+        }
+    }
+}
