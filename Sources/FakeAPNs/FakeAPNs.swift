@@ -82,7 +82,7 @@ public final class FakeAPNs: Sendable {
         state.withLock { s in
             let key = token.lowercased()
             let env = environment ?? s.configuration.environment
-            var device = s.devices[key] ?? FakeAPNsState.Device(environment: env)
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: env)
             device.environment = env
             device.topics.insert(topic)
             device.unregisteredAt = nil
@@ -97,7 +97,7 @@ public final class FakeAPNs: Sendable {
         let millis = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? clock.nowMilliseconds()
         state.withLock { s in
             let key = token.lowercased()
-            var device = s.devices[key] ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
             device.unregisteredAt = millis
             s.devices[key] = device
         }

@@ -65,6 +65,8 @@ struct FakeAPNsState {
     var journal: JournalRing
     var sequence = 0
     var nextID: UInt64 = 1
+    /// For apns-id and apns-unique-id: seeded once from the system generator.
+    var identifiers = SeededGenerator(seed: UInt64.random(in: 1...UInt64.max))
     var requestWaiters: [UInt64: RequestWaiter] = [:]
     var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
 
