@@ -30,13 +30,14 @@ package enum PathCollector {
     static let maximumDepth = 64
 
     /// Collects the items for `arguments`, in order, without duplicates.
-    /// - Parameter base: the absolute folder relative arguments are resolved against; paths
-    ///   are shown as given.
-    package static func collect(_ arguments: [String], relativeTo base: String) -> [Item] {
+    /// - Parameter base: the absolute folder relative arguments are resolved against, or
+    ///   `nil` to open them as given (from the process's working directory). Paths are shown
+    ///   as given either way.
+    package static func collect(_ arguments: [String], relativeTo base: String?) -> [Item] {
         var items: [Item] = []
         var seen = Set<String>()
         for argument in arguments {
-            let location = argument.hasPrefix("/") ? argument : base + "/" + argument
+            let location = argument.hasPrefix("/") ? argument : base.map { $0 + "/" + argument } ?? argument
             for item in collect(argument, location: location) where seen.insert(item.path).inserted {
                 items.append(item)
             }

@@ -14,6 +14,7 @@ import Darwin
 public enum ValidateCommand: Subcommand {
     public static let name = "validate"
 
+    /// Abstract, usage, options and the rules for choosing a contract.
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Validate JSON files against the contracts.",
@@ -45,6 +46,7 @@ public enum ValidateCommand: Subcommand {
         OptionSpec("--format", allowedValues: ReportFormatter.Format.allCases.map(\.rawValue), help: "Output format (default: text)."),
     ]
 
+    /// Validates with the v1 contracts. Returns 0 (no errors), 1 (errors) or 64 (usage).
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         run(arguments, io: io, checker: ContractSetChecker(.v1))
     }
@@ -67,7 +69,7 @@ public enum ValidateCommand: Subcommand {
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
         var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
-        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory).map { item -> CheckJob in
+        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory).map { item -> ParallelChecker.Job in
             switch item {
             case .problem(let path, let finding):
                 return .report(FileReport(path: path, contract: nil, findings: [finding]))
@@ -85,12 +87,13 @@ public enum ValidateCommand: Subcommand {
     /// - Parameters:
     ///   - path: the path as shown.
     ///   - location: the path as opened.
-    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker) -> FileReport {
+    ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> FileReport {
         guard let contract else {
             return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)])
         }
         let bytes: [UInt8]
-        switch FileReader.read(location) {
+        switch FileReader.read(location, scratch: &scratch) {
         case .failure(let error): return FileReport(path: path, contract: contract, findings: [error.finding])
         case .success(let read): bytes = read
         }

@@ -15,7 +15,7 @@ extension FakeBackend {
     /// ```
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = configuration.clock()
-        let route = BackendRoute(method: request.method, path: request.pathWithoutQuery)
+        let route = BackendRoute(method: request.method, target: request.path)
         let authorization = request.headers["Authorization"]
 
         guard case .endpoint(let endpoint, let parameter) = route else {

@@ -166,6 +166,17 @@ import Testing
         #expect(lines[8] == "checked 9 files: 8 errors, 0 warnings")
     }
 
+    @Test func fileLargerThanTheReadBufferIsReadWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let filler = String(repeating: "x", count: 100_000)
+        try folder.write("payloads/big.json", "{\"pad\": \"\(filler)\", \"bad\": 1}")
+        try folder.write("payloads/small.json", "{\"bad\": 2}")
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.outputLines.first?.hasPrefix("payloads/big.json:1:\(100_000 + 20): error: /bad:") == true)
+        #expect(result.outputLines.dropFirst().first?.hasPrefix("payloads/small.json:1:9: error: /bad:") == true)
+    }
+
     @Test(.enabled(if: geteuid() != 0, "root reads any file"))
     func unreadableFileIsReported() throws {
         let folder = try TemporaryFolder()
