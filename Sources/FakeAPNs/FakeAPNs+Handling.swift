@@ -79,7 +79,7 @@ extension FakeAPNs {
     /// runs outside the lock).
     private func inspectIfReadable(_ body: [UInt8]) -> PayloadInspection? {
         guard !body.isEmpty, body.count <= APNsPushType.voip.maximumPayloadBytes else { return nil }
-        return inspectPayload(body)
+        return inspectionCache.inspection(of: body, inspectPayload)
     }
 
     struct Verdict {

@@ -22,6 +22,8 @@ public final class FakeAPNs: Sendable {
     let validator: APNsRequestValidator
     let clock: any APNsClock
     let inspectPayload: PayloadInspector
+    /// Identical payloads (a fan-out) are inspected once.
+    let inspectionCache = PayloadInspectionCache()
     let decodeToken: ProviderTokenDecoder
     /// The HTTP server while listening.
     let server_ = Locked<HTTPServer?>(nil)

@@ -175,3 +175,21 @@ final class CountingKey: ProviderTokenVerificationKey {
         }
     }
 }
+
+@Suite struct PayloadInspectionCacheTests {
+    @Test func identicalPayloadsAreInspectedOnceAndOthersAgain() {
+        let calls = Locked(0)
+        let inspector: PayloadInspector = { bytes in
+            calls.withLock { $0 += 1 }
+            return PayloadInspection(isJSONObject: bytes.first == UInt8(ascii: "{"))
+        }
+        let cache = PayloadInspectionCache(capacity: 2)
+        for _ in 0..<5 { #expect(cache.inspection(of: Array("{}".utf8), inspector).isJSONObject) }
+        #expect(calls.snapshot == 1)
+        #expect(!cache.inspection(of: Array("[]".utf8), inspector).isJSONObject)
+        #expect(calls.snapshot == 2)
+        _ = cache.inspection(of: Array("{ }".utf8), inspector)   // full: starts over
+        _ = cache.inspection(of: Array("{}".utf8), inspector)
+        #expect(calls.snapshot == 4)
+    }
+}
