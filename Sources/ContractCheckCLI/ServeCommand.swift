@@ -1,27 +1,31 @@
 import Foundation
 import Dispatch
 import FakeBackend
+import PushScenarios
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// `contract-check serve`: runs FakeBackend (FakeAPNs later) and the admin API as local
-/// servers until Ctrl-C or SIGTERM, for local development and CI scripts.
+/// `contract-check serve`: runs FakeBackend, FakeAPNs and the admin API as local servers
+/// until Ctrl-C or SIGTERM, for local development and CI scripts. A token the app PUTs to
+/// the backend becomes a device FakeAPNs knows, so a push to it is delivered.
 ///
 /// ```
-/// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
+/// $ contract-check serve --session s1=a1 --apns-topic com.example.app
 /// backend http://127.0.0.1:50123
 /// admin http://127.0.0.1:50124
-/// 2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0
+/// apns http://127.0.0.1:50125
+/// 04:05:06.123 backend PUT   /v1/devices/ab12 204 account=a1
+/// 04:05:07.456 apns    POST  /3/device/ab12 200 apns-id=… delivered
 /// ```
 public enum ServeCommand {
     /// The one line shown in the tool's list of subcommands.
-    public static let abstract = "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port."
+    public static let abstract = "Run FakeBackend and FakeAPNs as local servers, with an admin API on its own port."
 
     /// The usage line, after the tool's name.
-    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
+    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--color auto|always|never] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
 
     /// The full `--help` text.
     public static let helpText = """
@@ -37,14 +41,28 @@ public enum ServeCommand {
           --ready-file PATH           Once every server listens, write their URLs to PATH as
                                       JSON (atomically); removed again on exit.
           --quiet                     Do not log requests (the journal still keeps them).
-          --apns-port N, --apns-topic BUNDLE_ID, --apns-key KEY_ID:TEAM_ID:FILE.p8,
-          --apns-any-token, --forward-to-simulator BUNDLE_ID, --scenario NAME
-                                      Not yet available in this build.
+          --color WHEN                auto (default: colour on a terminal unless NO_COLOR
+                                      is set), always or never.
+          --apns-port N               Port for FakeAPNs, HTTP/1.1 and h2c (default 0).
+          --apns-topic BUNDLE_ID      The app's bundle id; repeat for more. Other topics get
+                                      TopicDisallowed; tokens PUT to the backend are
+                                      registered in FakeAPNs for these topics.
+          --apns-key KEY_ID:TEAM_ID:FILE.p8
+                                      A provider-token key FakeAPNs verifies (a .p8 or a
+                                      public key PEM); repeat for more. Without one, serve
+                                      makes a development key (DEVKEY0001, team DEVTEAM001).
+          --apns-any-token            Any well-formed device token is a known device.
+          --forward-to-simulator BUNDLE_ID
+                                      Write each accepted push to a .apns file and run
+                                      `xcrun simctl push booted BUNDLE_ID FILE` (macOS).
+          --scenario NAME             Preload a scenario's faults: throttling, 410s,
+                                      offline-sign-out, duplicate-delivery.
           -h, --help                  Show this help.
 
         Prints one line per server when it listens ("backend http://127.0.0.1:PORT",
-        "admin http://127.0.0.1:PORT"), then one line per request. Stops on Ctrl-C or SIGTERM
-        and exits 0. The admin API is described in Docs/admin-openapi.json.
+        "admin …", "apns …"), then one line per request to either fake. A provider token for
+        serve's key: GET <admin>/apns/provider-token. Stops on Ctrl-C or SIGTERM and exits 0.
+        The admin API is described in Docs/admin-openapi.json; GET <admin>/ lists its routes.
 
         """
 
@@ -54,9 +72,15 @@ public enum ServeCommand {
         var adminPort: UInt16 = 0
         var sessions: [String: String] = [:]
         var readyFile: String?
-        var unavailable: [String] = []
         var quiet = false
         var wantsHelp = false
+        var colour = "auto"
+        var apnsPort: UInt16 = 0
+        var apnsTopics: [String] = []
+        var apnsKeys: [String] = []
+        var apnsAnyToken = false
+        var simulatorBundleID: String?
+        var scenario: PushScenario?
     }
 
     /// A command line that cannot be run.
@@ -65,10 +89,8 @@ public enum ServeCommand {
     }
 
     private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
-                                       "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario"]
+                                       "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario", "--color"]
     private static let flagOptions = ["--apns-any-token", "--quiet", "-h", "--help"]
-    private static let notYetAvailable: Set<String> = ["--apns-port", "--apns-topic", "--apns-key", "--apns-any-token",
-                                                       "--forward-to-simulator", "--scenario"]
 
     /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
     /// cannot start, 64 for a usage error.
@@ -94,7 +116,10 @@ public enum ServeCommand {
 
     /// Starts the servers, reports them, and blocks until `stop` is signalled; then stops
     /// them and returns the exit code. Tests call this with their own `output` and `stop`.
-    static func serve(_ arguments: [String], output: some ServeOutput, until stop: DispatchSemaphore) -> Int32 {
+    /// - Parameter environment: the process environment (`NO_COLOR`, and the `PATH` that
+    ///   `--forward-to-simulator` finds `xcrun` on).
+    static func serve(_ arguments: [String], output: some ServeOutput, until stop: DispatchSemaphore,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         let options: Options
         do {
             options = try parse(arguments)
@@ -108,56 +133,23 @@ public enum ServeCommand {
             output.line(helpText)
             return 0
         }
-        if !options.unavailable.isEmpty {
-            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available: FakeAPNs is not in this build.")
-            output.error("  Run 'contract-check serve' without the APNs options to serve FakeBackend alone.")
+        let isTerminal = output is StandardOutput && isatty(STDOUT_FILENO) == 1
+        let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: isTerminal))
+        let session: ServeSession
+        do {
+            session = try ServeSession.start(options: options, output: output, log: log, environment: environment)
+        } catch let problem as UsageProblem {
+            output.error("Error: \(problem.message)")
+            output.error("  See 'contract-check serve --help' for more information.")
             return 64
-        }
-
-        var log: (@Sendable (BackendJournalEntry) -> Void)?
-        if !options.quiet {
-            log = { entry in output.line(logLine(entry)) }
-        }
-        let configuration = FakeBackend.Configuration(
-            port: options.backendPort,
-            sessions: options.sessions,
-            acceptsAnyBearer: options.sessions.isEmpty,
-            onRequest: log)
-        let backend: FakeBackend
-        let admin: AdminServer
-        do {
-            backend = try FakeBackend.startListening(configuration: configuration)
         } catch {
-            output.error("Error: cannot start FakeBackend: \(error)")
+            output.error("Error: \(error)")
             return 1
-        }
-        do {
-            admin = try AdminServer.start(api: AdminAPI(backend: backend), port: options.adminPort)
-        } catch {
-            backend.stopListening()
-            output.error("Error: cannot start the admin API: \(error)")
-            return 1
-        }
-        let servers = [("backend", backend.baseURL.absoluteString), ("admin", admin.baseURL.absoluteString)]
-        for (name, url) in servers { output.line("\(name) \(url)") }
-        var readyFileWritten = false
-        if let path = options.readyFile {
-            do {
-                try writeReadyFile(path: path, servers: servers)
-                readyFileWritten = true
-            } catch {
-                output.error("Error: cannot write the ready file \(path): \(error)")
-                admin.stopNow()
-                backend.stopListening()
-                return 1
-            }
         }
 
         stop.wait()
 
-        admin.stopNow()
-        backend.stopListening()
-        if readyFileWritten, let path = options.readyFile { unlink(path) }
+        session.stop()
         output.line("stopped")
         return 0
     }
@@ -177,7 +169,7 @@ public enum ServeCommand {
             if flagOptions.contains(argument) {
                 if argument == "-h" || argument == "--help" { options.wantsHelp = true }
                 if argument == "--quiet" { options.quiet = true }
-                if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
+                if argument == "--apns-any-token" { options.apnsAnyToken = true }
                 continue
             }
             guard valueOptions.contains(argument) else {
@@ -206,10 +198,27 @@ public enum ServeCommand {
             case "--ready-file":
                 guard !value.isEmpty else { throw UsageProblem(message: "--ready-file needs a path.") }
                 options.readyFile = value
-            default:
-                if notYetAvailable.contains(argument), !options.unavailable.contains(argument) {
-                    options.unavailable.append(argument)
+            case "--apns-port": options.apnsPort = try port(value, option: argument)
+            case "--apns-topic":
+                guard !value.isEmpty else { throw UsageProblem(message: "--apns-topic needs a bundle id.") }
+                options.apnsTopics.append(value)
+            case "--apns-key": options.apnsKeys.append(value)
+            case "--forward-to-simulator":
+                guard !value.isEmpty else { throw UsageProblem(message: "--forward-to-simulator needs a bundle id.") }
+                options.simulatorBundleID = value
+            case "--scenario":
+                guard let scenario = PushScenario(name: value) else {
+                    let names = PushScenario.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageProblem(message: "--scenario expects one of \(names), found '\(value)'.")
                 }
+                options.scenario = scenario
+            case "--color":
+                guard ["auto", "always", "never"].contains(value) else {
+                    throw UsageProblem(message: "--color expects auto, always or never, found '\(value)'.")
+                }
+                options.colour = value
+            default:
+                break
             }
         }
         return options

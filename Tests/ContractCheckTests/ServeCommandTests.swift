@@ -35,7 +35,16 @@ import FoundationNetworking
         #expect(options.sessions == ["s1": "a1", "s2": "a=2"])
         #expect(options.readyFile == "/tmp/x.json")
         #expect(options.quiet)
-        #expect(try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example"]).unavailable == ["--apns-any-token", "--apns-topic"])
+        let apns = try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example", "--apns-topic=com.other",
+                                           "--apns-port", "8082", "--apns-key", "K:T:/tmp/k.p8", "--scenario", "410s",
+                                           "--forward-to-simulator", "com.example", "--color", "never"])
+        #expect(apns.apnsAnyToken)
+        #expect(apns.apnsTopics == ["com.example", "com.other"])
+        #expect(apns.apnsPort == 8082)
+        #expect(apns.apnsKeys == ["K:T:/tmp/k.p8"])
+        #expect(apns.scenario == .unregistered)
+        #expect(apns.simulatorBundleID == "com.example")
+        #expect(apns.colour == "never")
     }
 
     @Test(arguments: [
@@ -44,6 +53,8 @@ import FoundationNetworking
         (["--ready-file"], "needs a value"),
         (["--backend-prot", "1"], "Did you mean '--backend-port'"),
         (["extra"], "options only"),
+        (["--scenario", "sunny-day"], "throttling, 410s, offline-sign-out, duplicate-delivery"),
+        (["--color", "sometimes"], "auto, always or never"),
     ])
     func usageErrorsExit64(arguments: [String], expected: String) {
         let output = Collected()
@@ -51,12 +62,6 @@ import FoundationNetworking
         #expect(status == 64)
         #expect(output.errorOutput.first?.contains(expected) == true, "\(output.errorOutput)")
         #expect(output.errorOutput.contains { $0.hasPrefix("Usage: contract-check serve") })
-    }
-
-    @Test func apnsOptionsAreNotYetAvailable() {
-        let output = Collected()
-        #expect(ServeCommand.serve(["--apns-port", "0"], output: output, until: DispatchSemaphore(value: 0)) == 64)
-        #expect(output.errorOutput.first?.contains("not yet available") == true)
     }
 
     @Test func servesUntilStoppedWithReadyFileAndLog() async throws {
@@ -90,7 +95,7 @@ import FoundationNetworking
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
         let (devices, _) = try await URLSession.shared.data(from: try #require(URL(string: adminURL + "/devices")))
         #expect(String(decoding: devices, as: UTF8.self).contains(#""account":"a1""#))
-        #expect(output.output.contains { $0.contains("PUT /v1/devices/abcd 204 account=a1 violations=0") })
+        #expect(output.output.contains { $0.contains("backend PUT   /v1/devices/abcd 204 account=a1") })
 
         stop.signal()
         finished.wait()
