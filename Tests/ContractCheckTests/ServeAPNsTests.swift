@@ -7,7 +7,9 @@ import PushScenarios
 /// `contract-check serve` as the local-development tool: both fakes in one process, tokens
 /// PUT to the backend delivered to by FakeAPNs, the APNs admin routes, the log, scenarios and
 /// Simulator forwarding.
-@Suite struct ServeAPNsTests {
+/// Serialized: each test holds three servers, and suites that count the process's server
+/// threads run in parallel with this one.
+@Suite(.serialized) struct ServeAPNsTests {
     static let token = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
     static let payload = #"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way"}},"notificationId":"91","accountId":"a1","route":"orders/8F3K"}"#
 

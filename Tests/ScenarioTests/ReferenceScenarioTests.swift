@@ -3,7 +3,9 @@ import PushScenarios
 
 /// The four bad days, over real sockets with both fakes, against the reference app and sender:
 /// green as written, red with the right message when built with one flaw.
-@Suite struct ReferenceScenarioTests {
+// Serialized: each run holds two servers for seconds (waiting out backoffs), and suites that
+// count the process's server threads run in parallel with this one.
+@Suite(.serialized) struct ReferenceScenarioTests {
     static func run(_ scenario: PushScenario, flaws: Flaws = []) async -> ScenarioReport {
         await scenario.run(client: { ReferenceApp($0, flaws: flaws) },
                            sender: { ReferenceSender($0, flaws: flaws) })
