@@ -265,27 +265,6 @@ public enum ServeCommand {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(path) failed: \(reason)"])
         }
     }
-
-    /// `2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0`, plus each
-    /// violation on its own indented line.
-    static func logLine(_ entry: BackendJournalEntry) -> String {
-        var line = "\(timestamp(entry.time)) \(entry.logLine)"
-        for violation in entry.violations {
-            line += "\n    \(violation.pointer.isEmpty ? "(body)" : violation.pointer): \(violation.message) [\(violation.ruleID)]"
-        }
-        return line
-    }
-
-    private static func timestamp(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var time = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let ms = Int(milliseconds % 1000)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(msText)Z"
-    }
 }
 
 /// Where `serve` writes: a line per server and per request, and errors.

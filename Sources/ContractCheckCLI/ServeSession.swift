@@ -69,6 +69,10 @@ final class ServeSession: Sendable {
             }
         }
 
+        // `--scenario 410s`: a token is unregistered after its first accepted push, once.
+        let unregisterAfterFirstPush = options.scenario?.unregistersAfterFirstPush ?? false
+        let unregistered = Locked<Set<String>>([])
+
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.port = options.apnsPort
         serverConfiguration.maxBodyBytes = apnsConfiguration.maxBodyBytes
@@ -79,6 +83,11 @@ final class ServeSession: Sendable {
             guard let entry = journal.last(where: { $0.apnsID == apnsID }) ?? journal.last else { return response }
             if !quiet { output.line(log.line(entry)) }
             if entry.isAccepted, let forwarder { forwarder.forward(payload: request.body, apnsID: entry.apnsID) }
+            if entry.isAccepted, unregisterAfterFirstPush, let token = entry.deviceToken?.lowercased(),
+               unregistered.withLock({ $0.insert(token).inserted }) {
+                apns.unregister(token: token)
+                if !quiet { output.line(log.note("scenario", "410s: \(ServeLog.shorten(token)) unregistered; its next push gets 410")) }
+            }
             return response
         }
 

@@ -93,8 +93,9 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
             return ["FakeBackend: the next PUT /v1/devices/{token} gets 429 with Retry-After: 1",
                     "FakeAPNs: at most \(Self.throttle.limit) pushes per device per \(Self.throttle.windowSeconds) s, then 429 TooManyRequests"]
         case .unregistered:
-            apns.addFault(.next(1, .reason(.unregistered)))
-            return ["FakeAPNs: the next push gets 410 Unregistered (unregister a token for good with POST /apns/unregister)"]
+            // Nothing to preload: serve unregisters each token after its first accepted push
+            // (``unregistersAfterFirstPush``), so the 410 carries a real timestamp.
+            return ["FakeAPNs: each device token is unregistered after its first accepted push; the next push gets 410 Unregistered with that time, until the token registers again"]
         case .offlineSignOut:
             backend.setFault(.next(1, .reset, on: .deleteDevice))
             return ["FakeBackend: the next DELETE /v1/devices/{token} has its connection reset (not applied)"]
@@ -105,6 +106,10 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
                     "FakeBackend: the next POST /v1/notifications/{id}/opened is applied and its response lost"]
         }
     }
+
+    /// True for `410s`: a live run (`contract-check serve`) unregisters a device token right
+    /// after its first accepted push, as if the app had been deleted then.
+    public var unregistersAfterFirstPush: Bool { self == .unregistered }
 
     /// Throttling's limit: two pushes per device in any half second.
     static let throttle = ThrottlePolicy(limit: 2, windowSeconds: 0.5)

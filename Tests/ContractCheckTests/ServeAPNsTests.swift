@@ -133,3 +133,19 @@ import PushScenarios
         #expect(serve.stop() == 0)
     }
 }
+
+extension ServeAPNsTests {
+    @Test func theScenario410sUnregistersATokenAfterItsFirstPush() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "410s"])
+        #expect(try await serve.putDevice(Self.token) == 204)
+        let providerToken = try await serve.send("GET", serve.admin + "/apns/provider-token").body
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: providerToken, payload: Self.payload) == "2 200")
+        #expect(try serve.pushWithCurl(Self.token, providerToken: providerToken, payload: Self.payload) == "2 410")
+        #expect(serve.output.output.contains { $0.contains("410s: 0a1b2c3d…e8f9 unregistered") })
+        // Registering again (the app reinstalled) makes the token deliverable again.
+        #expect(try await serve.putDevice(Self.token) == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: providerToken, payload: Self.payload) == "2 200")
+        #expect(serve.stop() == 0)
+    }
+}
