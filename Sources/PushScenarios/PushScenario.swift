@@ -111,8 +111,8 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     /// after its first accepted push, as if the app had been deleted then.
     public var unregistersAfterFirstPush: Bool { self == .unregistered }
 
-    /// Throttling's limit: two pushes per device in any half second.
-    static let throttle = ThrottlePolicy(limit: 2, windowSeconds: 0.5)
+    /// Throttling's limit: two pushes per device in any second.
+    static let throttle = ThrottlePolicy(limit: 2, windowSeconds: 1)
 
     private func drive(app: any ScenarioClient, sender: any ScenarioSender,
                        environment: ScenarioEnvironment) async -> ScenarioReport {
