@@ -10,7 +10,7 @@ extension FakeAPNs {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = clock.nowMilliseconds()
         let framing = validator.checkFraming(request)
-        let pathToken: String? = (try? framing.get()).map { $0.lowercased() }
+        let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }
         let inspection = inspectIfReadable(request.body)
 
         var wakeups = Wakeups()
