@@ -26,6 +26,7 @@ extension FakeAPNs {
         server.port = configuration.port
         server.idleTimeout = configuration.idleTimeout
         server.maxBodyBytes = configuration.maxBodyBytes
+        server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
         let started: HTTPServer
         do {
             started = try HTTPServer.start(configuration: server) { [weak self] request in
