@@ -18,6 +18,25 @@ extension FakeAPNs {
         return fake
     }
 
+    /// The synchronous form of ``start(configuration:payloadInspector:)``, for callers
+    /// outside async code (the `contract-check serve` command).
+    /// - Throws: ``FakeAPNsError/serverUnavailable`` when the port cannot be bound.
+    public static func startListening(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+                                      payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) throws -> FakeAPNs {
+        let fake = FakeAPNs(configuration: configuration, payloadInspector: payloadInspector)
+        try fake.listen()
+        return fake
+    }
+
+    /// The synchronous form of ``stop()``.
+    public func stopListening() {
+        let server = server_.withLock { s -> HTTPServer? in
+            defer { s = nil }
+            return s
+        }
+        server?.stop()
+    }
+
     /// Binds the configured address and serves this fake's handler.
     func listen() throws {
         let configuration = self.configuration
