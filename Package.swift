@@ -25,6 +25,7 @@ let package = Package(
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
         // Benchmark-only server (Benchmarks/apns.sh); not a product.
         .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs"], path: "Benchmarks/FakeAPNsServer"),
+        .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),

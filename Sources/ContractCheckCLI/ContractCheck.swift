@@ -1,8 +1,123 @@
 /// The `contract-check` command line tool, callable in-process for tests.
+///
+/// ```swift
+/// let io = CommandIO.capturing()
+/// let status = ContractCheck.main(["validate", "--format", "json", "Fixtures/valid"], io: io)
+/// ```
 public enum ContractCheck {
-    /// Runs the tool with `arguments` (without the program name) and returns the exit code.
+    /// The program name used in help and usage lines.
+    public static let toolName = "contract-check"
+
+    static let overview = "Checks the JSON messages an iOS app, its backend and its APNs sender exchange against one set of contracts."
+
+    /// One row of the command table: a built subcommand, or one that is planned.
+    package struct Entry {
+        package let name: String
+        package let abstract: String
+        /// `nil` for a planned subcommand (listed as "not yet available").
+        package let run: ((_ arguments: [String], _ io: CommandIO) -> Int32)?
+
+        /// A subcommand that is built.
+        package static func command(_ command: any Subcommand.Type) -> Entry {
+            Entry(name: command.name, abstract: command.help.abstract, run: { command.run($0, io: $1) })
+        }
+
+        /// A subcommand that is specified but not yet in this build.
+        package static func planned(_ name: String, abstract: String) -> Entry {
+            Entry(name: name, abstract: abstract, run: nil)
+        }
+    }
+
+    /// THE list of subcommands, in the order help shows them; the only place to add one.
+    ///
+    /// To add a subcommand: write `enum XCommand: Subcommand` in `XCommand.swift` (see
+    /// ``Subcommand`` for the shape: `name`, `help: CommandHelp`, `run(_:io:) -> Int32`),
+    /// then replace its `.planned(…)` row below with `.command(XCommand.self)`.
+    package static var commandTable: [Entry] {
+        [
+            .command(ValidateCommand.self),
+            .planned("schema", abstract: "Emit JSON Schema files, or check the golden ones are current."),
+            .planned("breaking", abstract: "Report breaking changes against a previous schema folder."),
+            .planned("openapi", abstract: "Write the OpenAPI 3.1 document for the backend endpoints."),
+            .command(ServeCommand.self),
+        ]
+    }
+
+    /// Runs the tool with `arguments` (without the program name) on the process's standard
+    /// streams and returns the exit code.
     public static func main(_ arguments: [String]) -> Int32 {
-        print("contract-check: not yet implemented")
-        return 64
+        let io = CommandIO.standardStreams()
+        let status = main(arguments, io: io)
+        io.flush()
+        return status
+    }
+
+    /// Runs the tool with `arguments` (without the program name), writing through `io`.
+    /// - Returns: 0 clean, 1 findings, 64 usage error.
+    public static func main(_ arguments: [String], io: CommandIO) -> Int32 {
+        guard let first = arguments.first else {
+            io.writeErrorLine("Error: missing subcommand")
+            io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")
+            io.writeErrorLine("  See '\(toolName) --help' for the list of subcommands.")
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help":
+            io.write(toolHelp())
+            return ExitCode.success
+        case "help":
+            guard let topic = rest.first else {
+                io.write(toolHelp())
+                return ExitCode.success
+            }
+            return main([topic, "--help"], io: io)
+        default:
+            break
+        }
+        let table = commandTable
+        guard let entry = table.first(where: { $0.name == first }) else {
+            let error: UsageError
+            if first.hasPrefix("-") {
+                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help"]))
+            } else {
+                error = .unknownSubcommand(first, suggestion: Suggestion.closest(to: first, among: table.map(\.name) + ["help"]))
+            }
+            io.writeErrorLine("Error: \(error.message)")
+            io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")
+            io.writeErrorLine("  See '\(toolName) --help' for the list of subcommands.")
+            return ExitCode.usage
+        }
+        guard let run = entry.run else {
+            io.writeErrorLine("Error: '\(entry.name)' is not yet available in this build of \(toolName)")
+            io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")
+            io.writeErrorLine("  See '\(toolName) --help' for the subcommands that are.")
+            return ExitCode.usage
+        }
+        return run(rest, io)
+    }
+
+    /// The tool's help: overview, usage and the subcommand list.
+    static func toolHelp() -> String {
+        var lines = [
+            "OVERVIEW: \(overview)",
+            "",
+            "USAGE: \(toolName) <subcommand> [options]",
+            "",
+            "SUBCOMMANDS:",
+        ]
+        for entry in commandTable {
+            let note = entry.run == nil ? " (not yet available)" : ""
+            lines.append(CommandHelp.row(entry.name, entry.abstract + note))
+        }
+        lines += [
+            "",
+            "OPTIONS:",
+            CommandHelp.row("-h, --help", "Show help information."),
+            "",
+            "EXIT STATUS: 0 clean, 1 violations or breaking changes, 64 usage error.",
+            "  See '\(toolName) help <subcommand>' for detailed help.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -37,7 +37,7 @@ private struct CatalogCollector {
     mutating func visit(_ schema: Schema, where place: String) {
         let own = schema.ruleID
         func node(_ generic: String, _ summary: String) -> (String, String) {
-            if let own { return (own, schema.summary ?? "\(place): \(summary)") }
+            if let own { return (own, schema.ruleSummary ?? "\(place): \(summary)") }
             return (generic, summary)
         }
         switch schema.kind {
@@ -52,8 +52,9 @@ private struct CatalogCollector {
             }
             for member in object.members {
                 if member.isRequired {
+                    let shared = member.schema.ruleID == member.requiredRuleID ? member.schema.ruleSummary : nil
                     add(member.requiredRuleID ?? ids.required,
-                        member.requiredRuleID == nil ? "Required members are present." : "\"\(member.name)\" is present.")
+                        member.requiredRuleID == nil ? "Required members are present." : shared ?? "\"\(member.name)\" is present.")
                 }
                 visit(member.schema, where: "\"\(member.name)\"")
             }
@@ -110,7 +111,7 @@ private struct CatalogCollector {
             for alternative in alternatives { visit(alternative, where: place) }
         case .forbidden(let reason):
             let (id, _) = node(ids.forbidden, reason)
-            add(id, schema.summary ?? "\(place) is never sent: \(reason)")
+            add(id, schema.ruleSummary ?? "\(place) is never sent: \(reason)")
         }
     }
 }

@@ -5,24 +5,50 @@ extension JSONParser {
     mutating func parseString() throws(JSONSyntaxError) -> String {
         index &+= 1
         let start = index
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index &+= 1
-                return text
+        while true {
+            skipPlainASCII()
+            // Byte by byte up to the byte that stopped the word scan; back to words after
+            // a multi-byte character.
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    index &+= 1
+                    return text
+                }
+                if byte == UInt8(ascii: "\\") {
+                    return try parseEscapedString(from: start)
+                }
+                if byte < 0x20 { throw controlCharacterError(byte) }
+                if byte < 0x80 {
+                    index &+= 1
+                } else {
+                    try skipUTF8Sequence()
+                    break
+                }
             }
-            if byte == UInt8(ascii: "\\") {
-                return try parseEscapedString(from: start)
-            }
-            if byte < 0x20 { throw controlCharacterError(byte) }
-            if byte < 0x80 {
-                index &+= 1
-            } else {
-                try skipUTF8Sequence()
-            }
+            if index >= end { throw unterminatedStringError() }
         }
-        throw unterminatedStringError()
+    }
+
+    /// Skips 8 bytes at a time while none is a quote, a backslash, a control character or
+    /// non-ASCII (exact SWAR tests: no false negatives; any hit falls back to the byte loop).
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while end &- index >= 8 {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((word &- ones &* 0x20) & ~word)
+                | ((quote &- ones) & ~quote)
+                | ((backslash &- ones) & ~backslash)
+                | word
+            if special & highBits != 0 { return }
+            index &+= 8
+        }
     }
 
     /// The slow path: `index` is at the first backslash; `start` is after the opening quote.

@@ -140,8 +140,10 @@ struct JSONParser {
                 let isObject = stack[top].isObject
                 if isObject {
                     let key = stack[top].key
+                    if stack[top].members.capacity == 0 { stack[top].members.reserveCapacity(8) }
                     stack[top].members.append(JSONMember(key: key, keyPosition: stack[top].keyPosition, value: node))
                 } else {
+                    if stack[top].elements.capacity == 0 { stack[top].elements.reserveCapacity(4) }
                     stack[top].elements.append(node)
                 }
                 skipWhitespace()

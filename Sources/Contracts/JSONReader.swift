@@ -41,10 +41,7 @@ public enum JSONReader {
     /// - Throws: `JSONSyntaxError` naming the line, column and byte offset of the first
     ///   mistake, what was expected there and what was found.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONNode {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> JSONNode in
-            var parser = JSONParser(buffer, maxDepth: maxDepth)
-            return try parser.parseDocument()
-        }
+        try bytes.withUnsafeBufferPointer { read($0, maxDepth: maxDepth) }.get()
     }
 
     /// Parses one JSON document from raw memory (for callers holding `Data` or a socket buffer).
@@ -54,8 +51,7 @@ public enum JSONReader {
     ///   - maxDepth: The most arrays and objects that may be open at once.
     /// - Throws: `JSONSyntaxError`, as `parse(_:maxDepth:)` for `[UInt8]`.
     public static func parse(_ buffer: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(buffer.bindMemory(to: UInt8.self), maxDepth: maxDepth)
-        return try parser.parseDocument()
+        try buffer.withMemoryRebound(to: UInt8.self) { read($0, maxDepth: maxDepth) }.get()
     }
 
     /// Parses one JSON document from any byte sequence (e.g. `Data`, `ArraySlice<UInt8>`).
@@ -63,15 +59,9 @@ public enum JSONReader {
     /// Contiguous sequences are read in place; others are copied once.
     /// - Throws: `JSONSyntaxError`, as `parse(_:maxDepth:)` for `[UInt8]`.
     public static func parse(_ bytes: some Sequence<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONNode {
-        let inPlace = bytes.withContiguousStorageIfAvailable { buffer -> Result<JSONNode, JSONSyntaxError> in
-            var parser = JSONParser(buffer, maxDepth: maxDepth)
-            do throws(JSONSyntaxError) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
+        if let inPlace = bytes.withContiguousStorageIfAvailable({ read($0, maxDepth: maxDepth) }) {
+            return try inPlace.get()
         }
-        if let inPlace { return try inPlace.get() }
         return try parse(Array(bytes), maxDepth: maxDepth)
     }
 
@@ -80,5 +70,15 @@ public enum JSONReader {
     /// - Throws: `JSONSyntaxError`, as `parse(_:maxDepth:)` for `[UInt8]`.
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONNode {
         try parse(text.utf8, maxDepth: maxDepth)
+    }
+
+    /// The one entry to the parser; a `Result` so no closure-taking API needs typed throws.
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONNode, JSONSyntaxError> {
+        var parser = JSONParser(bytes, maxDepth: maxDepth)
+        do throws(JSONSyntaxError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
+        }
     }
 }

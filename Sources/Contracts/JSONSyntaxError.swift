@@ -59,6 +59,12 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What was expected and what was found, without the position.
     public var message: String
 
+    /// Creates an error; the reader is the usual source, tests and tools may build expected ones.
+    ///
+    /// - Parameters:
+    ///   - kind: The class of mistake.
+    ///   - position: Where the offending byte is.
+    ///   - message: What was expected and what was found, without the position.
     public init(_ kind: Kind, at position: SourcePosition, _ message: String) {
         self.kind = kind
         self.position = position

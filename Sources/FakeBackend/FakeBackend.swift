@@ -1,2 +1,214 @@
-// FakeBackend: see its issue. Nothing public yet.
+import Foundation
 @_exported import LoopbackHTTP
+@_exported import Contracts
+
+/// A fake of the app's backend on a loopback port: it checks every request against the
+/// contracts, remembers devices and opens, keeps a journal, and can be scripted to have a
+/// bad day (throttling, outages, hangs, lost responses).
+///
+/// ```swift
+/// let backend = try await FakeBackend.start(configuration: .init(sessions: ["s1": "a1"]))
+/// // point the app's HTTP client at backend.baseURL, with "Authorization: Bearer s1"
+/// try await backend.waitForDevice(token: "ab12")
+/// #expect(backend.devices["ab12"]?.account == "a1")
+/// await backend.stop()
+/// ```
+///
+/// The logic is a plain request → response function, ``handle(_:)``, so a backend made with
+/// ``init(configuration:)`` (no socket) can be driven directly in unit tests.
+public final class FakeBackend: Sendable {
+    /// The configuration it was made with (sessions and faults may have changed since).
+    public let configuration: Configuration
+    let store: Locked<BackendStore>
+    let validator: RequestValidator
+    private let server = Locked<HTTPServer?>(nil)
+
+    /// A backend that is not listening: call ``handle(_:)`` directly. Use ``start(configuration:)``
+    /// for one on a socket.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        self.store = Locked(BackendStore(configuration: configuration))
+        self.validator = RequestValidator(contracts: configuration.contracts)
+    }
+
+    /// Starts a backend listening on `configuration.host:port` (127.0.0.1, a free port by
+    /// default). Returns once it accepts connections.
+    /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
+    public static func start(configuration: Configuration = .init()) async throws -> FakeBackend {
+        try startListening(configuration: configuration)
+    }
+
+    /// The synchronous form of ``start(configuration:)``, for `contract-check serve`.
+    package static func startListening(configuration: Configuration = .init()) throws -> FakeBackend {
+        let backend = FakeBackend(configuration: configuration)
+        var serverConfiguration = HTTPServerConfiguration()
+        serverConfiguration.host = configuration.host
+        serverConfiguration.port = configuration.port
+        serverConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        let server: HTTPServer
+        do {
+            server = try HTTPServer.start(configuration: serverConfiguration) { [weak backend] request in
+                backend?.handle(request) ?? HTTPResponse(status: .serviceUnavailable)
+            }
+        } catch {
+            throw FakeBackendError.cannotListen(host: configuration.host, port: configuration.port, underlying: error)
+        }
+        if backend.store.withLock({ $0.isOffline }) { server.refuseConnections(true) }
+        backend.server.withLock { $0 = server }
+        return backend
+    }
+
+    /// The port it listens on; 0 when it was made with ``init(configuration:)``.
+    public var port: UInt16 { server.withLock { $0?.port ?? 0 } }
+
+    /// `http://127.0.0.1:PORT`, the base URL for a client.
+    public var baseURL: URL {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Stops listening: in-flight responses finish, every connection closes, and the port is
+    /// free when this returns. Pending waits fail. Calling it twice is harmless.
+    public func stop() async {
+        let running = server.withLock { server -> HTTPServer? in
+            defer { server = nil }
+            return server
+        }
+        await running?.stop()
+        failAllWaiters()
+    }
+
+    /// The synchronous form of ``stop()``, for `contract-check serve`.
+    package func stopListening() {
+        let running = server.withLock { server -> HTTPServer? in
+            defer { server = nil }
+            return server
+        }
+        running?.stop()
+        failAllWaiters()
+    }
+
+    // MARK: Accounts
+
+    /// Lets `bearer` act as `account` from now on.
+    public func addSession(bearer: String, account: String) {
+        store.withLock { $0.sessions[bearer] = account }
+    }
+
+    /// Signs a bearer out: its requests get 401 from now on.
+    public func removeSession(bearer: String) {
+        store.withLock { $0.sessions[bearer] = nil }
+    }
+
+    /// Bearer → account, as configured and added since.
+    public var sessions: [String: String] { store.withLock { $0.sessions } }
+
+    // MARK: State
+
+    /// A snapshot of everything the backend holds.
+    public var state: FakeBackendState { store.withLock { $0.snapshot } }
+
+    /// Registered tokens (lowercase) and who holds them.
+    public var devices: [String: RegisteredDevice] { store.withLock { $0.devices } }
+
+    /// Every accepted "opened" report in arrival order, duplicates included.
+    public var opens: [RecordedOpen] { store.withLock { $0.opens } }
+
+    /// The reports for one notification id, duplicates included.
+    public func opens(for notificationID: String) -> [RecordedOpen] {
+        store.withLock { $0.opens.filter { $0.notificationID == notificationID } }
+    }
+
+    /// Every request, oldest first (the newest `journalCapacity` of them).
+    public var journal: [BackendJournalEntry] { store.withLock { $0.journal.entries } }
+
+    /// How many journal entries were dropped because the journal was full.
+    public var journalDropped: Int { store.withLock { $0.journal.dropped } }
+
+    /// Forgets devices, opens, the journal and request counts, clears every fault and comes
+    /// back online. Sessions stay.
+    public func reset() {
+        store.withLock { store in
+            store.devices.removeAll()
+            store.opens.removeAll()
+            store.journal.removeAll()
+            store.requestCounts.removeAll()
+            store.faults.removeAll()
+            store.isOffline = false
+        }
+        server.withLock { $0 }?.refuseConnections(false)
+        notifyWaiters()
+    }
+
+    // MARK: Faults
+
+    /// Adds a fault plan; plans are tried in the order they were added and the first that
+    /// strikes a request wins. An `.offline` plan takes the backend offline at once
+    /// (see ``setOffline(_:)``), whatever its endpoint or trigger.
+    public func setFault(_ plan: BackendFaultPlan) {
+        if plan.fault == .offline {
+            setOffline(true)
+            return
+        }
+        store.withLock { $0.faults.append(ActiveFault(plan)) }
+    }
+
+    /// Adds a fault for the next `count` requests to `endpoint` (nil: any endpoint).
+    public func setFault(_ fault: BackendFault, on endpoint: Endpoint? = nil, count: Int = 1) {
+        setFault(.next(count, fault, on: endpoint))
+    }
+
+    /// The plans still in force.
+    public var faults: [BackendFaultPlan] {
+        store.withLock { store in
+            store.faults.map { active in
+                var plan = active.plan
+                if case .next = plan.trigger { plan.trigger = .next(count: active.remaining) }
+                return plan
+            }
+        }
+    }
+
+    /// Removes every fault plan and comes back online.
+    public func clearFaults() {
+        store.withLock { $0.faults.removeAll() }
+        setOffline(false)
+    }
+
+    /// Takes the backend offline (new connections are refused, requests on connections
+    /// opened earlier are reset without being applied) or back online.
+    ///
+    /// Offline is server-wide: it cannot be limited to one endpoint, because a refused
+    /// connection carries no request to tell endpoints apart.
+    public func setOffline(_ offline: Bool) {
+        store.withLock { $0.isOffline = offline }
+        server.withLock { $0 }?.refuseConnections(offline)
+        notifyWaiters()
+    }
+
+    /// True while the backend refuses connections.
+    public var isOffline: Bool { store.withLock { $0.isOffline } }
+}
+
+/// Runs `body` with a started backend and stops it afterwards, also when `body` throws.
+///
+/// ```swift
+/// try await withFakeBackend(configuration: .init(sessions: ["s1": "a1"])) { backend in
+///     // drive the client against backend.baseURL
+/// }
+/// ```
+public func withFakeBackend<Result>(
+    configuration: FakeBackend.Configuration = .init(),
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (FakeBackend) async throws -> Result
+) async throws -> Result {
+    let backend = try await FakeBackend.start(configuration: configuration)
+    do {
+        let result = try await body(backend)
+        await backend.stop()
+        return result
+    } catch {
+        await backend.stop()
+        throw error
+    }
+}

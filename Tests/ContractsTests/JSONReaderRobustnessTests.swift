@@ -168,3 +168,25 @@ import Testing
         #expect(route.value.position.description == "6:13")
     }
 }
+
+/// The fast decimal path must agree bit for bit with the full decimal parser.
+@Suite struct JSONReaderDecimalTests {
+    @Test func fastPathMatchesDoubleParsing() throws {
+        var generator = JSONReaderRobustnessTests.SeededGenerator(state: 0xDEC1_0000)
+        for _ in 0..<5000 {
+            let integer = UInt64.random(in: 0...9_999_999_999, using: &generator)
+            let fraction = String(UInt64.random(in: 0...99_999_999, using: &generator))
+            let exponent = Int.random(in: -30...30, using: &generator)
+            var literal = (Bool.random(using: &generator) ? "-" : "") + String(integer)
+            if Bool.random(using: &generator) { literal += "." + fraction }
+            if Bool.random(using: &generator) { literal += "e\(exponent)" }
+            let number = try #require(try JSONReader.parse(literal).numberValue)
+            let expected = try #require(Double(literal))
+            #expect(number.doubleValue.bitPattern == expected.bitPattern, "\(literal)")
+        }
+        for literal in ["0.1", "0.3", "-0.0", "9007199254740993.5", "1.7976931348623157e308", "4.9e-324", "123456789012345678.9", "1e22", "1e23", "0.000001"] {
+            let number = try #require(try JSONReader.parse(literal).numberValue)
+            #expect(number.doubleValue.bitPattern == Double(literal)?.bitPattern, "\(literal)")
+        }
+    }
+}

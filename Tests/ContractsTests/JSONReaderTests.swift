@@ -184,3 +184,14 @@ import Testing
         #expect(try JSONReader.parse(nested, maxDepth: 2000).member("a") != nil)
     }
 }
+
+@Suite struct JSONReaderDocumentationTests {
+    /// The example in JSONReader's doc comment and Docs/readme/json-reader.md.
+    @Test func readmeExample() throws {
+        let node = try JSONReader.parse(#"{"aps": {"mutable-content": 1}}"#)
+        let flag = try #require(node.member("aps")?.value.member("mutable-content"))
+        #expect(flag.value.integerValue == 1)
+        #expect(flag.value.position == SourcePosition(line: 1, column: 29, offset: 28))
+        #expect(node.duplicateKeys.isEmpty)
+    }
+}

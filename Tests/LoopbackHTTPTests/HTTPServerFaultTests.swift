@@ -59,6 +59,19 @@ import Testing
         }
     }
 
+    @Test func aHungConnectionIsReleasedWhenTheClientGivesUp() async throws {
+        let applied = Locked<[String]>([])
+        try await withServer(handler: Self.faultHandler(applied)) { server in
+            do {
+                let client = try RawClient(port: server.port)
+                try client.send("GET /hang HTTP/1.1\r\nHost: h\r\n\r\n")
+                #expect(eventually { applied.snapshot == ["/hang"] })
+                #expect(server.openConnectionCount == 1)
+            }
+            #expect(eventually { server.openConnectionCount == 0 })
+        }
+    }
+
     @Test func resetIsSeenAsConnectionReset() async throws {
         let applied = Locked<[String]>([])
         try await withServer(handler: Self.faultHandler(applied)) { server in
@@ -143,4 +156,28 @@ import Testing
 @inline(__always)
 private func pollOnce(_ descriptor: inout pollfd, _ milliseconds: Int32) -> Int32 {
     poll(&descriptor, 1, milliseconds)
+}
+
+@Suite struct HTTPServerSelfControlTests {
+    @Test func handlerCanTakeItsOwnServerOfflineWithoutDeadlock() async throws {
+        let box = Locked<HTTPServer?>(nil)
+        let server = try HTTPServer.start { request in
+            if request.path == "/offline" { box.withLock { $0 }?.refuseConnections(true) }
+            return HTTPResponse(status: .ok, body: Array(request.path.utf8))
+        }
+        box.withLock { $0 = server }
+        let client = try RawClient(port: server.port)
+        try client.send("GET /offline HTTP/1.1\r\nHost: h\r\n\r\n")
+        // The answer is written before the queued refusal closes the connection.
+        #expect(try client.readToEnd().text == "HTTP/1.1 200 OK\r\ncontent-length: 8\r\n\r\n/offline")
+        #expect(eventually {
+            (try? RawClient(port: server.port)) == nil
+        })
+        #expect(server.refuseConnections(false) == nil)
+        let again = try RawClient(port: server.port)
+        try again.send("GET /back HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        #expect(try again.readToEnd().text.hasSuffix("/back"))
+        box.withLock { $0 = nil }
+        await server.stop()
+    }
 }

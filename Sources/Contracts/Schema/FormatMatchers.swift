@@ -15,8 +15,15 @@ enum FormatMatchers {
             || byte == 0x2B || byte == 0x2F
     }
 
-    /// Describes the first character that is not allowed, e.g. `'g' at character 5`.
+    /// Describes the first character that is not allowed, e.g. `'g' at character 5`; nil when
+    /// every character is allowed. The common (valid) case is one pass over the bytes.
     static func badCharacter(in value: String, where isAllowed: (UInt8) -> Bool) -> String? {
+        var allAllowed = true
+        for byte in value.utf8 where !isAllowed(byte) {
+            allAllowed = false
+            break
+        }
+        if allAllowed { return nil }
         var index = 0
         for scalar in value.unicodeScalars {
             index += 1
@@ -24,6 +31,19 @@ enum FormatMatchers {
             return "'\(scalar.escaped(asASCII: true))' at character \(index)"
         }
         return nil
+    }
+
+    /// The number of Unicode scalars, counted over UTF-8 without decoding.
+    static func scalarCount(_ value: String) -> Int {
+        var count = 0
+        for byte in value.utf8 where byte & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
+    /// `value.hasPrefix(prefix)` by bytes: String's own compares Characters, which is slower
+    /// and not what a wire format means.
+    static func hasPrefix(_ value: String, _ prefix: String) -> Bool {
+        value.utf8.starts(with: prefix.utf8)
     }
 
     static func hexBytesProblem(_ value: String) -> String? {
@@ -60,19 +80,24 @@ enum FormatMatchers {
     }
 
     static func base64Problem(_ value: String) -> String? {
-        let bytes = Array(value.utf8)
-        if bytes.count % 4 != 0 { return "\(bytes.count) characters, not a multiple of 4" }
+        let utf8 = value.utf8
+        let count = utf8.count
+        if count % 4 != 0 { return "\(count) characters, not a multiple of 4" }
         var index = 0
-        for byte in bytes {
-            let fromEnd = bytes.count - index
+        var previousWasPadding = false
+        for byte in utf8 {
             index += 1
-            if isBase64Byte(byte) { continue }
-            if byte == 0x3D && fromEnd <= 2 {
-                // '=' only as the last one or two characters, and "=x" never.
-                if fromEnd == 2, let last = bytes.last, last != 0x3D { return "'=' before the last character" }
+            let fromEnd = count - index
+            if byte == 0x3D {
+                // '=' only as the last one or two characters.
+                guard fromEnd <= 1 else { return "'=' before the end" }
+                previousWasPadding = true
                 continue
             }
-            return badCharacter(in: value, where: { isBase64Byte($0) || $0 == 0x3D }) ?? "'=' inside the text"
+            if previousWasPadding { return "'=' before the last character" }
+            if !isBase64Byte(byte) {
+                return badCharacter(in: value, where: { isBase64Byte($0) || $0 == 0x3D }) ?? "a character outside base64"
+            }
         }
         return nil
     }
@@ -95,26 +120,35 @@ enum FormatMatchers {
     }
 
     static func httpsURLProblem(_ value: String) -> String? {
-        let bytes = Array(value.utf8)
-        let scheme = Array("https://".utf8)
-        guard bytes.starts(with: scheme) else {
-            if value.hasPrefix("http://") { return "an http:// URL" }
+        guard hasPrefix(value, "https://") else {
+            if hasPrefix(value, "http://") { return "an http:// URL" }
             return "\"\(clipped(value))\", not an https:// URL"
         }
-        var index = scheme.count
+        return value.utf8.withContiguousStorageIfAvailable { httpsRestProblem($0) } ?? httpsRestProblem(Array(value.utf8))
+    }
+
+    /// The https URL check after the scheme, over contiguous bytes.
+    static func httpsRestProblem<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> String? where Bytes.Index == Int {
+        var index = bytes.startIndex + 8
         let hostStart = index
-        while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
+        while index < bytes.endIndex, isHostByte(bytes[index]) { index += 1 }
         if index == hostStart { return "a URL without a host" }
-        if index < bytes.count, bytes[index] == 0x3A {
+        if index < bytes.endIndex, bytes[index] == 0x3A {
             index += 1
             let portStart = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             if index == portStart || index - portStart > 5 { return "a URL with a bad port" }
         }
-        if index == bytes.count { return nil }
+        if index == bytes.endIndex { return nil }
         guard bytes[index] == 0x2F || bytes[index] == 0x3F || bytes[index] == 0x23 else {
             return "a URL with a bad host"
         }
+        var asciiOnly = true
+        for byte in bytes[index...] {
+            if byte >= 0x80 { asciiOnly = false; break }
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) { return "a URL containing whitespace" }
+        }
+        if asciiOnly { return nil }
         let rest = String(decoding: bytes[index...], as: UTF8.self)
         for scalar in rest.unicodeScalars where scalar.properties.isWhitespace {
             return "a URL containing whitespace"
@@ -146,7 +180,7 @@ enum FormatMatchers {
     }
 
     static func prefixedIdentifierProblem(_ value: String, prefix: String) -> String? {
-        guard value.hasPrefix(prefix) else { return "\"\(clipped(value))\"" }
+        guard hasPrefix(value, prefix) else { return "\"\(clipped(value))\"" }
         let id = value.utf8.dropFirst(prefix.utf8.count)
         if id.isEmpty || id.count > 64 { return "\"\(clipped(value))\" (the id must be 1-64 characters)" }
         for byte in id where !isIdentifierByte(byte) { return "\"\(clipped(value))\"" }

@@ -48,13 +48,16 @@ public struct Schema: Sendable, Hashable {
     /// range, flag, forbidden) instead of the contract's generic ids, e.g.
     /// `payload.image-url-https` for `imageUrl`.
     public var ruleID: String?
+    /// One line saying what ``ruleID`` requires, for rule catalogs and documentation.
+    public var ruleSummary: String?
     /// What to do when this node is wrong, appended to every message about it.
     public var advice: String?
 
-    public init(_ kind: Kind, summary: String? = nil, ruleID: String? = nil, advice: String? = nil) {
+    public init(_ kind: Kind, summary: String? = nil, ruleID: String? = nil, ruleSummary: String? = nil, advice: String? = nil) {
         self.kind = kind
         self.summary = summary
         self.ruleID = ruleID
+        self.ruleSummary = ruleSummary
         self.advice = advice
     }
 }
@@ -120,10 +123,12 @@ extension Schema {
         return copy
     }
 
-    /// This schema reporting its own violations under `id` instead of the generic ids.
-    public func rule(_ id: String) -> Schema {
+    /// This schema reporting its own violations under `id` instead of the generic ids;
+    /// `summary` says in one line what the rule requires.
+    public func rule(_ id: String, _ summary: String? = nil) -> Schema {
         var copy = self
         copy.ruleID = id
+        copy.ruleSummary = summary
         return copy
     }
 

@@ -15,7 +15,7 @@ enum APNsContracts {
     /// A `.apns` file for the Simulator: the payload plus "Simulator Target Bundle".
     static let apnsFile: Contract = {
         var members = PayloadSchema.members
-        members.append(.required(simulatorTargetBundle, Schema.string(format: .bundleID).rule("apns-file.simulator-target-bundle")
+        members.append(.required(simulatorTargetBundle, Schema.string(format: .bundleID).rule("apns-file.simulator-target-bundle", "\"Simulator Target Bundle\" is present and is a bundle id.")
             .summary("The bundle id of the app the Simulator delivers the file to.")
             .advice("set it to the app's bundle identifier"), rule: "apns-file.simulator-target-bundle"))
         return Contract(
@@ -35,7 +35,7 @@ enum APNsContracts {
         name: "apns-error", direction: .providerToAPNs,
         summary: "The JSON body of an APNs error response: {\"reason\": …} plus \"timestamp\" for 410.",
         schema: .object([
-            .required("reason", Schema.string(oneOf: APNsErrorReason.allCases.map(\.rawValue)).rule("apns-error.reason")
+            .required("reason", Schema.string(oneOf: APNsErrorReason.allCases.map(\.rawValue)).rule("apns-error.reason", "reason is one of Apple's reason strings, spelled exactly.")
                 .summary("Apple's reason string.")
                 .advice("use one of Apple's reason strings exactly, e.g. BadDeviceToken")),
             .optional("timestamp", Schema.integer(minimum: 0)

@@ -9,14 +9,14 @@ enum AppToBackendContracts {
             .required("platform", Schema.string(oneOf: ["ios"]).summary("Always \"ios\".")),
             .required("environment", Schema.string(oneOf: ["production", "sandbox"])
                 .summary("The APNs environment the token belongs to; sandbox tokens must not reach production.")),
-            .required("appVersion", Schema.string(format: .semver).rule("device-registration.app-version")
+            .required("appVersion", Schema.string(format: .semver).rule("device-registration.app-version", "appVersion is MAJOR.MINOR.PATCH.")
                 .summary("The app's version, MAJOR.MINOR.PATCH.")
                 .advice("send Bundle.main's CFBundleShortVersionString as MAJOR.MINOR.PATCH")),
-            .required("publicKey", Schema.string(format: .base64P256PublicKey).rule("device-registration.public-key")
+            .required("publicKey", Schema.string(format: .base64P256PublicKey).rule("device-registration.public-key", "publicKey is base64 of a 65-byte uncompressed P-256 key (first byte 0x04).")
                 .summary("Base64 of the device's 65-byte uncompressed P-256 public key (first byte 0x04).")
                 .advice("send SecKeyCopyExternalRepresentation of the P-256 public key, base64-encoded")),
             .optional("accountId", Schema.forbidden("the account comes from the Authorization header, never from the body; remove it")
-                .rule("device-registration.account-in-body")
+                .rule("device-registration.account-in-body", "The body never names the account; the bearer session does.")
                 .summary("The account never comes from the body; the bearer session names it.")),
         ]).summary("A device registration."),
         folderName: "devices")

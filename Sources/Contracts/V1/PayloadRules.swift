@@ -14,14 +14,17 @@ enum PayloadRules {
     static func size(excluding excluded: String? = nil) -> ContractRule {
         ContractRule(id: "payload.size", summary: "The payload is at most 4096 bytes as sent (5120 for VoIP).") { document, report in
             let limit = report.options.maximumPayloadBytes
-            let compact: Int
-            if let excluded, case .object(let members) = document.value {
-                compact = CompactSize.of(members.filter { $0.key != excluded })
-            } else {
-                compact = CompactSize.of(document)
+            // Measuring the compact form walks every string; do it only when it matters.
+            func compactSize() -> Int {
+                if let excluded, case .object(let members) = document.value {
+                    return CompactSize.of(members.filter { $0.key != excluded })
+                }
+                return CompactSize.of(document)
             }
-            let measured = excluded == nil ? (report.options.sourceByteCount ?? compact) : compact
+            let sent = excluded == nil ? report.options.sourceByteCount : nil
+            let measured = sent ?? compactSize()
             guard measured > limit else { return }
+            let compact = sent == nil ? measured : compactSize()
             let hint = compact <= limit
                 ? "send it without whitespace (compact it is \(compact) bytes)"
                 : "shorten the alert or send an id the app fetches with"
@@ -165,7 +168,26 @@ enum PayloadRules {
         "birthday", "birthdate", "dateofbirth",
     ]
 
+    /// FNV-1a hashes of ``personalKeys``, so most keys are rejected without building a string.
+    static let personalKeyHashes: Set<UInt64> = Set(personalKeys.compactMap(normalizedHash))
+
+    /// The FNV-1a hash of `key` lowercased with '_' and '-' removed; nil for keys no listed
+    /// key can match (non-ASCII, or too short or long).
+    static func normalizedHash(_ key: String) -> UInt64? {
+        let utf8 = key.utf8
+        guard utf8.count >= 4, utf8.count <= 32 else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in utf8 where byte != 0x5F && byte != 0x2D {
+            guard byte < 0x80 else { return nil }
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// True when `key`, lowercased with '_' and '-' removed, is one of ``personalKeys``.
     static func isPersonalKey(_ key: String) -> Bool {
+        guard let hash = normalizedHash(key), personalKeyHashes.contains(hash) else { return false }
         var normalized = ""
         for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {
             normalized.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
@@ -176,33 +198,40 @@ enum PayloadRules {
     static let personalData = ContractRule(
         id: "payload.personal-data", summary: "Personal data (names, phones, emails, addresses) travels only encrypted in \"secret\"."
     ) { document, report in
-        var path: [String] = []
-        findPersonalKeys(document, &path, &report)
+        findPersonalKeys(document, &report)
     }
 
-    static func findPersonalKeys(_ node: JSONNode, _ path: inout [String], _ report: inout RuleReport) {
-        switch node.value {
-        case .object(let members):
-            for member in members {
-                if path.isEmpty && member.key == "secret" { continue }
-                // Apple's own key: the sound file of a critical alert.
-                let isSoundName = path == ["aps", "sound"] && member.key == "name"
-                if !isSoundName, isPersonalKey(member.key) {
-                    report.add(JSONPointer.make(path, appending: member.key), at: member.keyPosition,
-                               "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+    /// Walks the whole document with an explicit stack (no recursion, whatever the depth) and
+    /// reports every personal key outside the top-level `secret`.
+    static func findPersonalKeys(_ document: JSONNode, _ report: inout RuleReport) {
+        var pending: [(node: JSONNode, path: [String])] = [(document, [])]
+        while let (node, path) = pending.popLast() {
+            switch node.value {
+            case .object(let members):
+                for member in members {
+                    if path.isEmpty && member.key == "secret" { continue }
+                    // Apple's own key: the sound file of a critical alert.
+                    let isSoundName = member.key == "name" && path.count == 2 && path[0] == "aps" && path[1] == "sound"
+                    if !isSoundName, isPersonalKey(member.key) {
+                        report.add(JSONPointer.make(path, appending: member.key), at: member.keyPosition,
+                                   "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+                    }
+                    if isContainer(member.value) { pending.append((member.value, path + [member.key])) }
                 }
-                path.append(member.key)
-                findPersonalKeys(member.value, &path, &report)
-                path.removeLast()
+            case .array(let items):
+                for (index, item) in items.enumerated() where isContainer(item) {
+                    pending.append((item, path + [String(index)]))
+                }
+            default:
+                continue
             }
-        case .array(let items):
-            for (index, item) in items.enumerated() {
-                path.append(String(index))
-                findPersonalKeys(item, &path, &report)
-                path.removeLast()
-            }
-        default:
-            return
+        }
+    }
+
+    static func isContainer(_ node: JSONNode) -> Bool {
+        switch node.value {
+        case .object, .array: return true
+        default: return false
         }
     }
 

@@ -6,7 +6,7 @@ enum PayloadSchema {
         .optional("badge", Schema.integer(minimum: 0).summary("The number on the app icon; 0 clears it.")),
         .optional("sound", sound),
         .optional("thread-id", Schema.string(minLength: 1).summary("Groups pushes of one conversation (one order).")),
-        .optional("category", Schema.string(oneOf: ["ORDER_UPDATE", "OFFER"]).rule("payload.category")
+        .optional("category", Schema.string(oneOf: ["ORDER_UPDATE", "OFFER"]).rule("payload.category", "aps.category is ORDER_UPDATE or OFFER, the categories the app declares.")
             .summary("The notification category: ORDER_UPDATE or OFFER.")
             .advice("the app declares only ORDER_UPDATE (\"Track order\") and OFFER (\"See offer\")")),
         .optional("content-available", Schema.integerFlag.summary("1 wakes the app in the background (a silent push).")),
@@ -55,12 +55,12 @@ enum PayloadSchema {
         .optional("route", Schema.string(minLength: 1, maxLength: 200)
             .summary("Where a tap lands: orders/<id>, offers/<id> or home."),
             fallback: "an app that cannot read the route opens Home"),
-        .optional("orderVersion", Schema.integer(minimum: 1).rule("payload.order-version")
+        .optional("orderVersion", Schema.integer(minimum: 1).rule("payload.order-version", "orderVersion is an integer ≥ 1; ORDER_UPDATE pushes carry it.")
             .summary("Drops stale order updates; counts from 1.")
             .advice("order versions count from 1; send the order's current version")),
         .optional("secret", Schema.string(minLength: 1, format: .base64)
             .summary("Personal text, encrypted to the device key; only the service extension reads it.")),
-        .optional("imageUrl", Schema.string(format: .httpsURL).rule("payload.image-url-https")
+        .optional("imageUrl", Schema.string(format: .httpsURL).rule("payload.image-url-https", "imageUrl is an https:// URL.")
             .summary("The rider photo the service extension attaches; https only.")
             .advice("iOS loads attachments over https only (App Transport Security); serve the image over https")),
     ]

@@ -3,10 +3,9 @@
 enum NodeQuery {
     /// The last member called `name` of `node`, when `node` is an object.
     static func member(_ name: String, of node: JSONNode) -> JSONMember? {
-        guard case .object(let members) = node.value else { return nil }
-        var found: JSONMember?
-        for member in members where member.key == name { found = member }
-        return found
+        guard case .object(let members) = node.value,
+              let index = members.lastIndex(where: { $0.key == name }) else { return nil }
+        return members[index]
     }
 
     /// The node at a member path from `document`, when every step is an object member.

@@ -9,6 +9,7 @@ struct SchemaValidator {
 
     init(namespace: String) {
         self.ids = GenericRuleIDs(namespace: namespace)
+        path.reserveCapacity(8)
     }
 
     mutating func validate(_ node: JSONNode, against schema: Schema) {
@@ -35,7 +36,7 @@ struct SchemaValidator {
             validateFlag(node, schema)
         case .constants(let constants):
             guard !constants.contains(where: { $0.matches(node) }) else { return }
-            let list = constants.map(\.description).joined(separator: ", ")
+            let list = SchemaValidator.list(constants.map(\.description))
             report(node, schema, ids.enumeration, "expected one of \(list), found \(NodeQuery.describe(node))", "use one of these")
         case .array(let array):
             validateArray(node, array, schema)
@@ -63,7 +64,7 @@ struct SchemaValidator {
             path.append(member.key)
             if case .forbidden(let reason) = declared.schema.kind {
                 let id = declared.schema.ruleID ?? ids.forbidden
-                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(reason)")
+                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(SchemaValidator.sentence(reason)).")
             } else {
                 validate(member.value, against: declared.schema)
             }
@@ -72,8 +73,11 @@ struct SchemaValidator {
         for declared in object.members where declared.isRequired {
             guard !members.contains(where: { $0.key == declared.name }) else { continue }
             let what = SchemaValidator.expectation(declared.schema)
+            let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
+            let undeclared = members.map(\.key).filter { object.member(named: $0) == nil }
+            let found = Suggestion.closest(to: declared.name, among: undeclared).map { "none, but \"\($0)\"" } ?? "none"
             add(declared.requiredRuleID ?? ids.required, at: node.position,
-                "expected member \"\(declared.name)\" (\(what)), found none — add it\(declared.schema.summary.map { ": \($0)" } ?? "").")
+                "expected member \"\(declared.name)\" (\(what)), found \(found) — add it\(why).")
         }
     }
 
@@ -125,13 +129,13 @@ struct SchemaValidator {
     private mutating func validateString(_ node: JSONNode, _ string: StringSchema, _ schema: Schema) {
         guard case .string(let text) = node.value else { return typeMismatch(node, schema) }
         if let allowed = string.allowedValues, !allowed.contains(text) {
-            let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            let list = SchemaValidator.list(allowed.map { "\"\($0)\"" })
             let hint = Suggestion.closest(to: text, among: allowed).map { "did you mean \"\($0)\"?" } ?? "use one of these"
             report(node, schema, ids.enumeration, "expected one of \(list), found \"\(FormatMatchers.clipped(text))\"", hint)
         }
         var lengthFailed = false
-        if string.minLength != nil || string.maxLength != nil {
-            let count = text.unicodeScalars.count
+        if string.minLength != nil || string.maxLength != nil, SchemaValidator.mayViolateLength(text, string) {
+            let count = FormatMatchers.scalarCount(text)
             if let minimum = string.minLength, count < minimum {
                 lengthFailed = true
                 report(node, schema, ids.length, "expected at least \(minimum) characters, found \(count)", "lengthen it")
@@ -219,6 +223,26 @@ struct SchemaValidator {
 
     // MARK: - Describing schemas
 
+    /// False when the UTF-8 length alone proves the scalar count is within bounds (a scalar
+    /// takes 1 to 4 bytes), which spares counting for almost every string.
+    static func mayViolateLength(_ text: String, _ string: StringSchema) -> Bool {
+        let bytes = text.utf8.count
+        if let maximum = string.maxLength, bytes > maximum { return true }
+        if let minimum = string.minLength, (bytes + 3) / 4 < minimum { return true }
+        return false
+    }
+
+    /// `text` without a trailing period, to sit inside a sentence.
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
+    /// A comma-separated list, cut after six items for long enumerations.
+    static func list(_ items: [String]) -> String {
+        guard items.count > 8 else { return items.joined(separator: ", ") }
+        return items.prefix(6).joined(separator: ", ") + ", … (\(items.count) values)"
+    }
+
     /// "a string", "0 or 1", "an object or null" — what a schema expects, for messages.
     static func expectation(_ schema: Schema) -> String {
         switch schema.kind {
@@ -251,23 +275,5 @@ struct SchemaValidator {
         case (.anyOf(let alternatives), _): return alternatives.contains { accepts($0, node) }
         default: return false
         }
-    }
-}
-
-/// The generic rule ids of one namespace, built once per validation.
-struct GenericRuleIDs: Sendable {
-    let type, required, unknownMember, duplicateKey, enumeration, format, length, range, integerFlag, forbidden: String
-
-    init(namespace: String) {
-        type = namespace + ".type"
-        required = namespace + ".required"
-        unknownMember = namespace + ".unknown-member"
-        duplicateKey = namespace + ".duplicate-key"
-        enumeration = namespace + ".enum"
-        format = namespace + ".format"
-        length = namespace + ".length"
-        range = namespace + ".range"
-        integerFlag = namespace + ".integer-flag"
-        forbidden = namespace + ".forbidden"
     }
 }

@@ -57,8 +57,9 @@ package struct HTTP1Codec: ConnectionCodec {
     ///   - configuration: supplies `maxHeaderBytes` and `maxBodyBytes`.
     ///   - connectionID: copied into every request, for per-connection rules in a fake.
     package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
-        maxHeaderBytes = max(64, configuration.maxHeaderBytes)
-        maxBodyBytes = max(0, configuration.maxBodyBytes)
+        // Clamped so the limit arithmetic below can never overflow.
+        maxHeaderBytes = min(max(64, configuration.maxHeaderBytes), 1 << 30)
+        maxBodyBytes = min(max(0, configuration.maxBodyBytes), 1 << 40)
         self.connectionID = connectionID
     }
 

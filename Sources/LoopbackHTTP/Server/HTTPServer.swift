@@ -23,8 +23,12 @@ package final class HTTPServer: Sendable {
     /// The configuration it was started with (with `port` as configured, maybe 0).
     package let configuration: HTTPServerConfiguration
     private let control: ServerControl
-    private let loopThread: Locked<LoopThread?>
-    /// Serialises `stop` and `refuseConnections`; true once stopped.
+    /// In a lock only because `pthread_t` is a pointer (not `Sendable`) on Darwin; it never changes.
+    private let loopThread: Locked<LoopThread>
+    /// Left by the loop thread as its last act; later `stop()` callers wait on it.
+    private let loopEnded: DispatchGroup
+    /// Short critical sections only: nothing waits for the loop while holding it, because
+    /// the loop thread itself (a handler) may call `stop()` or `refuseConnections`.
     private let lifecycle = Locked(Lifecycle())
 
     private struct Lifecycle {
@@ -32,11 +36,12 @@ package final class HTTPServer: Sendable {
         var refusing = false
     }
 
-    private init(port: UInt16, configuration: HTTPServerConfiguration, control: ServerControl, loopThread: LoopThread) {
+    private init(port: UInt16, configuration: HTTPServerConfiguration, control: ServerControl, loopThread: LoopThread, loopEnded: DispatchGroup) {
         self.port = port
         self.configuration = configuration
         self.control = control
         self.loopThread = Locked(loopThread)
+        self.loopEnded = loopEnded
     }
 
     /// Binds, listens and starts the loop thread. Ready for connections on return.
@@ -57,17 +62,20 @@ package final class HTTPServer: Sendable {
             throw error
         }
         let control = ServerControl(poller: poller)
+        let loopEnded = DispatchGroup()
+        loopEnded.enter()
         let thread: LoopThread
         do {
             thread = try LoopThread.spawn {
                 ServerLoop(configuration: configuration, handler: handler, control: control, listener: listener).run()
+                loopEnded.leave()
             }
         } catch {
             closeDescriptor(listener)
             poller.close()
             throw error
         }
-        return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread)
+        return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread, loopEnded: loopEnded)
     }
 
     /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.
@@ -87,16 +95,22 @@ package final class HTTPServer: Sendable {
     /// Idempotent. Called from the handler (the loop thread itself) it starts the stop and
     /// returns at once.
     package func stop() {
-        lifecycle.withLock { state in
-            guard !state.stopped else { return }
-            state.stopped = true
-            control.send(.stop)
-            if let thread = loopThread.withLock({ $0 }), thread.isCurrent {
-                thread.detach()
-            } else {
-                loopThread.withLock { $0 }?.join()
-            }
-            loopThread.withLock { $0 = nil }
+        let first = lifecycle.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        if first { control.send(.stop) }
+        let thread = loopThread.snapshot
+        if thread.isCurrent {
+            // Stopping from its own handler: the loop ends after this turn; nobody joins,
+            // and waiting here would wait for ourselves.
+            if first { thread.detach() }
+            return
+        }
+        if first {
+            thread.join()
+        } else {
+            loopEnded.wait()
         }
     }
 
@@ -119,29 +133,23 @@ package final class HTTPServer: Sendable {
     /// offline and the error is returned.
     @discardableResult
     package func refuseConnections(_ refuse: Bool) -> SystemError? {
-        lifecycle.withLock { state -> SystemError? in
-            guard !state.stopped, state.refusing != refuse else { return nil }
-            let onLoopThread = loopThread.withLock { $0?.isCurrent ?? false }
-            let done = DispatchSemaphore(value: 0)
-            if refuse {
-                state.refusing = true
-                if control.send(.refuse(done: done)), !onLoopThread { done.wait() }
-                return nil
-            }
-            let listener: Int32
-            do throws(SystemError) {
-                listener = try Sockets.listen(host: configuration.host, port: port).fd
-            } catch {
-                return error
-            }
-            state.refusing = false
-            if control.send(.accept(listener: listener, done: done)) {
-                if !onLoopThread { done.wait() }
-            } else {
-                closeDescriptor(listener)
-            }
-            return nil
+        let changed = lifecycle.withLock { state -> Bool in
+            guard !state.stopped, state.refusing != refuse else { return false }
+            state.refusing = refuse
+            return true
         }
+        guard changed else { return nil }
+        let onLoopThread = loopThread.snapshot.isCurrent
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<SystemError?>(nil)
+        let command: ServerCommand = refuse ? .refuse(done: done) : .listen(port: port, outcome: outcome, done: done)
+        guard control.send(command), !onLoopThread else { return nil }
+        done.wait()
+        if let failure = outcome.snapshot {
+            lifecycle.withLock { $0.refusing = true }
+            return failure
+        }
+        return nil
     }
 
     deinit {

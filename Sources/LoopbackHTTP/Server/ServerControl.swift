@@ -4,8 +4,10 @@ import Dispatch
 package enum ServerCommand: Sendable {
     /// Close the listening socket and every connection; signal `done` when finished.
     case refuse(done: DispatchSemaphore)
-    /// Listen again on this freshly bound socket; signal `done` when it is registered.
-    case accept(listener: Int32, done: DispatchSemaphore)
+    /// Bind and listen again on `port`; store a failure in `outcome`, then signal `done`.
+    /// The loop binds (not the caller), so it happens strictly after an earlier `.refuse`
+    /// has released the port.
+    case listen(port: UInt16, outcome: Locked<SystemError?>, done: DispatchSemaphore)
     /// Finish in-flight responses, close everything and end the loop.
     case stop
 }

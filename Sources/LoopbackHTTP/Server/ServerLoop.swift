@@ -7,36 +7,36 @@ import Darwin
 /// The event loop of one ``HTTPServer``: accepts, reads, runs codecs and the handler,
 /// writes, and enforces timeouts. Created on, and confined to, the server's loop thread.
 final class ServerLoop {
-    private enum TimerEvent {
+    enum TimerEvent {
         case connectionCheck(fd: Int32, id: UInt64)
         case delayedResponse(fd: Int32, id: UInt64, stream: UInt32, response: HTTPResponse)
         case resumeAccepting
         case stopGraceElapsed
     }
 
-    private let configuration: HTTPServerConfiguration
-    private let handler: HTTPHandler
-    private let control: ServerControl
-    private var poller: EventPoller { control.poller }
-    private var listener: Int32
-    private var listenerInterest: PollInterest = .none
-    private var acceptBackoff = false
-    private var connections: [Int32: ServerConnection] = [:]
-    private var timers = TimerQueue<TimerEvent>()
-    private var nextConnectionID: UInt64 = 1
-    private var events: [PollEvent] = []
-    private let readBuffer: UnsafeMutableRawBufferPointer
-    private var stopping = false
+    let configuration: HTTPServerConfiguration
+    let handler: HTTPHandler
+    let control: ServerControl
+    var poller: EventPoller { control.poller }
+    var listener: Int32
+    var listenerInterest: PollInterest = .none
+    var acceptBackoff = false
+    var connections: [Int32: ServerConnection] = [:]
+    var timers = TimerQueue<TimerEvent>()
+    var nextConnectionID: UInt64 = 1
+    var events: [PollEvent] = []
+    let readBuffer: UnsafeMutableRawBufferPointer
+    var stopping = false
     /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
-    private var turn: UInt64 = 0
+    var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
-    private static func nanoseconds(_ seconds: Double) -> UInt64 {
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
         return seconds >= 1e9 ? UInt64(1e18) : UInt64(seconds * 1e9)
     }
-    private let idleNanos: UInt64
-    private let requestNanos: UInt64
-    private let lingerNanos: UInt64
+    let idleNanos: UInt64
+    let requestNanos: UInt64
+    let lingerNanos: UInt64
 
     init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, control: ServerControl, listener: Int32) {
         self.configuration = configuration
@@ -70,7 +70,9 @@ final class ServerLoop {
         for command in control.markLoopExited() {
             switch command {
             case .refuse(let done): done.signal()
-            case .accept(let fd, let done): closeDescriptor(fd); done.signal()
+            case .listen(_, let outcome, let done):
+                outcome.withLock { $0 = SystemError(operation: "listen after stop", errno: EBADF) }
+                done.signal()
             case .stop: break
             }
         }
@@ -82,18 +84,20 @@ final class ServerLoop {
 
     // MARK: - Commands
 
-    private func perform(_ command: ServerCommand) {
+    func perform(_ command: ServerCommand) {
         switch command {
         case .refuse(let done):
             closeListener()
             for connection in Array(connections.values) { destroy(connection) }
             done.signal()
-        case .accept(let fd, let done):
-            if stopping || listener >= 0 {
-                closeDescriptor(fd)
-            } else {
-                listener = fd
-                setListenerInterest(.readable)
+        case .listen(let port, let outcome, let done):
+            if !stopping && listener < 0 {
+                do {
+                    listener = try Sockets.listen(host: configuration.host, port: port).fd
+                    setListenerInterest(.readable)
+                } catch {
+                    outcome.withLock { $0 = error }
+                }
             }
             done.signal()
         case .stop:
@@ -116,7 +120,7 @@ final class ServerLoop {
 
     // MARK: - Events
 
-    private func handle(_ event: PollEvent) {
+    func handle(_ event: PollEvent) {
         if event.fd == listener && listener >= 0 {
             acceptConnections()
             return
@@ -130,7 +134,7 @@ final class ServerLoop {
         if event.failed && !event.readable && connections[event.fd] === connection { destroy(connection) }
     }
 
-    private func acceptConnections() {
+    func acceptConnections() {
         for _ in 0..<64 {
             guard connections.count < configuration.maxConnections else {
                 setListenerInterest(.none)  // resumed when a connection closes
@@ -163,7 +167,7 @@ final class ServerLoop {
         }
     }
 
-    private func read(_ connection: ServerConnection) {
+    func read(_ connection: ServerConnection) {
         for _ in 0..<4 {
             let count: Int
             do {
@@ -182,6 +186,12 @@ final class ServerLoop {
                 var actions: [ConnectionAction] = []
                 connection.codec.peerClosed(into: &actions)
                 run(actions, on: connection)
+                if connections[connection.fd] === connection, connection.hungStreams > 0,
+                   connection.pendingDelays == 0, connection.pendingOutput == 0 {
+                    // Only hung requests are left and the peer has given up: nothing will
+                    // ever be written, so do not hold the descriptor until stop().
+                    destroy(connection)
+                }
                 return
             }
             if connection.lingering || connection.closeWhenFlushed {
@@ -201,7 +211,7 @@ final class ServerLoop {
 
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
-    private func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+    func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
         if !connection.deferredActions.isEmpty {
             // Keep order: new actions queue behind the ones held back by backpressure.
             connection.deferredActions.append(contentsOf: initial)
@@ -235,7 +245,7 @@ final class ServerLoop {
         flushAndSettle(connection)
     }
 
-    private func apply(_ response: HTTPResponse, stream: UInt32, on connection: ServerConnection, into actions: inout [ConnectionAction]) {
+    func apply(_ response: HTTPResponse, stream: UInt32, on connection: ServerConnection, into actions: inout [ConnectionAction]) {
         switch response.disposition {
         case .delay(let milliseconds):
             connection.pendingDelays += 1
@@ -254,7 +264,7 @@ final class ServerLoop {
 
     /// Writes what the socket takes, starts a graceful close once everything is out, and
     /// brings interest and deadline up to date.
-    private func flushAndSettle(_ connection: ServerConnection) {
+    func flushAndSettle(_ connection: ServerConnection) {
         while connection.pendingOutput > 0 {
             let written: Int
             do {
@@ -315,71 +325,9 @@ final class ServerLoop {
         updateDeadline(connection)
     }
 
-    // MARK: - Timeouts
-
-    private func updateDeadline(_ connection: ServerConnection) {
-        let now = TimerQueue<TimerEvent>.now
-        if !connection.lingering {
-            let activity = connection.codec.activity
-            switch activity {
-            case .idle:
-                if connection.lastActivity != .idle || connection.deadline == nil { connection.deadline = now &+ idleNanos }
-            case .readingRequest:
-                if connection.lastActivity != .readingRequest || connection.deadline == nil { connection.deadline = now &+ requestNanos }
-            case .awaitingResponse:
-                connection.deadline = connection.pendingOutput > 0 ? now &+ idleNanos : nil
-            }
-            connection.lastActivity = activity
-        }
-        guard let deadline = connection.deadline else { return }
-        if let scheduled = connection.scheduledCheck, scheduled <= deadline { return }
-        connection.scheduledCheck = deadline
-        timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
-    }
-
-    private func fireTimers() {
-        while let event = timers.popDue(now: TimerQueue<TimerEvent>.now) {
-            switch event {
-            case .connectionCheck(let fd, let id):
-                guard let connection = connections[fd], connection.id == id else { continue }
-                connection.scheduledCheck = nil
-                checkDeadline(connection)
-            case .delayedResponse(let fd, let id, let stream, let response):
-                guard let connection = connections[fd], connection.id == id else { continue }
-                connection.pendingDelays -= 1
-                var actions: [ConnectionAction] = []
-                connection.codec.deliver(response, stream: stream, into: &actions)
-                run(actions, on: connection)
-            case .resumeAccepting:
-                acceptBackoff = false
-                if listener >= 0 && !stopping { setListenerInterest(.readable) }
-            case .stopGraceElapsed:
-                for connection in Array(connections.values) { destroy(connection) }
-            }
-        }
-    }
-
-    private func checkDeadline(_ connection: ServerConnection) {
-        guard let deadline = connection.deadline else { return }
-        let now = TimerQueue<TimerEvent>.now
-        guard now >= deadline else {
-            connection.scheduledCheck = deadline
-            timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
-            return
-        }
-        if connection.lingering || connection.pendingOutput > 0 {
-            destroy(connection)  // the peer stopped reading, or never closed after our FIN
-            return
-        }
-        connection.deadline = nil
-        var actions: [ConnectionAction] = []
-        connection.codec.timedOut(into: &actions)
-        run(actions, on: connection)
-    }
-
     // MARK: - Teardown
 
-    private func destroy(_ connection: ServerConnection, reset: Bool = false) {
+    func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }
         connections[connection.fd] = nil
         if reset {
@@ -395,7 +343,7 @@ final class ServerLoop {
         }
     }
 
-    private func setListenerInterest(_ interest: PollInterest) {
+    func setListenerInterest(_ interest: PollInterest) {
         guard listener >= 0, interest != listenerInterest else { return }
         do {
             try poller.update(listener, from: listenerInterest, to: interest)
@@ -405,7 +353,7 @@ final class ServerLoop {
         }
     }
 
-    private func closeListener() {
+    func closeListener() {
         guard listener >= 0 else { return }
         closeDescriptor(listener)
         listener = -1

@@ -11,11 +11,13 @@ import Darwin
 /// (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Darwin), so a client that vanishes
 /// mid-response cannot kill the host process.
 package enum Sockets {
-    /// A listening socket bound to `host:port` (port 0 picks a free port).
+    /// A listening socket bound to `host:port` (port 0 picks a free port). `host` is a
+    /// numeric IPv4 or IPv6 address (`"localhost"` means `127.0.0.1`); no name lookup.
     ///
     /// - Returns: the descriptor and the port actually bound.
     /// - Throws: ``SystemError`` naming the failing call (e.g. `bind` with `EADDRINUSE`).
     package static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: UInt16) {
+        let host = host == "localhost" ? "127.0.0.1" : host
         let isIPv6 = host.contains(":")
         let family = isIPv6 ? AF_INET6 : AF_INET
         let fd = try makeSocket(family: family)
@@ -27,6 +29,9 @@ package enum Sockets {
             if isIPv6 {
                 var address = sockaddr_in6()
                 address.sin6_family = sa_family_t(AF_INET6)
+                #if canImport(Darwin)
+                address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+                #endif
                 address.sin6_port = port.bigEndian
                 guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
                     throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
@@ -40,6 +45,9 @@ package enum Sockets {
             } else {
                 var address = sockaddr_in()
                 address.sin_family = sa_family_t(AF_INET)
+                #if canImport(Darwin)
+                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+                #endif
                 address.sin_port = port.bigEndian
                 guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
                     throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
@@ -89,8 +97,14 @@ package enum Sockets {
             #if canImport(Glibc)
             fd = try systemCall("accept") { cls_accept_nonblocking(listener) }
             #else
-            fd = try systemCall("accept") { Darwin.accept(listener, nil, nil) }
-            try setNonBlocking(fd)
+            let accepted = try systemCall("accept") { Darwin.accept(listener, nil, nil) }
+            do throws(SystemError) {
+                try setNonBlocking(accepted)
+            } catch {
+                closeDescriptor(accepted)
+                return nil
+            }
+            fd = accepted
             #endif
         } catch {
             if error.wouldBlock || error.errno == ECONNABORTED { return nil }

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Times `contract-check validate` (release build) against `jq empty` over the same 10,000
+# generated APNs payload files, in the same run, and prints both times and the ratio.
+#
+# Target (issue 2): validating (parse + every rule) takes no longer than jq's parse alone,
+# i.e. ratio contract-check / jq <= 1.0.
+#
+# Usage: Benchmarks/validate.sh [FILE_COUNT] [RUNS]      (defaults: 10000 files, 5 runs)
+#        CONTRACT_CHECK_BIN=path/to/contract-check Benchmarks/validate.sh   (skip the build)
+# Needs: swift, python3 (generator), jq (installed with apt-get when missing).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+FILE_COUNT="${1:-10000}"
+RUNS="${2:-5}"
+
+# --- Tools -----------------------------------------------------------------------------
+apt_updated=0
+need() {  # need COMMAND PACKAGE: install PACKAGE with apt-get when COMMAND is missing
+    command -v "$1" >/dev/null 2>&1 && return 0
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    if [ "$apt_updated" -eq 0 ]; then
+        $sudo apt-get update -qq
+        apt_updated=1
+    fi
+    $sudo apt-get install -y -qq "$2" >/dev/null
+}
+need jq jq
+need python3 python3
+
+if [ -n "${CONTRACT_CHECK_BIN:-}" ]; then
+    BIN="$(cd "$(dirname "$CONTRACT_CHECK_BIN")" && pwd)/$(basename "$CONTRACT_CHECK_BIN")"   # a build you made
+    echo "== using $BIN"
+else
+    echo "== building contract-check (release)"
+    swift build -c release --product contract-check 2>&1 | tail -1
+    BIN="$(swift build -c release --show-bin-path)/contract-check"
+fi
+echo "   $(jq --version), $(nproc) cores, $(uname -sm)"
+
+# --- Corpus ----------------------------------------------------------------------------
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/validate-bench.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/payloads"
+
+echo "== generating $FILE_COUNT payload files in $WORK/payloads"
+python3 - "$WORK/payloads" "$FILE_COUNT" <<'PY'
+# Realistic APNs payloads in the seed app's shape (order updates, offers, silent pushes),
+# 300 B to 4 KB, compact or pretty-printed; about one in ten breaks a contract rule. All are
+# well-formed JSON, because jq reads its inputs as one stream and stops at a syntax error.
+import base64, json, random, sys
+
+folder, count = sys.argv[1], int(sys.argv[2])
+rng = random.Random(20260430)
+words = ("your order is on the way rider picked up arriving in minutes table ready "
+         "weekend offer free delivery on orders over thirty today only new menu").split()
+
+def text(lo, hi):
+    return " ".join(rng.choice(words) for _ in range(rng.randint(lo, hi))).capitalize()
+
+def order():
+    oid = "".join(rng.choice("0123456789ABCDEFGHJKLMNPQRSTUVWXYZ") for _ in range(rng.randint(4, 10)))
+    p = {"aps": {"alert": {"title": text(2, 5), "body": text(4, 30)},
+                 "mutable-content": 1, "category": "ORDER_UPDATE", "thread-id": "order-" + oid,
+                 "sound": "default"},
+         "notificationId": str(rng.randint(1, 10**9)), "accountId": "a" + str(rng.randint(1, 10**6)),
+         "route": "orders/" + oid, "orderVersion": rng.randint(1, 40)}
+    # The encrypted rider name and the photo: most of the size variation.
+    p["secret"] = base64.b64encode(rng.randbytes(rng.choice([48, 96, 200, 400, 800, 1200, 1800, 2400]))).decode()
+    if rng.random() < 0.7:
+        p["imageUrl"] = "https://img.example.com/rider/%d.jpg" % rng.randint(1, 99999)
+    return p
+
+def offer():
+    oid = str(rng.randint(1, 99999))
+    p = {"aps": {"alert": {"title": text(2, 6), "body": text(8, 60)}, "category": "OFFER",
+                 "badge": rng.randint(0, 9)},
+         "notificationId": str(rng.randint(1, 10**9)), "route": "offers/" + oid}
+    if rng.random() < 0.5:
+        p["aps"]["mutable-content"] = 1
+        p["imageUrl"] = "https://img.example.com/offers/%s.jpg" % oid
+        p["secret"] = base64.b64encode(rng.randbytes(rng.choice([64, 400, 1500]))).decode()
+    return p
+
+def silent():
+    return {"aps": {"content-available": 1}, "notificationId": str(rng.randint(1, 10**9)),
+            "accountId": "a" + str(rng.randint(1, 10**6)), "route": "home"}
+
+def break_rule(p):
+    kind = rng.randrange(6)
+    if kind == 0: p["aps"]["mutable-content"] = True            # boolean flag
+    elif kind == 1: p.pop("notificationId", None)               # required id missing
+    elif kind == 2: p["riderName"] = "Sam"                      # personal data in clear
+    elif kind == 3: p["imageUrl"] = "http://img.example.com/x.jpg"
+    elif kind == 4: p["route"] = "orders/OTHER"                 # route / thread-id mismatch
+    else: p["secret"] = base64.b64encode(rng.randbytes(3400)).decode()  # over 4096 bytes
+
+sizes = []
+for i in range(count):
+    p = rng.choices([order, offer, silent], weights=[12, 7, 1])[0]()
+    if rng.random() < 0.1:
+        break_rule(p)
+    body = json.dumps(p, indent=2) if rng.random() < 0.3 else json.dumps(p, separators=(",", ":"))
+    with open("%s/p%05d.json" % (folder, i), "w") as f:
+        f.write(body + "\n")
+    sizes.append(len(body) + 1)
+sizes.sort()
+print("   sizes: min %d B, median %d B, max %d B, total %.1f MB" %
+      (sizes[0], sizes[len(sizes) // 2], sizes[-1], sum(sizes) / 1e6))
+PY
+
+cd "$WORK"
+mapfile -t FILES < <(find payloads -type f -name '*.json' | LC_ALL=C sort)
+echo "   ${#FILES[@]} files"
+
+# --- Timing ----------------------------------------------------------------------------
+# best_of NAME COMMAND...: runs COMMAND $RUNS times (output discarded) and prints
+# "WALL_MS CPU_MS": the best wall-clock time and the best CPU time (user + system, all
+# threads) in milliseconds. CPU time is the steadier figure on a shared machine; wall time
+# is what a CI job waits. Exit status 1 (findings) is expected from validate.
+best_of() {
+    local name="$1"; shift
+    local best_wall="" best_cpu="" line wall user sys status
+    local TIMEFORMAT='%3R %3U %3S'
+    for _ in $(seq "$RUNS"); do
+        line=$( { time { "$@" >/dev/null 2>&1; echo $? > "$WORK/status"; }; } 2>&1 )
+        status=$(cat "$WORK/status")
+        if [ "$status" -gt 1 ]; then
+            echo "$name failed with exit status $status" >&2
+            exit 1
+        fi
+        read -r wall user sys <<< "$line"
+        wall=$(awk -v r="$wall" 'BEGIN { printf "%d", r * 1000 }')
+        cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
+        if [ -z "$best_wall" ] || [ "$wall" -lt "$best_wall" ]; then best_wall=$wall; fi
+        if [ -z "$best_cpu" ] || [ "$cpu" -lt "$best_cpu" ]; then best_cpu=$cpu; fi
+    done
+    echo "$best_wall $best_cpu"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+
+echo "== sanity: what contract-check finds (first lines, summary)"
+set +e
+"$BIN" validate "${FILES[@]}" > "$WORK/validate.out"
+echo "   exit status $?"
+set -e
+head -3 "$WORK/validate.out" | sed 's/^/   /'
+tail -1 "$WORK/validate.out" | sed 's/^/   /'
+jq empty "${FILES[@]}" && echo "   jq empty: every file parses"
+
+echo "== timing, best of $RUNS runs, same file list, one process each"
+read -r CC_WALL CC_CPU <<< "$(best_of contract-check "$BIN" validate "${FILES[@]}")"
+read -r JQ_WALL JQ_CPU <<< "$(best_of jq jq empty "${FILES[@]}")"
+
+# Third column (issue 6): check-jsonschema over the same files with the emitted payload
+# schema, e.g.
+#   read -r CJS_WALL CJS_CPU <<< "$(best_of check-jsonschema check-jsonschema --schemafile "$SCHEMA" "${FILES[@]}")"
+CJS_WALL="n/a"; CJS_CPU="n/a"
+
+printf '\n%-22s %16s %12s %18s\n' "${#FILES[@]} payloads" "contract-check" "jq empty" "check-jsonschema"
+printf '%-22s %14sms %10sms %18s\n' "wall (best)" "$CC_WALL" "$JQ_WALL" "$CJS_WALL"
+printf '%-22s %14sms %10sms %18s\n' "cpu user+sys (best)" "$CC_CPU" "$JQ_CPU" "$CJS_CPU"
+echo
+echo "ratio contract-check / jq empty: wall $(ratio "$CC_WALL" "$JQ_WALL"), cpu $(ratio "$CC_CPU" "$JQ_CPU")  (target <= 1.00)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

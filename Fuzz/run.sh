@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target and runs it for a bounded time.
+#
+#   Fuzz/run.sh TARGET SECONDS      e.g. Fuzz/run.sh JSONReader 60
+#   Fuzz/run.sh --list
+#
+# A target is Fuzz/<TARGET>/main.swift (defining LLVMFuzzerTestOneInput) compiled in ONE
+# module with the library sources it exercises, by swiftc -sanitize=fuzzer,address. Its
+# seed corpus is Fuzz/corpus/<corpus>/, copied to a scratch folder so the run never
+# modifies the committed corpus. Crashes are written to Fuzz/out/<TARGET>/ (crash-*,
+# leak-*, timeout-*); the script exits non-zero when libFuzzer found one.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+# ---- The one place that lists targets -------------------------------------------------
+# sources: globs relative to the package root, compiled together with Fuzz/<TARGET>/main.swift.
+# corpus:  folder name under Fuzz/corpus/.
+# flags:   extra swiftc flags (e.g. -I for a C module, -Xcc ...); C files in sources are
+#          compiled with clang first and linked in.
+declare -A SOURCES=(
+    [JSONReader]="Sources/Contracts/*.swift"
+    # [HTTP1Parser]="Sources/LoopbackHTTP/*.swift Sources/CLoopbackShim/shim.c"
+    # [HTTP2Frames]="Sources/LoopbackHTTP/*.swift Sources/CLoopbackShim/shim.c"
+    # [HPACK]="Sources/LoopbackHTTP/*.swift Sources/CLoopbackShim/shim.c"
+)
+declare -A CORPUS=(
+    [JSONReader]="json"
+)
+declare -A FLAGS=(
+    [JSONReader]=""
+)
+# dict:    optional libFuzzer dictionary under Fuzz/dict/.
+declare -A DICT=(
+    [JSONReader]="json.dict"
+)
+# -----------------------------------------------------------------------------------------
+
+usage() {
+    echo "Usage: Fuzz/run.sh TARGET SECONDS   (targets: ${!SOURCES[*]})" >&2
+    exit 64
+}
+
+if [[ "${1:-}" == "--list" ]]; then
+    printf '%s\n' "${!SOURCES[@]}"
+    exit 0
+fi
+[[ $# -eq 2 ]] || usage
+target="$1"
+seconds="$2"
+[[ -n "${SOURCES[$target]+set}" ]] || { echo "Error: unknown fuzz target '$target'" >&2; usage; }
+[[ "$seconds" =~ ^[0-9]+$ ]] || { echo "Error: SECONDS must be a whole number, got '$seconds'" >&2; usage; }
+
+# ---- libFuzzer runtime -------------------------------------------------------------------
+# swiftc links clang's libFuzzer and ASan runtimes from the toolchain's clang resource
+# folder. Swift's Linux toolchains ship them; when one does not, take Debian's compiler-rt
+# (libclang-rt-dev) and link its libFuzzer archives into that folder.
+swiftc_path="$(command -v swiftc)"
+toolchain_lib="$(cd "$(dirname "$(readlink -f "$swiftc_path")")/../lib" && pwd)"
+clang_rt_dir="$(ls -d "$toolchain_lib"/clang/*/lib/linux 2>/dev/null | head -n 1 || true)"
+arch="$(uname -m)"
+if [[ "$(uname -s)" == "Linux" && ( -z "$clang_rt_dir" || ! -e "$clang_rt_dir/libclang_rt.fuzzer-$arch.a" ) ]]; then
+    echo "libFuzzer runtime missing from the Swift toolchain; installing Debian's libclang-rt-dev" >&2
+    if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-"$arch".a >/dev/null 2>&1; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-rt-dev >/dev/null
+    fi
+    debian_rt="$(ls -d /usr/lib/llvm-*/lib/clang/*/lib/linux 2>/dev/null | sort -V | tail -n 1)"
+    if [[ -z "$clang_rt_dir" ]]; then
+        clang_rt_dir="$(ls -d "$toolchain_lib"/clang/* | head -n 1)/lib/linux"
+        mkdir -p "$clang_rt_dir"
+    fi
+    for lib in "$debian_rt"/libclang_rt.fuzzer*-"$arch".a; do
+        ln -sf "$lib" "$clang_rt_dir/$(basename "$lib")"
+    done
+fi
+
+# ---- Build -------------------------------------------------------------------------------
+out="$root/Fuzz/out/$target"
+mkdir -p "$out"
+swift_files=()
+c_objects=()
+for pattern in ${SOURCES[$target]}; do
+    for file in $root/$pattern; do
+        case "$file" in
+            *.swift) swift_files+=("$file") ;;
+            *.c)
+                object="$out/$(basename "$file" .c).o"
+                clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$(dirname "$file")/include" -c "$file" -o "$object"
+                c_objects+=("$object") ;;
+        esac
+    done
+done
+# The toolchain's lld links ASan objects without gold's "cannot export local symbol" noise.
+linker=()
+if [[ -x "$(dirname "$(readlink -f "$swiftc_path")")/ld.lld" ]]; then linker=(-use-ld=lld); fi
+echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
+# shellcheck disable=SC2086
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
+    -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+    "${swift_files[@]}" "$root/Fuzz/$target/main.swift" "${c_objects[@]}" \
+    -o "$out/fuzz-$target"
+
+# ---- Run ---------------------------------------------------------------------------------
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$target.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+cp -R "$root/Fuzz/corpus/${CORPUS[$target]}/." "$scratch/"
+echo "Running $target for ${seconds}s on a copy of Fuzz/corpus/${CORPUS[$target]}/" >&2
+dict_flag=()
+if [[ -n "${DICT[$target]:-}" ]]; then dict_flag=(-dict="$root/Fuzz/dict/${DICT[$target]}"); fi
+set +e
+# Swift's own crash backtracer would race ASan's report; let libFuzzer/ASan report alone.
+SWIFT_BACKTRACE=enable=no "$out/fuzz-$target" "$scratch" \
+    -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$out/" -print_final_stats=1 ${dict_flag[@]+"${dict_flag[@]}"} 2>&1 \
+    | tee "$out/last-run.log" | grep -vE '^#[0-9]+\s+(NEW|REDUCE|pulse)|# Uses: |ecommended dictionary'
+status=${PIPESTATUS[0]}
+set -e
+if [[ $status -ne 0 ]]; then
+    echo "FUZZ FAILURE: $target exited $status; reproducer(s) in Fuzz/out/$target/ (see last-run.log)" >&2
+    exit 1
+fi
+execs="$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$out/last-run.log" | grep -Eo '[0-9]+$' || echo '?')"
+echo "$target: $execs executions in ${seconds}s, no crashes" >&2

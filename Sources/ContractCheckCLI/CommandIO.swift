@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a command writes, and what it knows about its environment.
+///
+/// Commands never call `print`: everything goes through one buffered writer per stream, so a
+/// run over 10,000 files makes a handful of `write` calls, and tests run commands in-process
+/// and read what they wrote with ``capturedOutput`` and ``capturedError``.
+///
+/// ```swift
+/// let io = CommandIO.capturing()
+/// let status = ContractCheck.main(["validate", "Fixtures/valid"], io: io)
+/// print(io.capturedOutput)
+/// ```
+public final class CommandIO {
+    private enum Sink {
+        case fileDescriptor(Int32)
+        case capture
+    }
+
+    /// The environment variables the command sees (`NO_COLOR`, …).
+    public let environment: [String: String]
+    /// The directory relative paths are resolved against, as an absolute path.
+    public let currentDirectory: String
+    /// True when ``currentDirectory`` is the process's own working directory, so relative
+    /// paths can be opened as given (shorter kernel path lookups than absolute ones).
+    public let isProcessDirectory: Bool
+    /// True when standard output is a terminal; colour is used only then (and without `NO_COLOR`).
+    public let outputIsTerminal: Bool
+
+    private let outputSink: Sink
+    private let errorSink: Sink
+    private var outputBuffer: [UInt8] = []
+    private var errorBuffer: [UInt8] = []
+    private var capturedOutputBytes: [UInt8] = []
+    private var capturedErrorBytes: [UInt8] = []
+    private static let flushThreshold = 64 * 1024
+
+    private init(environment: [String: String], currentDirectory: String?, outputIsTerminal: Bool, output: Sink, error: Sink) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory ?? Self.workingDirectory()
+        self.isProcessDirectory = currentDirectory == nil
+        self.outputIsTerminal = outputIsTerminal
+        self.outputSink = output
+        self.errorSink = error
+        outputBuffer.reserveCapacity(Self.flushThreshold)
+    }
+
+    /// The process's standard output and standard error, environment and working directory.
+    public static func standardStreams() -> CommandIO {
+        CommandIO(
+            environment: processEnvironment(),
+            currentDirectory: nil,
+            outputIsTerminal: isatty(1) == 1,
+            output: .fileDescriptor(1),
+            error: .fileDescriptor(2)
+        )
+    }
+
+    /// Keeps everything written in memory, for tests.
+    /// - Parameters:
+    ///   - environment: the environment the command sees (empty by default, so no `NO_COLOR` surprises).
+    ///   - currentDirectory: the directory relative paths resolve against (the process's by default).
+    ///   - outputIsTerminal: pretend standard output is a terminal (to test colour).
+    public static func capturing(environment: [String: String] = [:], currentDirectory: String? = nil, outputIsTerminal: Bool = false) -> CommandIO {
+        CommandIO(
+            environment: environment,
+            currentDirectory: currentDirectory,
+            outputIsTerminal: outputIsTerminal,
+            output: .capture,
+            error: .capture
+        )
+    }
+
+    /// True when output may use ANSI colour: a terminal, and `NO_COLOR` unset or empty.
+    public var usesColor: Bool {
+        outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// Appends `text` to standard output (buffered).
+    public func write(_ text: String) {
+        outputBuffer.append(contentsOf: text.utf8)
+        if outputBuffer.count >= Self.flushThreshold { flushOutput() }
+    }
+
+    /// Appends `text` and a newline to standard output (buffered).
+    public func writeLine(_ text: String) {
+        outputBuffer.append(contentsOf: text.utf8)
+        outputBuffer.append(UInt8(ascii: "\n"))
+        if outputBuffer.count >= Self.flushThreshold { flushOutput() }
+    }
+
+    /// Appends `text` and a newline to standard error (buffered).
+    public func writeErrorLine(_ text: String) {
+        errorBuffer.append(contentsOf: text.utf8)
+        errorBuffer.append(UInt8(ascii: "\n"))
+        if errorBuffer.count >= Self.flushThreshold { flushError() }
+    }
+
+    /// Writes out everything buffered so far. ``ContractCheck/main(_:)`` flushes at exit; a
+    /// long-running command (`serve`) flushes after each line a script waits for.
+    public func flush() {
+        flushOutput()
+        flushError()
+    }
+
+    /// Everything written to standard output (capturing mode only; flushes first).
+    public var capturedOutput: String {
+        flushOutput()
+        return String(decoding: capturedOutputBytes, as: UTF8.self)
+    }
+
+    /// Everything written to standard error (capturing mode only; flushes first).
+    public var capturedError: String {
+        flushError()
+        return String(decoding: capturedErrorBytes, as: UTF8.self)
+    }
+
+    private func flushOutput() {
+        guard !outputBuffer.isEmpty else { return }
+        Self.drain(&outputBuffer, to: outputSink, capture: &capturedOutputBytes)
+    }
+
+    private func flushError() {
+        guard !errorBuffer.isEmpty else { return }
+        Self.drain(&errorBuffer, to: errorSink, capture: &capturedErrorBytes)
+    }
+
+    private static func drain(_ buffer: inout [UInt8], to sink: Sink, capture: inout [UInt8]) {
+        switch sink {
+        case .capture:
+            capture.append(contentsOf: buffer)
+        case .fileDescriptor(let fd):
+            buffer.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var written = 0
+                while written < raw.count {
+                    let result = systemWrite(fd, base + written, raw.count - written)
+                    if result > 0 {
+                        written += result
+                    } else if result < 0 && errno == EINTR {
+                        continue
+                    } else {
+                        return  // EPIPE or a closed stream: nothing more we can say.
+                    }
+                }
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        return Glibc.write(fd, pointer, count)
+        #else
+        return Darwin.write(fd, pointer, count)
+        #endif
+    }
+
+    private static func processEnvironment() -> [String: String] {
+        ProcessInfo.processInfo.environment
+    }
+
+    private static func workingDirectory() -> String {
+        FileManager.default.currentDirectoryPath
+    }
+}

@@ -1,0 +1,35 @@
+import Contracts
+
+/// What `validate` needs from a contract set: the contract names, and a way to parse and
+/// check one document's bytes against one of them.
+///
+/// A protocol so the CLI can run a team's own contract set (and tests a fake one).
+package protocol DocumentChecker: Sendable {
+    /// The names `--contract` accepts, e.g. `payload`, `device-registration`.
+    var contractNames: [String] { get }
+    /// The contract a folder of that name holds (`payloads` → `payload`), if any.
+    func contractName(forFolder folder: String) -> String?
+    /// The contract files with that extension hold wherever they are (`apns` → `apns-file`), if any.
+    func contractName(forFileExtension fileExtension: String) -> String?
+    /// The folder names that select a contract (`devices`, `payloads`, …), for messages.
+    var folderNames: [String] { get }
+    /// The file extensions that select a contract (`apns`), for messages.
+    var fileExtensions: [String] { get }
+    /// Parses `bytes` as one JSON document and checks it against the contract `contract`
+    /// (one of ``contractNames``). Rules on the bytes as sent (such as the payload size
+    /// limit) are checked on `bytes`.
+    func check(_ bytes: [UInt8], contract: String) -> DocumentCheck
+}
+
+extension DocumentChecker {
+    package var folderNames: [String] { [] }
+    package var fileExtensions: [String] { [] }
+}
+
+/// The outcome of checking one document.
+package enum DocumentCheck: Sendable, Hashable {
+    /// The bytes are not JSON (RFC 8259): where and why.
+    case syntaxError(position: SourcePosition, message: String)
+    /// The document parsed; these are its violations (empty when it conforms).
+    case checked([Violation])
+}

@@ -1,0 +1,81 @@
+/// A subcommand's arguments split into option values, flags and positionals.
+///
+/// Accepts `--name value`, `--name=value`, and `--` to end options; `-h`/`--help` anywhere
+/// before `--` sets ``wantsHelp`` and skips every other check, so help always works.
+///
+/// ```swift
+/// let parsed = try ParsedArguments.parse(arguments, options: ValidateCommand.options)
+/// let format = parsed.value(for: "--format") ?? "text"
+/// ```
+public struct ParsedArguments: Sendable, Hashable {
+    /// Values of options that take one, by option name, in the order given.
+    public var values: [String: [String]] = [:]
+    /// Flags (options without a value) that were given.
+    public var flags: Set<String> = []
+    /// Arguments that are not options, in order.
+    public var positionals: [String] = []
+    /// True when `-h` or `--help` was given.
+    public var wantsHelp = false
+
+    public init() {}
+
+    /// The (last) value given for `option`, or `nil`.
+    public func value(for option: String) -> String? { values[option]?.last }
+
+    /// Splits `arguments` according to `options`.
+    /// - Throws: ``UsageError`` for an unknown option (with a suggestion), a missing or
+    ///   disallowed value, or a non-repeatable option given twice.
+    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments()
+        let beforeTerminator = arguments.prefix { $0 != "--" }
+        if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") {
+            result.wantsHelp = true
+            return result
+        }
+        let known = options.map(\.name) + ["--help"]
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                result.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = options.first(where: { $0.name == name }) else {
+                throw .unknownOption(name, suggestion: Suggestion.closest(to: name, among: known))
+            }
+            guard let valueName = spec.valueName ?? spec.allowedValues.map({ $0.joined(separator: "|") }) else {
+                if inlineValue != nil { throw .unexpectedArgument(argument) }
+                if result.flags.contains(name), !spec.isRepeatable { throw .repeatedOption(name) }
+                result.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw .missingValue(option: name, valueName: valueName)
+            }
+            if let allowed = spec.allowedValues, !allowed.contains(value) {
+                throw .invalidValue(value, option: name, allowed: allowed, suggestion: Suggestion.closest(to: value, among: allowed))
+            }
+            if result.values[name] != nil, !spec.isRepeatable { throw .repeatedOption(name) }
+            result.values[name, default: []].append(value)
+        }
+        return result
+    }
+}

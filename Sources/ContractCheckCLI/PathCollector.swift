@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns the PATH arguments into the list of files to check: files as given, folders
+/// searched recursively, in a deterministic order (byte order of the path within each
+/// argument, arguments in the order given).
+///
+/// Inside folders, hidden entries (`.git`, `.DS_Store`) are skipped; `*.expect` fixture
+/// sidecars are skipped everywhere. Paths that cannot be used become findings, so the run
+/// goes on with the rest.
+package enum PathCollector {
+    /// One thing to report on: a file to check, or a path with a problem.
+    package enum Item: Sendable, Hashable {
+        /// A file: `path` as shown, `location` as opened (absolute when `path` is relative).
+        case file(path: String, location: String)
+        case problem(path: String, Finding)
+
+        /// The path as shown in output.
+        package var path: String {
+            switch self {
+            case .file(let path, _), .problem(let path, _): return path
+            }
+        }
+    }
+
+    /// Folder nesting followed at most (a guard against pathological trees).
+    static let maximumDepth = 64
+
+    /// Collects the items for `arguments`, in order, without duplicates.
+    /// - Parameter base: the absolute folder relative arguments are resolved against, or
+    ///   `nil` to open them as given (from the process's working directory). Paths are shown
+    ///   as given either way.
+    package static func collect(_ arguments: [String], relativeTo base: String?) -> [Item] {
+        var items: [Item] = []
+        var seen = Set<String>()
+        for argument in arguments {
+            let location = argument.hasPrefix("/") ? argument : base.map { $0 + "/" + argument } ?? argument
+            for item in collect(argument, location: location) where seen.insert(item.path).inserted {
+                items.append(item)
+            }
+        }
+        return items
+    }
+
+    /// True for files `validate` never checks: fixture sidecars.
+    package static func isSidecar(_ name: String) -> Bool {
+        name.hasSuffix(".expect")
+    }
+
+    private static func collect(_ argument: String, location: String) -> [Item] {
+        let (kind, identity) = FileReader.kind(of: location)
+        switch kind {
+        case .regularFile:
+            let name = argument.split(separator: "/").last.map(String.init) ?? argument
+            return isSidecar(name) ? [] : [.file(path: argument, location: location)]
+        case .folder:
+            var items: [Item] = []
+            var visited: Set<[UInt64]> = [identity]
+            var root = argument
+            while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+            walk(root, location: location, depth: 0, visited: &visited, items: &items)
+            if items.isEmpty {
+                return [.problem(path: argument, .emptyFolder())]
+            }
+            return items
+        case .other(let description):
+            return [.problem(path: argument, .notRegular(description))]
+        case .missing(let detail, let notFound):
+            return [.problem(path: argument, notFound ? .notFound(detail) : .unreadable(detail))]
+        }
+    }
+
+    private static func walk(_ folder: String, location folderLocation: String, depth: Int, visited: inout Set<[UInt64]>, items: inout [Item]) {
+        guard depth < maximumDepth else {
+            items.append(.problem(path: folder, Finding(message: "folders nested deeper than \(maximumDepth) levels; not searched further", ruleID: "file.too-deep")))
+            return
+        }
+        guard let directory = opendir(folderLocation) else {
+            items.append(.problem(path: folder, .unreadable(FileReader.describe(errno))))
+            return
+        }
+        // Classify first, then sort with a folder's name followed by "/": the walk then
+        // yields paths in plain byte order (`a.json` before `a/z.json`) without a final sort.
+        var entries: [(key: [UInt8], name: String, kind: FileReader.Kind, identity: [UInt64])] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") || isSidecar(name) { continue }
+            if Int32(entry.pointee.d_type) == Int32(DT_REG) {
+                entries.append((Array(name.utf8), name, .regularFile, []))
+            } else {
+                // Links and file systems without d_type: ask stat (it follows links).
+                let (kind, identity) = FileReader.kind(of: join(folderLocation, name))
+                let key = Array(name.utf8) + (kind == .folder ? [UInt8(ascii: "/")] : [])
+                entries.append((key, name, kind, identity))
+            }
+        }
+        closedir(directory)
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for entry in entries {
+            let path = join(folder, entry.name)
+            let location = join(folderLocation, entry.name)
+            switch entry.kind {
+            case .regularFile:
+                items.append(.file(path: path, location: location))
+            case .folder:
+                if visited.insert(entry.identity).inserted {
+                    walk(path, location: location, depth: depth + 1, visited: &visited, items: &items)
+                }
+            case .other(let description):
+                items.append(.problem(path: path, .notRegular(description)))
+            case .missing(let detail, let notFound):
+                // readdir listed it, so a "not found" here is a link to nowhere.
+                items.append(.problem(path: path, notFound ? .brokenLink() : .unreadable(detail)))
+            }
+        }
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

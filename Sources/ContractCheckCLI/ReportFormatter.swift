@@ -1,0 +1,188 @@
+import Contracts
+
+/// Writes `validate` reports as text, GitHub workflow annotations, or JSON.
+package struct ReportFormatter {
+    /// The `--format` values.
+    package enum Format: String, CaseIterable, Sendable {
+        case text
+        case json
+        case github
+    }
+
+    /// Error and warning totals over a run.
+    package struct Counts: Sendable, Hashable {
+        package var files = 0
+        package var filesWithErrors = 0
+        package var errors = 0
+        package var warnings = 0
+
+        package init(_ reports: [FileReport]) {
+            files = reports.count
+            for report in reports {
+                var fileHasError = false
+                for finding in report.findings {
+                    switch finding.severity {
+                    case .error:
+                        errors += 1
+                        fileHasError = true
+                    case .warning:
+                        warnings += 1
+                    }
+                }
+                if fileHasError { filesWithErrors += 1 }
+            }
+        }
+    }
+
+    package let format: Format
+    package let color: Bool
+
+    package init(format: Format, color: Bool) {
+        self.format = format
+        self.color = color
+    }
+
+    /// Writes every report and, for text and github, the summary line.
+    package func write(_ reports: [FileReport], to io: CommandIO) {
+        let counts = Counts(reports)
+        switch format {
+        case .text:
+            for report in reports {
+                for finding in report.findings { io.writeLine(textLine(finding, path: report.path)) }
+            }
+            io.writeLine(summary(counts))
+        case .github:
+            for report in reports {
+                for finding in report.findings { io.writeLine(githubLine(finding, path: report.path)) }
+            }
+            io.writeLine(summary(counts))
+        case .json:
+            writeJSON(reports, counts: counts, to: io)
+        }
+    }
+
+    /// `checked 12 files: 2 errors, 1 warning`
+    package func summary(_ counts: Counts) -> String {
+        "checked \(Self.plural(counts.files, "file")): \(Self.plural(counts.errors, "error")), \(Self.plural(counts.warnings, "warning"))"
+    }
+
+    /// `path:line:col: error: /pointer: message [rule-id]`
+    package func textLine(_ finding: Finding, path: String) -> String {
+        var place = path
+        if let position = finding.position { place += ":\(position.line):\(position.column)" }
+        let label = finding.severity == .error ? "error:" : "warning:"
+        let subject = finding.pointer.map { "\(Self.pointerText($0)): " } ?? ""
+        guard color else {
+            return "\(place): \(label) \(subject)\(finding.message) [\(finding.ruleID)]"
+        }
+        let labelColor = finding.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;33m"
+        return "\u{1B}[1m\(place):\u{1B}[0m \(labelColor)\(label)\u{1B}[0m \(subject)\(finding.message) \u{1B}[2m[\(finding.ruleID)]\u{1B}[0m"
+    }
+
+    /// `::error file=…,line=…,col=…,title=rule-id::/pointer: message`
+    package func githubLine(_ finding: Finding, path: String) -> String {
+        var properties = "file=\(Self.escapeProperty(path))"
+        if let position = finding.position {
+            properties += ",line=\(position.line),col=\(position.column)"
+        }
+        properties += ",title=\(Self.escapeProperty(finding.ruleID))"
+        let subject = finding.pointer.map { "\(Self.pointerText($0)): " } ?? ""
+        let command = finding.severity == .error ? "error" : "warning"
+        return "::\(command) \(properties)::\(Self.escapeData(subject + finding.message))"
+    }
+
+    private func writeJSON(_ reports: [FileReport], counts: Counts, to io: CommandIO) {
+        io.writeLine("{")
+        io.writeLine("  \"counts\" : {")
+        io.writeLine("    \"errors\" : \(counts.errors),")
+        io.writeLine("    \"files\" : \(counts.files),")
+        io.writeLine("    \"filesWithErrors\" : \(counts.filesWithErrors),")
+        io.writeLine("    \"warnings\" : \(counts.warnings)")
+        io.writeLine("  },")
+        io.write("  \"files\" : [")
+        for (fileIndex, report) in reports.enumerated() {
+            io.write(fileIndex == 0 ? "\n" : ",\n")
+            io.writeLine("    {")
+            io.writeLine("      \"contract\" : \(report.contract.map(Self.jsonString) ?? "null"),")
+            io.writeLine("      \"path\" : \(Self.jsonString(report.path)),")
+            io.write("      \"violations\" : [")
+            for (index, finding) in report.findings.enumerated() {
+                io.write(index == 0 ? "\n" : ",\n")
+                io.writeLine("        {")
+                io.writeLine("          \"column\" : \(finding.position.map { String($0.column) } ?? "null"),")
+                io.writeLine("          \"line\" : \(finding.position.map { String($0.line) } ?? "null"),")
+                io.writeLine("          \"message\" : \(Self.jsonString(finding.message)),")
+                io.writeLine("          \"pointer\" : \(finding.pointer.map(Self.jsonString) ?? "null"),")
+                io.writeLine("          \"ruleID\" : \(Self.jsonString(finding.ruleID)),")
+                io.writeLine("          \"severity\" : \(Self.jsonString(finding.severity.rawValue))")
+                io.write("        }")
+            }
+            io.writeLine(report.findings.isEmpty ? "]" : "\n      ]")
+            io.write("    }")
+        }
+        io.writeLine(reports.isEmpty ? "]," : "\n  ],")
+        io.writeLine("  \"tool\" : \"contract-check validate\",")
+        io.writeLine("  \"version\" : 1")
+        io.writeLine("}")
+    }
+
+    // MARK: Text helpers
+
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// The empty pointer names the whole document; say so rather than print nothing.
+    static func pointerText(_ pointer: String) -> String {
+        pointer.isEmpty ? "(document)" : pointer
+    }
+
+    /// A JSON string literal for `text` (RFC 8259 escapes; non-ASCII kept as UTF-8).
+    package static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// GitHub workflow command data: `%`, CR and LF are percent-encoded.
+    static func escapeData(_ text: String) -> String {
+        percentEncode(text, ["%", "\r", "\n"])
+    }
+
+    /// GitHub workflow command property values: as data, plus `:` and `,`.
+    static func escapeProperty(_ text: String) -> String {
+        percentEncode(text, ["%", "\r", "\n", ":", ","])
+    }
+
+    // Scalar by scalar: "\r\n" is one Character, so a Character-wise replace would miss it.
+    private static func percentEncode(_ text: String, _ reserved: Set<Unicode.Scalar>) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if reserved.contains(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "%" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import Dispatch
+import FakeBackend
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `contract-check serve`: runs FakeBackend (FakeAPNs later) and the admin API as local
+/// servers until Ctrl-C or SIGTERM, for local development and CI scripts.
+///
+/// ```
+/// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
+/// backend http://127.0.0.1:50123
+/// admin http://127.0.0.1:50124
+/// 2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0
+/// ```
+public enum ServeCommand {
+    /// The one line shown in the tool's list of subcommands.
+    public static let abstract = "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port."
+
+    /// The usage line, after the tool's name.
+    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
+
+    /// The full `--help` text.
+    public static let helpText = """
+        OVERVIEW: \(abstract)
+
+        USAGE: contract-check \(usage)
+
+        OPTIONS:
+          --backend-port N            Port for FakeBackend (default 0: a free port).
+          --admin-port N              Port for the admin API (default 0: a free port).
+          --session TOKEN=ACCOUNT     A bearer token and its account id; repeat for more.
+                                      Without any, every bearer token is its own account.
+          --ready-file PATH           Once every server listens, write their URLs to PATH as
+                                      JSON (atomically); removed again on exit.
+          --quiet                     Do not log requests (the journal still keeps them).
+          --apns-port N, --apns-topic BUNDLE_ID, --apns-key KEY_ID:TEAM_ID:FILE.p8,
+          --apns-any-token, --forward-to-simulator BUNDLE_ID, --scenario NAME
+                                      Not yet available in this build.
+          -h, --help                  Show this help.
+
+        Prints one line per server when it listens ("backend http://127.0.0.1:PORT",
+        "admin http://127.0.0.1:PORT"), then one line per request. Stops on Ctrl-C or SIGTERM
+        and exits 0. The admin API is described in Docs/admin-openapi.json.
+
+        """
+
+    /// What the command line asked for.
+    struct Options: Equatable {
+        var backendPort: UInt16 = 0
+        var adminPort: UInt16 = 0
+        var sessions: [String: String] = [:]
+        var readyFile: String?
+        var unavailable: [String] = []
+        var quiet = false
+        var wantsHelp = false
+    }
+
+    /// A command line that cannot be run.
+    struct UsageProblem: Error, Equatable {
+        var message: String
+    }
+
+    private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
+                                       "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario"]
+    private static let flagOptions = ["--apns-any-token", "--quiet", "-h", "--help"]
+    private static let notYetAvailable: Set<String> = ["--apns-port", "--apns-topic", "--apns-key", "--apns-any-token",
+                                                       "--forward-to-simulator", "--scenario"]
+
+    /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
+    /// cannot start, 64 for a usage error.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let stop = DispatchSemaphore(value: 0)
+        // Signals arrive through dispatch sources, so the default action (terminate) is off.
+        let queue = DispatchQueue(label: "contract-check.serve.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        defer {
+            for source in sources { source.cancel() }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        return serve(arguments, output: StandardOutput(), until: stop)
+    }
+
+    /// Starts the servers, reports them, and blocks until `stop` is signalled; then stops
+    /// them and returns the exit code. Tests call this with their own `output` and `stop`.
+    static func serve(_ arguments: [String], output: some ServeOutput, until stop: DispatchSemaphore) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            output.error("Error: \(error.message)")
+            output.error("Usage: contract-check \(usage)")
+            output.error("  See 'contract-check serve --help' for more information.")
+            return 64
+        }
+        if options.wantsHelp {
+            output.line(helpText)
+            return 0
+        }
+        if !options.unavailable.isEmpty {
+            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available: FakeAPNs is not in this build.")
+            output.error("  Run 'contract-check serve' without the APNs options to serve FakeBackend alone.")
+            return 64
+        }
+
+        var log: (@Sendable (BackendJournalEntry) -> Void)?
+        if !options.quiet {
+            log = { entry in output.line(logLine(entry)) }
+        }
+        let configuration = FakeBackend.Configuration(
+            port: options.backendPort,
+            sessions: options.sessions,
+            acceptsAnyBearer: options.sessions.isEmpty,
+            onRequest: log)
+        let backend: FakeBackend
+        let admin: AdminServer
+        do {
+            backend = try FakeBackend.startListening(configuration: configuration)
+        } catch {
+            output.error("Error: cannot start FakeBackend: \(error)")
+            return 1
+        }
+        do {
+            admin = try AdminServer.start(api: AdminAPI(backend: backend), port: options.adminPort)
+        } catch {
+            backend.stopListening()
+            output.error("Error: cannot start the admin API: \(error)")
+            return 1
+        }
+        let servers = [("backend", backend.baseURL.absoluteString), ("admin", admin.baseURL.absoluteString)]
+        for (name, url) in servers { output.line("\(name) \(url)") }
+        var readyFileWritten = false
+        if let path = options.readyFile {
+            do {
+                try writeReadyFile(path: path, servers: servers)
+                readyFileWritten = true
+            } catch {
+                output.error("Error: cannot write the ready file \(path): \(error)")
+                admin.stopNow()
+                backend.stopListening()
+                return 1
+            }
+        }
+
+        stop.wait()
+
+        admin.stopNow()
+        backend.stopListening()
+        if readyFileWritten, let path = options.readyFile { unlink(path) }
+        output.line("stopped")
+        return 0
+    }
+
+    /// Parses the command line; `--name value` and `--name=value` both work.
+    static func parse(_ arguments: [String]) throws(UsageProblem) -> Options {
+        var options = Options()
+        var index = 0
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inlineValue = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            index += 1
+            if flagOptions.contains(argument) {
+                if argument == "-h" || argument == "--help" { options.wantsHelp = true }
+                if argument == "--quiet" { options.quiet = true }
+                if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
+                continue
+            }
+            guard valueOptions.contains(argument) else {
+                let hint = suggestion(for: argument).map { " Did you mean '\($0)'?" } ?? ""
+                if argument.hasPrefix("-") { throw UsageProblem(message: "unknown option '\(argument)'.\(hint)") }
+                throw UsageProblem(message: "unexpected argument '\(argument)'; serve takes options only.")
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageProblem(message: "\(argument) needs a value.")
+            }
+            switch argument {
+            case "--backend-port": options.backendPort = try port(value, option: argument)
+            case "--admin-port": options.adminPort = try port(value, option: argument)
+            case "--session":
+                let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageProblem(message: "--session expects TOKEN=ACCOUNT, found '\(value)'.")
+                }
+                options.sessions[String(parts[0])] = String(parts[1])
+            case "--ready-file":
+                guard !value.isEmpty else { throw UsageProblem(message: "--ready-file needs a path.") }
+                options.readyFile = value
+            default:
+                if notYetAvailable.contains(argument), !options.unavailable.contains(argument) {
+                    options.unavailable.append(argument)
+                }
+            }
+        }
+        return options
+    }
+
+    private static func port(_ text: String, option: String) throws(UsageProblem) -> UInt16 {
+        guard let port = UInt16(text) else {
+            throw UsageProblem(message: "\(option) expects a port from 0 to 65535, found '\(text)'.")
+        }
+        return port
+    }
+
+    /// The closest known option, when one is a small edit away.
+    private static func suggestion(for argument: String) -> String? {
+        let known = valueOptions + flagOptions.filter { $0.hasPrefix("--") }
+        let scored = known.map { ($0, editDistance(Array(argument), Array($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in
+    /// the same folder and renamed, so a reader never sees half of it.
+    static func writeReadyFile(path: String, servers: [(String, String)]) throws {
+        var object: [String: Any] = ["pid": Int(getpid())]
+        for (name, url) in servers { object[name] = url }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        let temporary = "\(path).\(getpid()).tmp"
+        try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(path) failed: \(reason)"])
+        }
+    }
+
+    /// `2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0`, plus each
+    /// violation on its own indented line.
+    static func logLine(_ entry: BackendJournalEntry) -> String {
+        var line = "\(timestamp(entry.time)) \(entry.logLine)"
+        for violation in entry.violations {
+            line += "\n    \(violation.pointer.isEmpty ? "(body)" : violation.pointer): \(violation.message) [\(violation.ruleID)]"
+        }
+        return line
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var time = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let ms = Int(milliseconds % 1000)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(msText)Z"
+    }
+}
+
+/// Where `serve` writes: a line per server and per request, and errors.
+protocol ServeOutput: Sendable {
+    func line(_ text: String)
+    func error(_ text: String)
+}
+
+/// The process's standard output and error, flushed after every line so a script that
+/// reads the log sees each request as it happens.
+struct StandardOutput: ServeOutput {
+    private static let lock = NSLock()
+
+    func line(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
+    func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
+
+    private func write(_ text: String, to descriptor: Int32) {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                #else
+                Darwin.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                #endif
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+extension ServeCommand: Subcommand {
+    /// `serve`.
+    public static let name = "serve"
+
+    /// The tool's listing shows ``abstract``; `serve --help` prints ``helpText``.
+    public static var help: CommandHelp { CommandHelp(abstract: abstract, usage: usage) }
+
+    /// Runs ``run(_:)``. `serve` is long-running and logs as it goes, so it writes to the
+    /// process's standard streams rather than through `io`.
+    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        io.flush()
+        return run(arguments)
+    }
+}

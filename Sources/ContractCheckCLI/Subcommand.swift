@@ -1,0 +1,62 @@
+/// The shape of a `contract-check` subcommand.
+///
+/// A subcommand is a caseless enum in its own file (`ValidateCommand.swift`,
+/// `SchemaCommand.swift`, …) listed once in ``ContractCheck/commandTable``. It never prints
+/// directly: everything goes through the ``CommandIO`` it is given, so tests run it
+/// in-process. Use ``parse(_:io:)`` first: it handles `--help` and usage errors uniformly.
+///
+/// ```swift
+/// enum OpenAPICommand: Subcommand {
+///     static let name = "openapi"
+///     static let help = CommandHelp(abstract: "Write the OpenAPI 3.1 document.",
+///                                   usage: "openapi [--output FILE]",
+///                                   options: [OptionSpec("--output", valueName: "FILE", help: "…")])
+///     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+///         guard case .run(let parsed) = parse(arguments, io: io) else { … return the exit code }
+///         …
+///         return ExitCode.success
+///     }
+/// }
+/// ```
+public protocol Subcommand {
+    /// The word after `contract-check`, e.g. `validate`.
+    static var name: String { get }
+    /// Its help; `help.abstract` is the one line shown in the tool's subcommand list.
+    static var help: CommandHelp { get }
+    /// Runs with the arguments after the subcommand name and returns the exit code
+    /// (``ExitCode/success``, ``ExitCode/findings`` or ``ExitCode/usage``).
+    static func run(_ arguments: [String], io: CommandIO) -> Int32
+}
+
+/// What ``Subcommand/parse(_:io:)`` decided: run with these arguments, or exit now.
+public enum ParseOutcome: Sendable {
+    case run(ParsedArguments)
+    /// Help was printed (0) or a usage error was (64).
+    case exit(Int32)
+}
+
+extension Subcommand {
+    /// Parses `arguments` against `help.options`; prints help for `-h`/`--help` and
+    /// `Error: … / Usage: …` for a usage error.
+    public static func parse(_ arguments: [String], io: CommandIO) -> ParseOutcome {
+        do {
+            let parsed = try ParsedArguments.parse(arguments, options: help.options)
+            if parsed.wantsHelp {
+                io.write(help.rendered(toolName: ContractCheck.toolName))
+                return .exit(ExitCode.success)
+            }
+            return .run(parsed)
+        } catch {
+            return .exit(reportUsageError(error, io: io))
+        }
+    }
+
+    /// Prints `Error: … / Usage: … / See '… --help'` to standard error and returns 64.
+    @discardableResult
+    public static func reportUsageError(_ error: UsageError, io: CommandIO) -> Int32 {
+        io.writeErrorLine("Error: \(error.message)")
+        io.writeErrorLine("Usage: \(ContractCheck.toolName) \(help.usage)")
+        io.writeErrorLine("  See '\(ContractCheck.toolName) \(name) --help' for more information.")
+        return ExitCode.usage
+    }
+}

@@ -1,0 +1,64 @@
+/// A command line that cannot be run as written: an unknown subcommand or option, a missing
+/// or malformed value. Printed as `Error: … / Usage: …` and exits 64.
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Sendable, Hashable {
+        case unknownSubcommand
+        case unknownOption
+        case missingValue
+        case invalidValue
+        case repeatedOption
+        case missingArgument
+        case unexpectedArgument
+    }
+
+    private let code: Code
+    /// The sentence after `Error: `, including any "did you mean" hint.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// A subcommand name that is not in the command table.
+    public static func unknownSubcommand(_ name: String, suggestion: String?) -> UsageError {
+        UsageError(.unknownSubcommand, "unknown subcommand '\(name)'" + hint(suggestion))
+    }
+
+    /// An option the command does not take.
+    public static func unknownOption(_ option: String, suggestion: String?) -> UsageError {
+        UsageError(.unknownOption, "unknown option '\(option)'" + hint(suggestion))
+    }
+
+    /// An option that needs a value was the last argument (or was followed by another option).
+    public static func missingValue(option: String, valueName: String) -> UsageError {
+        UsageError(.missingValue, "option '\(option)' needs a value: \(option) \(valueName)")
+    }
+
+    /// A value outside the option's allowed set.
+    public static func invalidValue(_ value: String, option: String, allowed: [String], suggestion: String?) -> UsageError {
+        let choices = allowed.map { "'\($0)'" }.joined(separator: ", ")
+        return UsageError(.invalidValue, "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
+    }
+
+    /// An option given twice that may appear only once.
+    public static func repeatedOption(_ option: String) -> UsageError {
+        UsageError(.repeatedOption, "option '\(option)' given more than once; give it once")
+    }
+
+    /// A required positional argument is absent.
+    public static func missingArgument(_ name: String) -> UsageError {
+        UsageError(.missingArgument, "missing expected argument '\(name)'")
+    }
+
+    /// A positional argument the command does not take.
+    public static func unexpectedArgument(_ argument: String) -> UsageError {
+        UsageError(.unexpectedArgument, "unexpected argument '\(argument)'")
+    }
+
+    private static func hint(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    }
+}

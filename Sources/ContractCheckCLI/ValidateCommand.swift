@@ -1,0 +1,126 @@
+import Contracts
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `contract-check validate [--contract NAME] [--format text|json|github] PATH...`
+///
+/// Checks JSON files against the contracts and prints one line per violation
+/// (`path:line:col: error: /pointer: message [rule-id]`), then a summary. Files that cannot
+/// be checked (unreadable, empty, binary, not JSON, no contract) get an error line each and
+/// the run goes on. Exit 0 clean (warnings allowed), 1 any error, 64 usage error.
+public enum ValidateCommand: Subcommand {
+    public static let name = "validate"
+
+    /// Abstract, usage, options and the rules for choosing a contract.
+    public static var help: CommandHelp {
+        CommandHelp(
+            abstract: "Validate JSON files against the contracts.",
+            usage: "validate [--contract NAME] [--format text|json|github] PATH...",
+            arguments: [("PATH...", "Files, or folders searched recursively (hidden entries and *.expect files are skipped).")],
+            options: options,
+            discussion: """
+            CONTRACT: --contract NAME, else the .apns extension (apns-file), else the nearest
+            folder: devices/ (device-registration), opens/ (notification-opened),
+            payloads/ (payload), apns-errors/ (apns-error), apns/ (apns-file),
+            device-tokens/ (device-token), notification-ids/ (notification-id),
+            or a folder named after a contract.
+
+            OUTPUT: text prints path:line:col: error: /pointer: message [rule-id] and a summary;
+            github prints workflow annotations; json prints one report object.
+            Colour only on a terminal, and never with NO_COLOR set.
+
+            EXIT STATUS: 0 no errors (warnings allowed), 1 errors, 64 usage error.
+
+            EXAMPLES:
+              contract-check validate Fixtures/valid
+              contract-check validate --contract payload --format github out/push.json
+            """
+        )
+    }
+
+    static let options: [OptionSpec] = [
+        OptionSpec("--contract", valueName: "NAME", help: "Check every file against this contract."),
+        OptionSpec("--format", allowedValues: ReportFormatter.Format.allCases.map(\.rawValue), help: "Output format (default: text)."),
+    ]
+
+    /// Validates with the v1 contracts. Returns 0 (no errors), 1 (errors) or 64 (usage).
+    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        run(arguments, io: io, checker: ContractSetChecker(.v1))
+    }
+
+    /// Runs against any contract set (a team's own, or a test's).
+    package static func run(_ arguments: [String], io: CommandIO, checker: any DocumentChecker) -> Int32 {
+        let parsed: ParsedArguments
+        switch parse(arguments, io: io) {
+        case .exit(let status): return status
+        case .run(let arguments): parsed = arguments
+        }
+        let names = checker.contractNames
+        let forced = parsed.value(for: "--contract")
+        if let forced, !names.contains(forced) {
+            return reportUsageError(.invalidValue(forced, option: "--contract", allowed: names, suggestion: Suggestion.closest(to: forced, among: names)), io: io)
+        }
+        guard !parsed.positionals.isEmpty else {
+            return reportUsageError(.missingArgument("PATH..."), io: io)
+        }
+        let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
+
+        var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
+        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory).map { item -> ParallelChecker.Job in
+            switch item {
+            case .problem(let path, let finding):
+                return .report(FileReport(path: path, contract: nil, findings: [finding]))
+            case .file(let path, let location):
+                return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
+            }
+        }
+        let reports = ParallelChecker.run(jobs, checker: checker)
+        ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
+        let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
+        return hasErrors ? ExitCode.findings : ExitCode.success
+    }
+
+    /// Reads and checks one file; never throws, whatever the file holds.
+    /// - Parameters:
+    ///   - path: the path as shown.
+    ///   - location: the path as opened.
+    ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> FileReport {
+        guard let contract else {
+            return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)])
+        }
+        let bytes: [UInt8]
+        switch FileReader.read(location, scratch: &scratch) {
+        case .failure(let error): return FileReport(path: path, contract: contract, findings: [error.finding])
+        case .success(let read): bytes = read
+        }
+        if let problem = textProblem(bytes) {
+            return FileReport(path: path, contract: contract, findings: [problem])
+        }
+        switch checker.check(bytes, contract: contract) {
+        case .syntaxError(let position, let message):
+            return FileReport(path: path, contract: contract, findings: [.syntax(message, at: position)])
+        case .checked(let violations):
+            return FileReport(path: path, contract: contract, findings: violations.map(Finding.init))
+        }
+    }
+
+    /// Empty, blank, binary or UTF-16/32 files: said plainly rather than as a syntax error.
+    static func textProblem(_ bytes: [UInt8]) -> Finding? {
+        guard let first = bytes.first else { return .empty }
+        if (first == 0xFF || first == 0xFE || first == 0),
+           bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return .utf16
+        }
+        let zero = bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+        if let zero { return .binary(offset: zero) }
+        if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) { return .blank }
+        return nil
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+extension AdminAPI {
+    /// Adds FakeBackend's routes: `GET /journal`, `GET /devices`, `GET /opens[?id=]`,
+    /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `POST /sessions`,
+    /// `POST /reset`.
+    public mutating func addRoutes(for backend: FakeBackend) {
+        add("GET", "/journal", summary: "Every request the backend received, oldest first") { [backend] _ in
+            AdminAPI.json(JournalBody(entries: backend.journal, dropped: backend.journalDropped))
+        }
+        add("GET", "/devices", summary: "Registered devices") { [backend] _ in
+            AdminAPI.json(DevicesBody(devices: backend.devices.values.sorted { $0.token < $1.token }))
+        }
+        add("GET", "/opens", summary: "Every opened report, duplicates included; ?id= filters") { [backend] request in
+            if let id = AdminAPI.query(request)["id"] {
+                return AdminAPI.json(OpensBody(opens: backend.opens(for: id)))
+            }
+            return AdminAPI.json(OpensBody(opens: backend.opens))
+        }
+        add("GET", "/faults", summary: "Fault plans in force, and whether the backend is offline") { [backend] _ in
+            AdminAPI.json(FaultsBody(faults: backend.faults, offline: backend.isOffline))
+        }
+        add("POST", "/faults", summary: "Add a fault plan") { [backend] request in
+            switch AdminAPI.decode(BackendFaultPlan.self, from: request) {
+            case .failure(let error): return error.response
+            case .success(let plan):
+                backend.setFault(plan)
+                return AdminAPI.json(FaultsBody(faults: backend.faults, offline: backend.isOffline), status: HTTPStatus(code: 201))
+            }
+        }
+        add("DELETE", "/faults", summary: "Clear every fault and come back online") { [backend] _ in
+            backend.clearFaults()
+            return HTTPResponse(status: .noContent)
+        }
+        add("POST", "/offline", summary: "Refuse connections on the backend's port, or stop refusing") { [backend] request in
+            switch AdminAPI.decode(OfflineBody.self, from: request) {
+            case .failure(let error): return error.response
+            case .success(let body):
+                backend.setOffline(body.offline)
+                return HTTPResponse(status: .noContent)
+            }
+        }
+        add("POST", "/sessions", summary: "Let a bearer token act as an account") { [backend] request in
+            switch AdminAPI.decode(SessionBody.self, from: request) {
+            case .failure(let error): return error.response
+            case .success(let body):
+                guard !body.bearer.isEmpty, !body.account.isEmpty else {
+                    return AdminAPI.problem(status: 400, title: "Bad Request", detail: "bearer and account must not be empty")
+                }
+                backend.addSession(bearer: body.bearer, account: body.account)
+                return HTTPResponse(status: .noContent)
+            }
+        }
+        add("POST", "/reset", summary: "Forget devices, opens, journal and faults; sessions stay") { [backend] _ in
+            backend.reset()
+            return HTTPResponse(status: .noContent)
+        }
+    }
+}
+
+/// `GET /journal`.
+struct JournalBody: Codable {
+    var entries: [BackendJournalEntry]
+    var dropped: Int
+}
+
+/// `GET /devices`.
+struct DevicesBody: Codable {
+    var devices: [RegisteredDevice]
+}
+
+/// `GET /opens`.
+struct OpensBody: Codable {
+    var opens: [RecordedOpen]
+}
+
+/// `GET /faults`, and the answer to `POST /faults`.
+struct FaultsBody: Codable {
+    var faults: [BackendFaultPlan]
+    var offline: Bool
+}
+
+/// `POST /offline`.
+struct OfflineBody: Codable {
+    var offline: Bool
+}
+
+/// `POST /sessions`.
+struct SessionBody: Codable {
+    var bearer: String
+    var account: String
+}

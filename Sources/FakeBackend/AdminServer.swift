@@ -1,0 +1,54 @@
+import Foundation
+
+/// An ``AdminAPI`` listening on its own loopback port, apart from the fakes' ports, so
+/// that taking a fake offline leaves the admin API reachable.
+public final class AdminServer: Sendable {
+    private let server: Locked<HTTPServer?>
+    /// The port it listens on.
+    public let port: UInt16
+    private let host: String
+
+    private init(server: HTTPServer, host: String) {
+        self.server = Locked(server)
+        self.port = server.port
+        self.host = host
+    }
+
+    /// Starts serving `api` on `host:port` (127.0.0.1 and a free port by default).
+    /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
+    public static func start(api: AdminAPI, host: String = "127.0.0.1", port: UInt16 = 0) throws -> AdminServer {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        do {
+            let server = try HTTPServer.start(configuration: configuration) { request in api.handle(request) }
+            return AdminServer(server: server, host: host)
+        } catch {
+            throw FakeBackendError.cannotListen(host: host, port: port, underlying: error)
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: URL {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(shownHost):\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Stops listening; returns when the port is free. Calling it twice is harmless.
+    public func stop() async {
+        let running = server.withLock { server -> HTTPServer? in
+            defer { server = nil }
+            return server
+        }
+        await running?.stop()
+    }
+
+    /// The synchronous form of ``stop()``.
+    public func stopNow() {
+        let running = server.withLock { server -> HTTPServer? in
+            defer { server = nil }
+            return server
+        }
+        running?.stop()
+    }
+}

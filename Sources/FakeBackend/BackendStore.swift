@@ -1,0 +1,95 @@
+import Foundation
+import Contracts
+
+/// Everything mutable in a FakeBackend, kept in one lock-protected box.
+struct BackendStore {
+    var devices: [String: RegisteredDevice] = [:]
+    var opens: [RecordedOpen] = []
+    var journal: JournalBuffer
+    var requestCounts: [FakeBackend.Endpoint: Int] = [:]
+    var sequence: UInt64 = 0
+    var faults: [ActiveFault]
+    var isOffline = false
+    var sessions: [String: String]
+    var acceptsAnyBearer: Bool
+    var waiters: [UInt64: Waiter] = [:]
+    var nextWaiterID: UInt64 = 0
+
+    /// A pending `waitFor`.
+    struct Waiter {
+        var what: String
+        var condition: @Sendable (FakeBackendState) -> Bool
+        var continuation: CheckedContinuation<FakeBackendState, any Error>
+        var timeoutTask: Task<Void, Never>?
+    }
+
+    init(configuration: FakeBackend.Configuration) {
+        journal = JournalBuffer(capacity: configuration.journalCapacity)
+        sessions = configuration.sessions
+        acceptsAnyBearer = configuration.acceptsAnyBearer
+        faults = configuration.faults.map(ActiveFault.init)
+        isOffline = configuration.faults.contains { $0.fault == .offline }
+    }
+
+    var snapshot: FakeBackendState {
+        FakeBackendState(devices: devices, opens: opens, requestCounts: requestCounts,
+                         journalDropped: journal.dropped, isOffline: isOffline, journalBuffer: journal)
+    }
+
+    /// The account a request's `Authorization` header names, or why there is none.
+    func account(forAuthorization header: String?) -> Result<String, AuthFailure> {
+        guard let header else { return .failure(.missing) }
+        guard let token = Self.bearerToken(header) else { return .failure(.notBearer) }
+        guard !token.isEmpty else { return .failure(.missing) }
+        if let account = sessions[token] { return .success(account) }
+        if acceptsAnyBearer { return .success(token) }
+        return .failure(.unknown)
+    }
+
+    /// The token of `Bearer <token>` (scheme case-insensitive, spaces trimmed), "" for a bare
+    /// `Bearer`, nil for another scheme. Works on UTF-8 bytes: this runs for every request.
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        let space = UInt8(ascii: " ")
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == space { start = bytes.index(after: start) }
+        var end = bytes.endIndex
+        while end > start, bytes[bytes.index(before: end)] == space { end = bytes.index(before: end) }
+        let scheme = Array("bearer".utf8)
+        var cursor = start
+        for expected in scheme {
+            guard cursor < end, bytes[cursor] | 0x20 == expected else { return nil }
+            cursor = bytes.index(after: cursor)
+        }
+        if cursor == end { return "" }
+        guard bytes[cursor] == space else { return nil }
+        while cursor < end, bytes[cursor] == space { cursor = bytes.index(after: cursor) }
+        return String(Substring(bytes[cursor..<end]))
+    }
+
+    enum AuthFailure: Error {
+        case missing, notBearer, unknown
+    }
+
+    /// Picks the fault for a request to `endpoint`: the first plan that strikes. Spent plans go.
+    mutating func drawFault(for endpoint: FakeBackend.Endpoint) -> BackendFault? {
+        var hit: BackendFault?
+        for index in faults.indices where hit == nil {
+            if faults[index].plan.fault == .offline { continue }
+            if faults[index].strikes(endpoint) { hit = faults[index].plan.fault }
+        }
+        faults.removeAll { $0.isSpent }
+        return hit
+    }
+
+    /// Appends to the journal and counts the request; returns the entry.
+    mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
+                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?) -> BackendJournalEntry {
+        sequence &+= 1
+        let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
+                                 account: account, status: status, violations: violations, fault: fault)
+        journal.append(entry)
+        if let endpoint { requestCounts[endpoint, default: 0] &+= 1 }
+        return entry
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Contracts
+
+extension FakeBackend {
+    /// How a FakeBackend starts: where it listens, who may call it, and what it keeps.
+    public struct Configuration: Sendable {
+        /// Address to bind. Loopback by default; anything else is an explicit choice.
+        public var host: String
+        /// Port to bind; 0 picks a free one (read it from ``FakeBackend/port``).
+        public var port: UInt16
+        /// Bearer token → account id. A request whose bearer is not here gets 401.
+        public var sessions: [String: String]
+        /// When true, any bearer not in `sessions` is its own account id (how
+        /// `contract-check serve` runs without `--session`, so an app can sign in as anyone).
+        public var acceptsAnyBearer: Bool
+        /// How many journal entries are kept; older ones are dropped and counted.
+        public var journalCapacity: Int
+        /// Faults in force from the start.
+        public var faults: [BackendFaultPlan]
+        /// Largest request body the server reads (413 above it).
+        public var maxBodyBytes: Int
+        /// The contracts requests are checked against.
+        public var contracts: ContractSet
+        /// The clock stamped on journal entries, devices and opens.
+        public var clock: @Sendable () -> Date
+        /// Called after each request is journaled (outside the backend's lock), e.g. to log it.
+        public var onRequest: (@Sendable (BackendJournalEntry) -> Void)?
+
+        public init(
+            host: String = "127.0.0.1",
+            port: UInt16 = 0,
+            sessions: [String: String] = [:],
+            acceptsAnyBearer: Bool = false,
+            journalCapacity: Int = 10_000,
+            faults: [BackendFaultPlan] = [],
+            maxBodyBytes: Int = 1 << 20,
+            contracts: ContractSet = .v1,
+            clock: @escaping @Sendable () -> Date = { Date() },
+            onRequest: (@Sendable (BackendJournalEntry) -> Void)? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.sessions = sessions
+            self.acceptsAnyBearer = acceptsAnyBearer
+            self.journalCapacity = journalCapacity
+            self.faults = faults
+            self.maxBodyBytes = maxBodyBytes
+            self.contracts = contracts
+            self.clock = clock
+            self.onRequest = onRequest
+        }
+    }
+}

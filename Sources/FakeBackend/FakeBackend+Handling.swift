@@ -1,0 +1,244 @@
+import Foundation
+import Contracts
+
+extension FakeBackend {
+    /// Answers one request: routing, faults, authentication, contract checks, then the
+    /// change to the backend's state, all journaled. Never blocks and never traps on input.
+    ///
+    /// This is the whole fake without a socket (the server only calls it), so unit tests
+    /// call it directly:
+    /// ```swift
+    /// let backend = FakeBackend(configuration: .init(sessions: ["s1": "a1"]))
+    /// let response = backend.handle(HTTPRequest(method: "DELETE", path: "/v1/devices/ab12",
+    ///                                           headers: ["Authorization": "Bearer s1"]))
+    /// #expect(response.status == .noContent)
+    /// ```
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let now = configuration.clock()
+        let route = BackendRoute(method: request.method, target: request.path)
+        let authorization = request.headers["Authorization"]
+
+        guard case .endpoint(let endpoint, let parameter) = route else {
+            let response: HTTPResponse
+            if case .methodNotAllowed(let allow) = route {
+                response = ProblemDetails(
+                    type: ProblemDetails.typeURI("method-not-allowed"), title: "Method Not Allowed", status: 405,
+                    detail: "\(request.method) is not allowed on \(request.pathWithoutQuery); use \(allow.joined(separator: " or ")).")
+                    .response([("Allow", allow.joined(separator: ", "))])
+            } else {
+                response = ProblemDetails(
+                    type: ProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
+                    detail: "No endpoint at \(request.pathWithoutQuery). The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened.")
+                    .response()
+            }
+            let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }
+            commit(now: now, request: request, endpoint: nil, account: account, status: .code(response.status.code),
+                   violations: [], fault: nil)
+            return response
+        }
+
+        // Faults and the account, drawn together so a fault's count is consumed once.
+        let (offline, fault, auth) = store.withLock { store in
+            (store.isOffline, store.isOffline ? nil : store.drawFault(for: endpoint),
+             store.account(forAuthorization: authorization))
+        }
+        let account = try? auth.get()
+
+        if offline {
+            commit(now: now, request: request, endpoint: endpoint, account: account, status: .none,
+                   violations: [], fault: .offline)
+            return HTTPResponse(status: .serviceUnavailable, disposition: .reset)
+        }
+        if let fault, !fault.appliesRequest {
+            let response = Self.response(for: fault)
+            commit(now: now, request: request, endpoint: endpoint, account: account,
+                   status: response.disposition == .send ? .code(response.status.code) : .none, violations: [], fault: fault)
+            return response
+        }
+
+        var response: HTTPResponse
+        switch auth {
+        case .failure(let failure):
+            response = Self.unauthorized(failure)
+            commit(now: now, request: request, endpoint: endpoint, account: nil, status: .code(401), violations: [], fault: fault)
+        case .success(let account):
+            response = apply(endpoint, parameter: parameter, request: request, account: account, now: now, fault: fault)
+        }
+        switch fault {
+        case .delay(let milliseconds)?: response.disposition = .delay(milliseconds: milliseconds)
+        case .loseResponse?: response.disposition = .loseResponse
+        default: break
+        }
+        return response
+    }
+
+    /// Checks the request against its contracts and, when it has no error (warnings are
+    /// journaled but pass), changes the state.
+    private func apply(_ endpoint: Endpoint, parameter: String, request: HTTPRequest, account: String,
+                       now: Date, fault: BackendFault?) -> HTTPResponse {
+        switch endpoint {
+        case .putDevice:
+            let (document, bodyViolations) = validator.validate(registrationBody: request.body)
+            let violations = validator.validate(token: parameter) + bodyViolations
+            guard !violations.contains(where: { $0.severity == .error }), let document else {
+                return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
+            }
+            let token = parameter.lowercased()
+            let device = RegisteredDevice(
+                token: token, account: account,
+                environment: document.string(member: "environment") ?? "",
+                appVersion: document.string(member: "appVersion") ?? "",
+                publicKey: document.string(member: "publicKey") ?? "",
+                platform: document.string(member: "platform") ?? "ios",
+                updatedAt: now)
+            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
+                          violations: violations, fault: fault) { store, sequence in
+                if let existing = store.devices[token], existing.sameRegistration(as: device) { return Self.noContent }
+                store.devices[token] = device
+                return Self.noContent
+            }
+
+        case .deleteDevice:
+            let violations = validator.validate(token: parameter)
+            guard !violations.contains(where: { $0.severity == .error }) else {
+                return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
+            }
+            let token = parameter.lowercased()
+            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
+                          violations: violations, fault: fault) { store, sequence in
+                guard let existing = store.devices[token] else { return Self.noContent }
+                guard existing.account == account else {
+                    return ProblemDetails(
+                        type: ProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
+                        detail: "Device \(token) is registered to another account; only its account can delete it.")
+                        .response()
+                }
+                store.devices[token] = nil
+                return Self.noContent
+            }
+
+        case .opened:
+            let (document, bodyViolations) = validator.validate(openedBody: request.body)
+            let violations = validator.validate(notificationID: parameter) + bodyViolations
+            guard !violations.contains(where: { $0.severity == .error }), let document else {
+                return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
+            }
+            let action = document.string(member: "action") ?? ""
+            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
+                          violations: violations, fault: fault) { store, sequence in
+                store.opens.append(RecordedOpen(notificationID: parameter, account: account, action: action,
+                                                time: now, sequence: sequence))
+                return Self.noContent
+            }
+        }
+    }
+
+    /// A 400 listing every violation; journaled with them.
+    private func reject(_ violations: [Violation], now: Date, request: HTTPRequest, endpoint: Endpoint,
+                        account: String, fault: BackendFault?) -> HTTPResponse {
+        let count = violations.count
+        // A hostile body can break a rule thousands of times; the answer and the journal keep
+        // the first ones, so neither grows without bound.
+        let kept = Array(violations.prefix(Self.maxViolationsKept))
+        var detail = "The request breaks the \(endpoint) contract in \(count) place\(count == 1 ? "" : "s"); fix each listed violation and send it again."
+        if kept.count < count { detail += " The first \(kept.count) are listed." }
+        let response = ProblemDetails(
+            type: ProblemDetails.typeURI("contract-violation"), title: "Contract violation", status: 400,
+            detail: detail, violations: kept.map(ProblemDetails.Item.init))
+            .response()
+        commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(400),
+               violations: kept, fault: fault)
+        return response
+    }
+
+    /// Journals a request and applies its change in one critical section, so a snapshot
+    /// never shows one without the other; then wakes waiters and calls `onRequest`.
+    /// `change` gets the request's journal sequence number.
+    @discardableResult
+    private func commit(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: JournalStatus,
+                        violations: [Violation], fault: BackendFault?,
+                        change: (inout BackendStore, UInt64) -> HTTPResponse = { _, _ in HTTPResponse(status: .noContent) }) -> HTTPResponse {
+        let (entry, response, hasWaiters) = store.withLock { store in
+            let response = change(&store, store.sequence &+ 1)
+            let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: Self.journaled(request.path),
+                                     account: account, status: status.code(response),
+                                     violations: violations, fault: fault)
+            return (entry, response, !store.waiters.isEmpty)
+        }
+        if hasWaiters { notifyWaiters() }
+        configuration.onRequest?(entry)
+        return response
+    }
+
+    static let noContent = HTTPResponse(status: .noContent)
+
+    /// Violations listed in one answer and journal entry at most.
+    static let maxViolationsKept = 100
+    /// Request-target bytes a journal entry keeps at most (a full journal stays small).
+    static let maxJournaledPathBytes = 2048
+
+    /// The request target as journaled: cut (and marked with `…`) past ``maxJournaledPathBytes``.
+    static func journaled(_ path: String) -> String {
+        guard path.utf8.count > maxJournaledPathBytes else { return path }
+        return String(decoding: path.utf8.prefix(maxJournaledPathBytes), as: UTF8.self) + "…"
+    }
+
+    /// The status a journal entry records.
+    private enum JournalStatus {
+        /// This status.
+        case code(Int)
+        /// No response was produced (offline, hang, reset).
+        case none
+        /// The status of the response the change produced.
+        case ofResponse
+
+        func code(_ response: HTTPResponse) -> Int? {
+            switch self {
+            case .code(let code): return code
+            case .none: return nil
+            case .ofResponse: return response.status.code
+            }
+        }
+    }
+
+    /// The answer a fault that stops a request gives.
+    static func response(for fault: BackendFault) -> HTTPResponse {
+        switch fault {
+        case .status(let code, let retryAfter):
+            let status = HTTPStatus(code: code)
+            var extra: [(String, String)] = []
+            var detail = "Injected fault: the backend answers \(status)."
+            if let retryAfter {
+                extra.append(("Retry-After", String(retryAfter)))
+                detail += " Retry after \(retryAfter) second\(retryAfter == 1 ? "" : "s")."
+            }
+            return ProblemDetails(type: ProblemDetails.typeURI("injected-fault"), title: status.reasonPhrase,
+                                  status: code, detail: detail).response(extra)
+        case .hang:
+            return HTTPResponse(status: .serviceUnavailable, disposition: .hang)
+        case .reset, .offline:
+            return HTTPResponse(status: .serviceUnavailable, disposition: .reset)
+        case .delay, .loseResponse:
+            return HTTPResponse(status: .noContent)
+        }
+    }
+
+    /// 401 with `WWW-Authenticate: Bearer` and a problem body saying what was wrong.
+    static func unauthorized(_ failure: BackendStore.AuthFailure) -> HTTPResponse {
+        let detail: String
+        let challenge: String
+        switch failure {
+        case .missing:
+            detail = "No bearer token. Send Authorization: Bearer <session>."
+            challenge = "Bearer"
+        case .notBearer:
+            detail = "The Authorization header is not a bearer token. Send Authorization: Bearer <session>."
+            challenge = "Bearer"
+        case .unknown:
+            detail = "The bearer token names no session. Sign in again and send Authorization: Bearer <session>, or add the session to the fake."
+            challenge = #"Bearer error="invalid_token""#
+        }
+        return ProblemDetails(type: ProblemDetails.typeURI("unauthorized"), title: "Unauthorized", status: 401,
+                              detail: detail).response([("WWW-Authenticate", challenge)])
+    }
+}

@@ -1,0 +1,42 @@
+/// Why a FakeBackend call failed: a wait that timed out, or a server that could not start.
+public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: Sendable, Equatable {
+        case waitTimedOut
+        case cannotListen
+        case cancelled
+    }
+
+    private let code: Code
+    /// What went wrong, where, and what to do next.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func == (lhs: FakeBackendError, rhs: FakeBackendError) -> Bool { lhs.code == rhs.code }
+
+    /// Kind: a `waitFor` ran out of time. Compare with `==`.
+    public static let waitTimedOut = FakeBackendError(.waitTimedOut, "wait timed out")
+    /// Kind: the server could not bind or start.
+    public static let cannotListen = FakeBackendError(.cannotListen, "cannot listen")
+    /// Kind: the waiting task was cancelled.
+    public static let cancelled = FakeBackendError(.cancelled, "wait cancelled")
+
+    static func waitTimedOut(what: String, timeout: Duration, state: FakeBackendState) -> FakeBackendError {
+        FakeBackendError(.waitTimedOut,
+            "FakeBackend: timed out after \(timeout) waiting for \(what); state: \(state.summary)")
+    }
+
+    static func cannotListen(host: String, port: UInt16, underlying: any Error) -> FakeBackendError {
+        FakeBackendError(.cannotListen,
+            "FakeBackend: cannot listen on \(host):\(port): \(underlying). Use port 0 to pick a free port.")
+    }
+
+    static func cancelled(what: String) -> FakeBackendError {
+        FakeBackendError(.cancelled, "FakeBackend: the task waiting for \(what) was cancelled")
+    }
+}

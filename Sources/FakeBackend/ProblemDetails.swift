@@ -1,0 +1,67 @@
+import Foundation
+import Contracts
+
+/// An RFC 9457 problem document (`application/problem+json`), the body of every error the
+/// backend answers, with the contract violations that caused a 400.
+public struct ProblemDetails: Sendable, Hashable, Codable {
+    /// One violation as a client reads it: where, which rule, what to do.
+    public struct Item: Sendable, Hashable, Codable {
+        /// JSON Pointer into the body, or `/path/{name}` for a path parameter.
+        public var pointer: String
+        /// The stable rule id, e.g. `device-registration.unknown-key`.
+        public var rule: String
+        public var message: String
+        /// Line and column in the body, when the violation has a source position.
+        public var line: Int?
+        public var column: Int?
+
+        public init(pointer: String, rule: String, message: String, line: Int? = nil, column: Int? = nil) {
+            self.pointer = pointer
+            self.rule = rule
+            self.message = message
+            self.line = line
+            self.column = column
+        }
+
+        init(_ violation: Violation) {
+            self.init(pointer: violation.pointer, rule: violation.ruleID, message: violation.message,
+                      line: violation.position?.line, column: violation.position?.column)
+        }
+    }
+
+    /// A URI naming the kind of problem.
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String
+    /// Present on 400s: each violation of the request's contracts.
+    public var violations: [Item]?
+
+    public init(type: String, title: String, status: Int, detail: String, violations: [Item]? = nil) {
+        self.type = type
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.violations = violations
+    }
+
+    /// The media type of a problem document.
+    public static let mediaType = "application/problem+json"
+
+    /// The problem as a response, with the right content type and any extra headers.
+    func response(_ extraHeaders: [(String, String)] = []) -> HTTPResponse {
+        var headers = HTTPFields()
+        headers.append(name: "Content-Type", value: Self.mediaType)
+        for (name, value) in extraHeaders { headers.append(name: name, value: value) }
+        return HTTPResponse(status: HTTPStatus(code: status), headers: headers, body: encoded())
+    }
+
+    /// Sorted-key JSON, so bodies are stable for tests and diffs.
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(self))) ?? Array(#"{"status":500,"title":"Unencodable problem"}"#.utf8)
+    }
+
+    static func typeURI(_ slug: String) -> String { "urn:push-contracts:problem:\(slug)" }
+}

@@ -1,0 +1,66 @@
+/// Timeouts (idle, request, linger) and the timer events of the loop.
+///
+/// A connection has at most one deadline at a time, chosen from its codec's activity; the
+/// heap holds at most one check per connection that is earlier than any later deadline,
+/// so a busy keep-alive connection does not grow the heap per request.
+extension ServerLoop {
+    func updateDeadline(_ connection: ServerConnection) {
+        let now = TimerQueue<TimerEvent>.now
+        if !connection.lingering {
+            let activity = connection.codec.activity
+            switch activity {
+            case .idle:
+                if connection.lastActivity != .idle || connection.deadline == nil { connection.deadline = now &+ idleNanos }
+            case .readingRequest:
+                if connection.lastActivity != .readingRequest || connection.deadline == nil { connection.deadline = now &+ requestNanos }
+            case .awaitingResponse:
+                connection.deadline = connection.pendingOutput > 0 ? now &+ idleNanos : nil
+            }
+            connection.lastActivity = activity
+        }
+        guard let deadline = connection.deadline else { return }
+        if let scheduled = connection.scheduledCheck, scheduled <= deadline { return }
+        connection.scheduledCheck = deadline
+        timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
+    }
+
+    func fireTimers() {
+        while let event = timers.popDue(now: TimerQueue<TimerEvent>.now) {
+            switch event {
+            case .connectionCheck(let fd, let id):
+                guard let connection = connections[fd], connection.id == id else { continue }
+                connection.scheduledCheck = nil
+                checkDeadline(connection)
+            case .delayedResponse(let fd, let id, let stream, let response):
+                guard let connection = connections[fd], connection.id == id else { continue }
+                connection.pendingDelays -= 1
+                var actions: [ConnectionAction] = []
+                connection.codec.deliver(response, stream: stream, into: &actions)
+                run(actions, on: connection)
+            case .resumeAccepting:
+                acceptBackoff = false
+                if listener >= 0 && !stopping { setListenerInterest(.readable) }
+            case .stopGraceElapsed:
+                for connection in Array(connections.values) { destroy(connection) }
+            }
+        }
+    }
+
+    func checkDeadline(_ connection: ServerConnection) {
+        guard let deadline = connection.deadline else { return }
+        let now = TimerQueue<TimerEvent>.now
+        guard now >= deadline else {
+            connection.scheduledCheck = deadline
+            timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
+            return
+        }
+        if connection.lingering || connection.pendingOutput > 0 {
+            destroy(connection)  // the peer stopped reading, or never closed after our FIN
+            return
+        }
+        connection.deadline = nil
+        var actions: [ConnectionAction] = []
+        connection.codec.timedOut(into: &actions)
+        run(actions, on: connection)
+    }
+}

@@ -1,0 +1,67 @@
+@testable import ContractCheckCLI
+import Testing
+
+@Suite struct ContractCheckToolTests {
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func toolHelpListsSubcommandsAndExitsZero(_ arguments: [String]) {
+        let result = runTool(arguments)
+        #expect(result.status == 0)
+        #expect(result.output.contains("USAGE: contract-check <subcommand>"))
+        #expect(result.output.contains("validate"))
+        #expect(result.output.contains("Validate JSON files against the contracts."))
+        #expect(result.error.isEmpty)
+    }
+
+    @Test func everyTableEntryAppearsInHelpMarkedWhenNotBuilt() {
+        let help = runTool(["--help"]).output
+        for entry in ContractCheck.commandTable {
+            let line = help.split(separator: "\n").first { $0.hasPrefix("  \(entry.name) ") }
+            #expect(line != nil, "\(entry.name) missing from help")
+            #expect(line?.contains("(not yet available)") == (entry.run == nil))
+        }
+    }
+
+    @Test(arguments: [["validate", "--help"], ["validate", "-h"], ["help", "validate"], ["validate", "--format", "nonsense", "--help"]])
+    func subcommandHelp(_ arguments: [String]) {
+        let result = runTool(arguments)
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("OVERVIEW: Validate JSON files against the contracts."))
+        #expect(result.output.contains("USAGE: contract-check validate [--contract NAME] [--format text|json|github] PATH..."))
+        #expect(result.output.contains("--contract NAME"))
+        #expect(result.output.contains("-h, --help"))
+    }
+
+    @Test func unknownSubcommandSuggestsTheClosest() {
+        let result = runTool(["valdate", "Fixtures"])
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        let lines = result.error.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Error: unknown subcommand 'valdate'; did you mean 'validate'?")
+        #expect(lines.dropFirst().first == "Usage: contract-check <subcommand> [options]")
+    }
+
+    @Test func unknownSubcommandFarFromAnyGetsNoSuggestion() {
+        let result = runTool(["frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: unknown subcommand 'frobnicate'\n"))
+    }
+
+    @Test func missingSubcommandIsAUsageError() {
+        let result = runTool([])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: missing subcommand\nUsage: contract-check"))
+    }
+
+    @Test func unknownToolOption() {
+        let result = runTool(["--hlep"])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: unknown option '--hlep'; did you mean '--help'?"))
+    }
+
+    @Test func plannedSubcommandSaysNotYetAvailable() throws {
+        guard let planned = ContractCheck.commandTable.first(where: { $0.run == nil }) else { return }
+        let result = runTool([planned.name])
+        #expect(result.status == 64)
+        #expect(result.error.contains("'\(planned.name)' is not yet available"))
+    }
+}

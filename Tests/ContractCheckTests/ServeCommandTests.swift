@@ -1,0 +1,101 @@
+import Foundation
+import Dispatch
+import Testing
+@testable import ContractCheckCLI
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `contract-check serve`, in-process: options, ready file, request log, clean stop.
+@Suite struct ServeCommandTests {
+    /// Collects what `serve` prints.
+    final class Collected: ServeOutput, @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        private var errors: [String] = []
+        func line(_ text: String) { lock.lock(); lines.append(text); lock.unlock() }
+        func error(_ text: String) { lock.lock(); errors.append(text); lock.unlock() }
+        var output: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+        var errorOutput: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+    }
+
+    /// The exit status, set by the serving thread.
+    final class ExitStatus: @unchecked Sendable {
+        private let lock = NSLock()
+        private var code: Int32?
+        func set(_ value: Int32) { lock.lock(); code = value; lock.unlock() }
+        var value: Int32? { lock.lock(); defer { lock.unlock() }; return code }
+    }
+
+    @Test func parsesEveryOption() throws {
+        let options = try ServeCommand.parse(["--backend-port", "8080", "--admin-port=8081", "--session", "s1=a1",
+                                              "--session=s2=a=2", "--ready-file", "/tmp/x.json", "--quiet"])
+        #expect(options.backendPort == 8080)
+        #expect(options.adminPort == 8081)
+        #expect(options.sessions == ["s1": "a1", "s2": "a=2"])
+        #expect(options.readyFile == "/tmp/x.json")
+        #expect(options.quiet)
+        #expect(try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example"]).unavailable == ["--apns-any-token", "--apns-topic"])
+    }
+
+    @Test(arguments: [
+        (["--backend-port", "70000"], "0 to 65535"),
+        (["--session", "nope"], "TOKEN=ACCOUNT"),
+        (["--ready-file"], "needs a value"),
+        (["--backend-prot", "1"], "Did you mean '--backend-port'"),
+        (["extra"], "options only"),
+    ])
+    func usageErrorsExit64(arguments: [String], expected: String) {
+        let output = Collected()
+        let status = ServeCommand.serve(arguments, output: output, until: DispatchSemaphore(value: 0))
+        #expect(status == 64)
+        #expect(output.errorOutput.first?.contains(expected) == true, "\(output.errorOutput)")
+        #expect(output.errorOutput.contains { $0.hasPrefix("Usage: contract-check serve") })
+    }
+
+    @Test func apnsOptionsAreNotYetAvailable() {
+        let output = Collected()
+        #expect(ServeCommand.serve(["--apns-port", "0"], output: output, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(output.errorOutput.first?.contains("not yet available") == true)
+    }
+
+    @Test func servesUntilStoppedWithReadyFileAndLog() async throws {
+        let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).json").path
+        let output = Collected()
+        let stop = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let status = ExitStatus()
+        Thread.detachNewThread {
+            status.set(ServeCommand.serve(["--session", "s1=a1", "--ready-file", readyFile], output: output, until: stop))
+            finished.signal()
+        }
+        // The ready file appears once both servers listen (bounded wait on the file itself).
+        var ready: [String: Any]?
+        for _ in 0..<500 where ready == nil {
+            if let data = FileManager.default.contents(atPath: readyFile) {
+                ready = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            } else {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        let backendURL = try #require(ready?["backend"] as? String)
+        let adminURL = try #require(ready?["admin"] as? String)
+        #expect(output.output.prefix(2) == ["backend \(backendURL)", "admin \(adminURL)"])
+
+        var put = URLRequest(url: try #require(URL(string: backendURL + "/v1/devices/abcd")))
+        put.httpMethod = "PUT"
+        put.setValue("Bearer s1", forHTTPHeaderField: "Authorization")
+        put.httpBody = Data(#"{"platform":"ios","environment":"sandbox","appVersion":"1.0.0","publicKey":"\#(Data([4] + [UInt8](repeating: 7, count: 64)).base64EncodedString())"}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: put)
+        #expect((response as? HTTPURLResponse)?.statusCode == 204)
+        let (devices, _) = try await URLSession.shared.data(from: try #require(URL(string: adminURL + "/devices")))
+        #expect(String(decoding: devices, as: UTF8.self).contains(#""account":"a1""#))
+        #expect(output.output.contains { $0.contains("PUT /v1/devices/abcd 204 account=a1 violations=0") })
+
+        stop.signal()
+        finished.wait()
+        #expect(status.value == 0)
+        #expect(!FileManager.default.fileExists(atPath: readyFile))
+        #expect(output.output.last == "stopped")
+    }
+}

@@ -1,0 +1,259 @@
+import ContractCheckCLI
+import Contracts
+import Foundation
+import Testing
+
+/// `validate` against a small fake contract set, so these tests pin the command's behaviour
+/// (paths, formats, file problems, exit codes) independently of the v1 rules.
+@Suite struct ValidateCommandTests {
+    let checker = FakeChecker()
+
+    // MARK: Usage
+
+    @Test func missingPathIsAUsageError() {
+        let result = runValidate([], checker: checker)
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        #expect(result.error == """
+            Error: missing expected argument 'PATH...'
+            Usage: contract-check validate [--contract NAME] [--format text|json|github] PATH...
+              See 'contract-check validate --help' for more information.
+
+            """)
+    }
+
+    @Test func unknownOptionIsAUsageErrorWithSuggestion() {
+        let result = runValidate(["--fromat", "json", "x.json"], checker: checker)
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: unknown option '--fromat'; did you mean '--format'?\nUsage: contract-check validate"))
+    }
+
+    @Test func unknownContractNameIsAUsageErrorWithSuggestion() {
+        let result = runValidate(["--contract", "paylod", "x.json"], checker: checker)
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("Error: invalid value 'paylod' for '--contract': expected one of 'payload', 'device-registration', 'apns-file'; did you mean 'payload'?"))
+    }
+
+    // MARK: Text output
+
+    @Test func violationLineNamesPathPositionPointerAndRule() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{\"ok\": 1,\n  \"bad\": true}\n")
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "payloads/a.json:2:10: error: /bad: expected no \"bad\", found one; remove it [payload.no-bad]",
+            "checked 1 file: 1 error, 0 warnings",
+        ])
+    }
+
+    @Test func warningsAloneExitZero() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{\"odd\": 1}")
+        let result = runValidate(["payloads/a.json"], checker: checker, in: folder.path)
+        #expect(result.status == 0)
+        #expect(result.outputLines == [
+            "payloads/a.json:1:9: warning: /odd: odd, but allowed [payload.odd]",
+            "checked 1 file: 0 errors, 1 warning",
+        ])
+    }
+
+    @Test func syntaxErrorNamesLineAndColumn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/broken.json", "{\n  \"aps\": {},\n  \"x\": tru\n}\n")
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        let line = try #require(result.outputLines.first)
+        #expect(line.hasPrefix("payloads/broken.json:3:8: error: "))
+        #expect(line.hasSuffix("[json.syntax]"))
+    }
+
+    @Test func foldersAreSearchedRecursivelyInSortedOrderSkippingSidecarsAndHiddenFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["payloads/b.json", "payloads/a/z.json", "payloads/a.json", "payloads/c.json"] {
+            try folder.write(name, "{\"bad\": 1}")
+        }
+        try folder.write("payloads/c.expect", "not json at all")
+        try folder.write("payloads/.hidden.json", "not json at all")
+        try folder.write("payloads/.git/config", "not json at all")
+        let result = runValidate(["payloads/"], checker: checker, in: folder.path)
+        let paths = result.outputLines.dropLast().map { String($0.prefix { $0 != ":" }) }
+        #expect(paths == ["payloads/a.json", "payloads/a/z.json", "payloads/b.json", "payloads/c.json"])
+        #expect(result.outputLines.last == "checked 4 files: 4 errors, 0 warnings")
+    }
+
+    @Test func manyFilesCheckedInParallelKeepByteOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var expected: [String] = []
+        for index in 0..<300 {
+            // Every third file is in a subfolder whose name sorts between its siblings.
+            let path = index % 3 == 0 ? "payloads/f\(index % 7)/n\(index).json" : "payloads/f\(index % 7).json.\(index)"
+            try folder.write(path, index % 2 == 0 ? "{\"bad\": \(index)}" : "{}")
+            if index % 2 == 0 { expected.append(path) }
+        }
+        expected.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        let paths = result.outputLines.dropLast().map { String($0.prefix { $0 != ":" }) }
+        #expect(paths == expected)
+        #expect(result.outputLines.last == "checked 300 files: 150 errors, 0 warnings")
+    }
+
+    @Test func contractComesFromOptionExtensionOrNearestFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/devices/r.json", "{\"bad\": 1}")
+        try folder.write("devices/payloads/p.json", "{\"bad\": 1}")
+        try folder.write("devices/push.apns", "{\"bad\": 1}")
+        let result = runValidate(["devices", "payloads"], checker: checker, in: folder.path)
+        #expect(result.outputLines.contains { $0.hasPrefix("devices/payloads/p.json:") && $0.hasSuffix("[payload.no-bad]") })
+        #expect(result.outputLines.contains { $0.hasPrefix("devices/push.apns:") && $0.hasSuffix("[apns-file.no-bad]") })
+        #expect(result.outputLines.contains { $0.hasPrefix("payloads/devices/r.json:") && $0.hasSuffix("[device-registration.no-bad]") })
+
+        let forced = runValidate(["--contract", "payload", "devices"], checker: checker, in: folder.path)
+        #expect(forced.outputLines.filter { $0.hasSuffix("[payload.no-bad]") }.count == 2)
+    }
+
+    @Test func fileInTheCurrentFolderUsesTheFolderName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{\"bad\": 1}")
+        let result = runValidate(["a.json"], checker: checker, in: folder.path + "/payloads")
+        #expect(result.outputLines.first?.hasSuffix("[payload.no-bad]") == true)
+    }
+
+    @Test func fileWithoutAContractSaysHowToFixIt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("misc/a.json", "{}")
+        let result = runValidate(["misc"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        let line = try #require(result.outputLines.first)
+        #expect(line.hasPrefix("misc/a.json: error: cannot tell which contract applies"))
+        #expect(line.contains("--contract NAME"))
+        #expect(line.hasSuffix("[file.unknown-contract]"))
+    }
+
+    // MARK: Files that cannot be checked
+
+    @Test func everyBadFileGetsALineAndTheRunGoesOn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/1-empty.json", "")
+        try folder.write("payloads/2-blank.json", " \n\t\n")
+        try folder.write("payloads/3-binary.json", bytes: [0x7B, 0x00, 0x01, 0xFF])
+        try folder.write("payloads/4-utf16.json", bytes: [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00])
+        try folder.write("payloads/5-not-json.json", "hello")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/payloads/6-dangling.json", withDestinationPath: "nowhere.json")
+        try folder.write("payloads/7-bad.json", "{\"bad\": 1}")
+        try folder.write("payloads/8-ok.json", "{}")
+        let result = runValidate(["payloads", "missing.json"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        let lines = result.outputLines
+        try #require(lines.count == 9)
+        #expect(lines[0] == "payloads/1-empty.json: error: empty file; expected one JSON document [file.empty]")
+        #expect(lines[1].hasPrefix("payloads/2-blank.json: error: file holds only whitespace") && lines[1].hasSuffix("[file.empty]"))
+        #expect(lines[2] == "payloads/3-binary.json: error: binary file (NUL byte at offset 1); expected UTF-8 JSON text [file.binary]")
+        #expect(lines[3].hasPrefix("payloads/4-utf16.json: error: file starts with a UTF-16") && lines[3].hasSuffix("[file.binary]"))
+        #expect(lines[4].hasPrefix("payloads/5-not-json.json:1:1: error: ") && lines[4].hasSuffix("[json.syntax]"))
+        #expect(lines[5].hasPrefix("payloads/6-dangling.json: error: symbolic link to a file that does not exist") && lines[5].hasSuffix("[file.not-found]"))
+        #expect(lines[6].hasPrefix("payloads/7-bad.json:1:9: error: /bad:"))
+        #expect(lines[7].hasPrefix("missing.json: error: no such file or folder") && lines[7].hasSuffix("[file.not-found]"))
+        #expect(lines[8] == "checked 9 files: 8 errors, 0 warnings")
+    }
+
+    @Test func fileLargerThanTheReadBufferIsReadWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let filler = String(repeating: "x", count: 100_000)
+        try folder.write("payloads/big.json", "{\"pad\": \"\(filler)\", \"bad\": 1}")
+        try folder.write("payloads/small.json", "{\"bad\": 2}")
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.outputLines.first?.hasPrefix("payloads/big.json:1:\(100_000 + 20): error: /bad:") == true)
+        #expect(result.outputLines.dropFirst().first?.hasPrefix("payloads/small.json:1:9: error: /bad:") == true)
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root reads any file"))
+    func unreadableFileIsReported() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("payloads/secret.json", "{}")
+        #expect(chmod(path, 0) == 0)
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines.first?.hasPrefix("payloads/secret.json: error: cannot read the file (Permission denied") == true)
+    }
+
+    @Test func emptyFolderIsAWarning() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/payloads", withIntermediateDirectories: true)
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 0)
+        #expect(result.outputLines.first == "payloads: warning: folder holds no files to check [file.empty-folder]")
+    }
+
+    // MARK: Formats
+
+    @Test func githubFormatPrintsWorkflowAnnotations() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a,b.json", "{\"bad\": 1, \"odd\": 2}")
+        try folder.write("payloads/empty.json", "")
+        let result = runValidate(["--format", "github", "payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "::error file=payloads/a%2Cb.json,line=1,col=9,title=payload.no-bad::/bad: expected no \"bad\", found one; remove it",
+            "::warning file=payloads/a%2Cb.json,line=1,col=19,title=payload.odd::/odd: odd, but allowed",
+            "::error file=payloads/empty.json,title=file.empty::empty file; expected one JSON document",
+            "checked 2 files: 2 errors, 1 warning",
+        ])
+    }
+
+    @Test func jsonFormatIsAMachineReadableReport() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{\"bad\": \"\\n\"}")
+        try folder.write("payloads/b.json", "{}")
+        let result = runValidate(["--format=json", "payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let report = try #require(object)
+        let counts = try #require(report["counts"] as? [String: Int])
+        #expect(counts == ["files": 2, "errors": 1, "warnings": 0, "filesWithErrors": 1])
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.map { $0["path"] as? String } == ["payloads/a.json", "payloads/b.json"])
+        #expect(files.map { $0["contract"] as? String } == ["payload", "payload"])
+        let violations = try #require(files.first?["violations"] as? [[String: Any]])
+        #expect(violations.count == 1)
+        #expect(violations.first?["ruleID"] as? String == "payload.no-bad")
+        #expect(violations.first?["pointer"] as? String == "/bad")
+        #expect(violations.first?["line"] as? Int == 1)
+        #expect(violations.first?["column"] as? Int == 9)
+        #expect(violations.first?["severity"] as? String == "error")
+        #expect((files.last?["violations"] as? [Any])?.isEmpty == true)
+        // The report is JSON our own reader accepts too.
+        #expect(throws: Never.self) { try JSONReader.parse(Array(result.output.utf8)) }
+    }
+
+    @Test func jsonStringEscapesControlCharacters() {
+        #expect(ReportFormatter.jsonString("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
+    }
+
+    // MARK: Colour
+
+    @Test func colourOnlyOnATerminalWithoutNoColor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{\"bad\": 1}")
+        let escape = "\u{1B}["
+        #expect(runValidate(["payloads"], checker: checker, in: folder.path, terminal: true).output.contains(escape))
+        #expect(!runValidate(["payloads"], checker: checker, in: folder.path, environment: ["NO_COLOR": "1"], terminal: true).output.contains(escape))
+        #expect(!runValidate(["payloads"], checker: checker, in: folder.path, terminal: false).output.contains(escape))
+        #expect(!runValidate(["--format", "github", "payloads"], checker: checker, in: folder.path, terminal: true).output.contains(escape))
+    }
+}

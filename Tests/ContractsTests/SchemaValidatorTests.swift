@@ -1,0 +1,171 @@
+import Contracts
+import Testing
+
+@Suite struct SchemaValidatorTests {
+    /// A team's own contract, declared with the same DSL.
+    static let team = Contract(
+        name: "profile", direction: .appToBackend, summary: "A test contract.",
+        schema: .object([
+            .required("id", .string(minLength: 1, maxLength: 8, format: .identifier)),
+            .optional("tags", .array(of: .string(oneOf: ["a", "b"]), maxItems: 2)),
+            .optional("level", .constants([.integer(10), .integer(5), .integer(1)])),
+            .optional("score", .nullable(.number(minimum: 0, maximum: 1))),
+            .optional("on", .integerFlag),
+            .optional("note", .anyOf([.string(maxLength: 3), .object([.required("text", .string())])])),
+            .optional("a/b~c", .object([.required("x", .boolean)], unknownMembers: .allow)),
+        ]),
+        rules: [ContractRule(id: "profile.tags-need-level", summary: "Tags come with a level.",
+                             form: RuleForm(when: .present(["tags"]), then: .present(["level"]))) { document, report in
+            if document.member("tags") != nil, document.member("level") == nil {
+                report.add("/tags", at: document.position, "tags expect a level, found none — add one.")
+            }
+        }])
+
+    static func violations(_ json: String, _ contract: Contract = team) -> [Violation] {
+        contract.validate(bytes: Array(json.utf8))
+    }
+
+    @Test func reportsEveryViolationNotOnlyTheFirst() {
+        let found = SchemaValidatorTests.violations(#"{"tags": ["a", "c", "b"], "level": 3, "score": 2, "on": true, "extra": 1}"#)
+        #expect(Set(found.map(\.ruleID)) == ["profile.length", "profile.enum", "profile.range", "profile.integer-flag",
+                                             "profile.unknown-member", "profile.required"])
+        #expect(found.count == 7)
+        #expect(found.contains { $0.pointer == "/tags/1" && $0.ruleID == "profile.enum" })
+    }
+
+    @Test func positionsPointAtKeysForUnknownAndDuplicateAndAtTheObjectForMissing() throws {
+        let json = "{\n  \"id\": \"x\",\n  \"extra\": 1,\n  \"id\": \"y\",\n  \"a/b~c\": {}\n}"
+        let found = SchemaValidatorTests.violations(json)
+        let unknown = try #require(found.first { $0.ruleID == "profile.unknown-member" })
+        #expect(unknown.position?.line == 3 && unknown.position?.column == 3)
+        #expect(unknown.pointer == "/extra")
+        let duplicate = try #require(found.first { $0.ruleID == "profile.duplicate-key" })
+        #expect(duplicate.position?.line == 4 && duplicate.position?.column == 3)
+        #expect(duplicate.message.contains("first at 2:3"))
+        let missing = try #require(found.first { $0.ruleID == "profile.required" })
+        #expect(missing.pointer == "/a~1b~0c", "RFC 6901 escapes / as ~1 and ~ as ~0")
+        #expect(missing.position?.line == 5 && missing.position?.column == 12)
+        #expect(missing.message.contains("\"x\""))
+    }
+
+    @Test func theStyleGuideMessage() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        let found = payload.validate(bytes: Array(#"{"aps": {"alert": "Hi", "mutable-content": true}, "notificationId": "1"}"#.utf8))
+        #expect(found.map(\.description) == [
+            "1:44 /aps/mutable-content: expected 0 or 1, found true — APNs reads booleans as absent; write 1. [payload.integer-flag]",
+        ])
+    }
+
+    @Test func anyOfPicksTheAlternativeOfTheSameType() {
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "note": "abc"}"#).isEmpty)
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "note": {"text": "long text"}}"#).isEmpty)
+        let tooLong = SchemaValidatorTests.violations(#"{"id": "a", "note": "abcd"}"#)
+        #expect(tooLong.map(\.ruleID) == ["profile.length"])
+        let missing = SchemaValidatorTests.violations(#"{"id": "a", "note": {}}"#)
+        #expect(missing.map(\.ruleID) == ["profile.required"] && missing.first?.pointer == "/note")
+        let wrongType = SchemaValidatorTests.violations(#"{"id": "a", "note": 5}"#)
+        #expect(wrongType.map(\.message) == ["expected a string or an object, found 5 — write a string or an object."])
+    }
+
+    @Test func nullableNumbersAndIntegers() {
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": null}"#).isEmpty)
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": 0.5}"#).isEmpty)
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": "x"}"#).map(\.ruleID) == ["profile.type"])
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "level": 5}"#).isEmpty)
+        #expect(SchemaValidatorTests.violations(#"{"id": "a", "level": 5.0}"#).map(\.ruleID) == ["profile.enum"])
+        let payload = ContractSet.v1.contract(named: "payload")
+        let huge = payload?.validate(bytes: Array(#"{"aps": {"badge": 99999999999999999999}, "notificationId": "1"}"#.utf8))
+        #expect(huge?.map(\.ruleID) == ["payload.range"])
+        let decimal = payload?.validate(bytes: Array(#"{"aps": {"badge": 1.5}, "notificationId": "1"}"#.utf8))
+        #expect(decimal?.map(\.ruleID) == ["payload.type"])
+    }
+
+    @Test func crossFieldRulesOfATeamContractRun() {
+        let found = SchemaValidatorTests.violations(#"{"id": "a", "tags": ["a"]}"#)
+        #expect(found.map(\.ruleID) == ["profile.tags-need-level"])
+        #expect(SchemaValidatorTests.team.ruleIDs.contains("profile.tags-need-level"))
+        let set = ContractSet(contracts: [SchemaValidatorTests.team])
+        #expect(set.contract(named: "profile") != nil)
+        #expect(set.ruleCatalog.map(\.id).contains("json.syntax"))
+    }
+
+    @Test func unknownMembersSuggestTheClosestName() throws {
+        let opened = try #require(ContractSet.v1.contract(named: "notification-opened"))
+        let found = opened.validate(bytes: Array(#"{"acton": "open", "action": "open"}"#.utf8))
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("did you mean \"action\"?") == true)
+    }
+
+    @Test func syntaxErrorsBecomeOneViolationWithLineAndColumn() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        let found = payload.validate(bytes: Array("{\n  \"aps\": {},\n}".utf8))
+        #expect(found.count == 1)
+        #expect(found.first?.ruleID == "json.syntax")
+        #expect(found.first?.position?.line == 3)
+    }
+
+    @Test func sizeCountsTheBytesAsSentAndTheVoIPLimit() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        let body = String(repeating: "x", count: 4500)
+        let big = Array(#"{"aps": {"alert": "\#(body)"}, "notificationId": "1"}"#.utf8)
+        #expect(payload.validate(bytes: big).map(\.ruleID) == ["payload.size"])
+        #expect(payload.validate(bytes: big, maximumPayloadBytes: ValidationOptions.voipPayloadLimit).isEmpty)
+        // Without the bytes, the compact form is measured.
+        let document = try JSONReader.parse(big)
+        #expect(payload.validate(document).map(\.ruleID) == ["payload.size"])
+        // Whitespace counts as sent; the message says the compact size.
+        let padded = Array((#"{"aps": {"alert": "hi"}, "notificationId": "1"}"# + String(repeating: " ", count: 5000)).utf8)
+        let found = payload.validate(bytes: padded)
+        #expect(found.map(\.ruleID) == ["payload.size"])
+        #expect(found.first?.message.contains("compact it is") == true)
+    }
+
+    @Test func pathParametersValidateWithoutPositions() throws {
+        let token = try #require(ContractSet.v1.contract(named: "device-token"))
+        #expect(token.pathParameter == "token")
+        #expect(token.validate(pathParameter: "e3b53618dc34756b").isEmpty)
+        let odd = token.validate(pathParameter: "e3b")
+        #expect(odd.map(\.ruleID) == ["device-token.format"])
+        #expect(odd.first?.position == nil && odd.first?.pointer == "")
+        #expect(token.validate(pathParameter: "").map(\.ruleID) == ["device-token.length"])
+        let id = try #require(ContractSet.v1.contract(named: "notification-id"))
+        #expect(id.validate(pathParameter: "91").isEmpty)
+        #expect(Set(id.validate(pathParameter: String(repeating: "/", count: 70)).map(\.ruleID)) == ["notification-id.length", "notification-id.format"])
+    }
+
+    @Test func theV1SetHasTheNamedContracts() {
+        let v1 = ContractSet.v1
+        #expect(v1.contracts.map(\.name) == ["device-registration", "device-token", "notification-opened", "notification-id",
+                                             "payload", "apns-file", "apns-error"])
+        #expect(v1.contract(named: "payload")?.direction == .backendToApp)
+        #expect(v1.contract(named: "device-registration")?.direction == .appToBackend)
+        #expect(v1.contract(named: "apns-error")?.direction == .providerToAPNs)
+        #expect(v1.contract(forFileExtension: "apns")?.name == "apns-file")
+        #expect(v1.contract(forFolder: "opens")?.name == "notification-opened")
+        #expect(v1.contract(named: "nope") == nil)
+        let route = v1.contract(named: "payload").flatMap { contract -> Member? in
+            guard case .object(let object) = contract.schema.kind else { return nil }
+            return object.member(named: "route")
+        }
+        #expect(route?.unknownValueFallback != nil, "route marks its unknown-value fallback for the breaking-change diff")
+        let ids = v1.ruleCatalog.map(\.id)
+        #expect(ids.count == Set(ids).count)
+        #expect(v1.ruleCatalog.first { $0.id == "payload.unknown-route" }?.severity == .warning)
+    }
+
+    @Test func pointersEscapeTildeAndSlash() {
+        #expect(JSONPointer.escape("a/b~c") == "a~1b~0c")
+        #expect(JSONPointer.make(["aps", "mutable-content"]) == "/aps/mutable-content")
+        #expect(JSONPointer.make([]) == "")
+        #expect(JSONPointer.make(["", "~1"]) == "//~01")
+    }
+}
+
+@Suite struct MissingMemberTests {
+    @Test func aMissingMemberNamesTheNearMiss() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        let found = payload.validate(bytes: Array(#"{"aps": {"alert": "Hi"}, "notificationID": "91"}"#.utf8))
+        #expect(found.map(\.ruleID) == ["payload.notification-id-required"])
+        #expect(found.first?.message.contains("found none, but \"notificationID\"") == true)
+    }
+}
