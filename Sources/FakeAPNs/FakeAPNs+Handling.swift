@@ -129,9 +129,11 @@ extension FakeAPNs {
             var refusal: (APNsReason, Int64?)?
             if let at = device.unregisteredAt {
                 refusal = (.unregistered, at)
-            } else if device.environment != s.configuration.environment && !accepting {
+            } else if accepting {
+                refusal = nil
+            } else if !device.registered || device.environment != s.configuration.environment {
                 refusal = (.badDeviceToken, nil)
-            } else if !accepting && !device.topics.contains(push.topic) {
+            } else if !device.anyTopic && !device.topics.contains(push.topic) {
                 refusal = (.deviceTokenNotForTopic, nil)
             }
             if let (reason, timestamp) = refusal {
