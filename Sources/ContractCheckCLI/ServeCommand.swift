@@ -132,7 +132,7 @@ public enum ServeCommand {
 
         let apns: FakeAPNs?
         do {
-            apns = try startAPNs(options)
+            apns = try startAPNs(options, output: output)
         } catch {
             output.error("Error: cannot start FakeAPNs: \(error)")
             return 1
@@ -266,9 +266,16 @@ public enum ServeCommand {
 
     /// Starts FakeAPNs when an APNs option asks for it: the topics served, the keys (or no
     /// provider-token checks without any), accept-any tokens.
-    static func startAPNs(_ options: Options) throws -> FakeAPNs? {
+    static func startAPNs(_ options: Options, output: some ServeOutput) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }
         var configuration = FakeAPNsConfiguration()
+        if !options.quiet {
+            configuration.onRequest = { entry in
+                var line = "apns \(entry.logLine)"
+                for violation in entry.violations { line += "\n    \(violation)" }
+                output.line(line)
+            }
+        }
         configuration.port = options.apnsPort ?? 0
         configuration.topics = Set(options.apnsTopics)
         configuration.acceptAnyDeviceToken = options.apnsAnyToken

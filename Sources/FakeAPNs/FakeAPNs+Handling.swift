@@ -14,6 +14,7 @@ extension FakeAPNs {
         let inspection = inspectIfReadable(request.body)
 
         var wakeups = Wakeups()
+        var journaled: APNsJournalEntry?
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
             let sentID = request.headers["apns-id"]
@@ -69,9 +70,11 @@ extension FakeAPNs {
             }
             s.journal.append(entry)
             collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+            if onRequest != nil { journaled = entry }
             return response
         }
         wakeups.resume()
+        if let journaled { onRequest?(journaled) }
         return response
     }
 

@@ -24,7 +24,7 @@ import FoundationNetworking
         let stop = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let status = ServeCommandTests.ExitStatus()
-        let arguments = ["--session", "s1=a1", "--ready-file", readyFile, "--quiet", "--apns-topic", "com.example.app",
+        let arguments = ["--session", "s1=a1", "--ready-file", readyFile, "--apns-topic", "com.example.app",
                          "--apns-key", "ABC123DEFG:DEF123GHIJ:\(keyFile.path)"]
         Thread.detachNewThread {
             status.set(ServeCommand.serve(arguments, output: output, until: stop))
@@ -70,6 +70,9 @@ import FoundationNetworking
         #expect(after.0 == 200)
         let (deliveries, _) = try await URLSession.shared.data(from: try #require(URL(string: adminURL + "/apns/deliveries?token=" + token)))
         #expect(String(decoding: deliveries, as: UTF8.self).contains(#""apnsID""#))
+
+        #expect(output.output.contains { $0.hasPrefix("apns POST /3/device/abababababab… 400 BadDeviceToken") })
+        #expect(output.output.contains { $0.hasPrefix("apns POST /3/device/abababababab… 200 delivery=delivered") })
 
         stop.signal()
         finished.wait()
