@@ -2,30 +2,28 @@ import Foundation
 import Dispatch
 import FakeBackend
 import PushScenarios
+import FakeAPNs
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// `contract-check serve`: runs FakeBackend, FakeAPNs and the admin API as local servers
-/// until Ctrl-C or SIGTERM, for local development and CI scripts. A token the app PUTs to
-/// the backend becomes a device FakeAPNs knows, so a push to it is delivered.
+/// `contract-check serve`: runs FakeBackend, FakeAPNs (with any `--apns-*` option) and the
+/// admin API as local servers until Ctrl-C or SIGTERM, for local development and CI scripts.
 ///
 /// ```
-/// $ contract-check serve --session s1=a1 --apns-topic com.example.app
+/// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
 /// backend http://127.0.0.1:50123
 /// admin http://127.0.0.1:50124
-/// apns http://127.0.0.1:50125
-/// 04:05:06.123 backend PUT   /v1/devices/ab12 204 account=a1
-/// 04:05:07.456 apns    POST  /3/device/ab12 200 apns-id=… delivered
+/// 2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0
 /// ```
 public enum ServeCommand {
     /// The one line shown in the tool's list of subcommands.
-    public static let abstract = "Run FakeBackend and FakeAPNs as local servers, with an admin API on its own port."
+    public static let abstract = "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port."
 
     /// The usage line, after the tool's name.
-    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--color auto|always|never] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
+    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
 
     /// The full `--help` text.
     public static let helpText = """
@@ -41,28 +39,28 @@ public enum ServeCommand {
           --ready-file PATH           Once every server listens, write their URLs to PATH as
                                       JSON (atomically); removed again on exit.
           --quiet                     Do not log requests (the journal still keeps them).
-          --color WHEN                auto (default: colour on a terminal unless NO_COLOR
-                                      is set), always or never.
-          --apns-port N               Port for FakeAPNs, HTTP/1.1 and h2c (default 0).
-          --apns-topic BUNDLE_ID      The app's bundle id; repeat for more. Other topics get
-                                      TopicDisallowed; tokens PUT to the backend are
-                                      registered in FakeAPNs for these topics.
+          --apns-port N               Run FakeAPNs on this port (0: a free port). Any
+                                      --apns-* option runs FakeAPNs.
+          --apns-topic BUNDLE_ID      A bundle id FakeAPNs serves; repeat for more. Tokens
+                                      the app PUTs to FakeBackend become devices for them.
           --apns-key KEY_ID:TEAM_ID:FILE.p8
-                                      A provider-token key FakeAPNs verifies (a .p8 or a
-                                      public key PEM); repeat for more. Without one, serve
-                                      makes a development key (DEVKEY0001, team DEVTEAM001).
-          --apns-any-token            Any well-formed device token is a known device.
+                                      A provider-token signing key (Apple's .p8, or a PEM
+                                      public key); repeat for more. Without any, FakeAPNs
+                                      accepts every provider token unchecked.
+          --apns-any-token            Accept every well-formed device token.
           --forward-to-simulator BUNDLE_ID
-                                      Write each accepted push to a .apns file and run
+                                      Write each delivered push to a .apns file and run
                                       `xcrun simctl push booted BUNDLE_ID FILE` (macOS).
           --scenario NAME             Preload a scenario's faults: throttling, 410s,
                                       offline-sign-out, duplicate-delivery.
+          --color WHEN                auto (colour on a terminal unless NO_COLOR is set),
+                                      always or never.
           -h, --help                  Show this help.
 
         Prints one line per server when it listens ("backend http://127.0.0.1:PORT",
-        "admin …", "apns …"), then one line per request to either fake. A provider token for
-        serve's key: GET <admin>/apns/provider-token. Stops on Ctrl-C or SIGTERM and exits 0.
-        The admin API is described in Docs/admin-openapi.json; GET <admin>/ lists its routes.
+        "apns http://127.0.0.1:PORT", "admin http://127.0.0.1:PORT"), then one line per
+        backend request. Stops on Ctrl-C or SIGTERM
+        and exits 0. The admin API is described in Docs/admin-openapi.json.
 
         """
 
@@ -72,15 +70,22 @@ public enum ServeCommand {
         var adminPort: UInt16 = 0
         var sessions: [String: String] = [:]
         var readyFile: String?
-        var quiet = false
-        var wantsHelp = false
-        var colour = "auto"
-        var apnsPort: UInt16 = 0
+        var apnsPort: UInt16?
         var apnsTopics: [String] = []
-        var apnsKeys: [String] = []
+        var apnsKeys: [APNsKeySpec] = []
         var apnsAnyToken = false
         var simulatorBundleID: String?
         var scenario: PushScenario?
+        var colour = "auto"
+        var unavailable: [String] = []
+        var quiet = false
+        var wantsHelp = false
+
+        /// Whether FakeAPNs runs: any APNs option asks for it.
+        var runsAPNs: Bool {
+            apnsPort != nil || !apnsTopics.isEmpty || !apnsKeys.isEmpty || apnsAnyToken || simulatorBundleID != nil
+                || scenario != nil
+        }
     }
 
     /// A command line that cannot be run.
@@ -91,6 +96,7 @@ public enum ServeCommand {
     private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
                                        "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario", "--color"]
     private static let flagOptions = ["--apns-any-token", "--quiet", "-h", "--help"]
+    private static let notYetAvailable: Set<String> = []
 
     /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
     /// cannot start, 64 for a usage error.
@@ -116,8 +122,8 @@ public enum ServeCommand {
 
     /// Starts the servers, reports them, and blocks until `stop` is signalled; then stops
     /// them and returns the exit code. Tests call this with their own `output` and `stop`.
-    /// - Parameter environment: the process environment (`NO_COLOR`, and the `PATH` that
-    ///   `--forward-to-simulator` finds `xcrun` on).
+    /// - Parameter environment: the process environment (`NO_COLOR`, and the `PATH` on which
+    ///   `--forward-to-simulator` finds `xcrun`).
     static func serve(_ arguments: [String], output: some ServeOutput, until stop: DispatchSemaphore,
                       environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         let options: Options
@@ -133,23 +139,86 @@ public enum ServeCommand {
             output.line(helpText)
             return 0
         }
-        let isTerminal = output is StandardOutput && isatty(STDOUT_FILENO) == 1
-        let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: isTerminal))
-        let session: ServeSession
-        do {
-            session = try ServeSession.start(options: options, output: output, log: log, environment: environment)
-        } catch let problem as UsageProblem {
-            output.error("Error: \(problem.message)")
-            output.error("  See 'contract-check serve --help' for more information.")
+        if !options.unavailable.isEmpty {
+            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available in this build.")
+            output.error("  Run 'contract-check serve' without them.")
             return 64
+        }
+
+        let development: Development
+        do {
+            development = try Development(options: options, output: output, environment: environment)
         } catch {
-            output.error("Error: \(error)")
+            output.error("Error: cannot prepare --forward-to-simulator: \(error)")
             return 1
+        }
+        let apns: FakeAPNs?
+        do {
+            apns = try startAPNs(options, output: output, development: development)
+        } catch {
+            output.error("Error: cannot start FakeAPNs: \(error)")
+            return 1
+        }
+        let quiet = options.quiet
+        let topics = options.apnsTopics
+        // Set once FakeBackend listens; the hook reads the environment the app declared.
+        let backendBox = Locked<FakeBackend?>(nil)
+        let log: @Sendable (BackendJournalEntry) -> Void = { entry in
+            if !quiet { development.backendRequest(entry) }
+            if let apns { learnDevice(from: entry, into: apns, topics: topics, backend: backendBox.snapshot) }
+        }
+        let configuration = FakeBackend.Configuration(
+            port: options.backendPort,
+            sessions: options.sessions,
+            acceptsAnyBearer: options.sessions.isEmpty,
+            onRequest: log)
+        let backend: FakeBackend
+        let admin: AdminServer
+        do {
+            backend = try FakeBackend.startListening(configuration: configuration)
+            backendBox.withLock { $0 = backend }
+        } catch {
+            apns?.stopListening()
+            output.error("Error: cannot start FakeBackend: \(error)")
+            return 1
+        }
+        var api = AdminAPI(backend: backend)
+        for route in apns?.adminRoutes ?? [] { api.add(route.method, route.path, summary: route.summary, route.handler) }
+        development.started(apns: apns, backend: backend, api: &api)
+        do {
+            admin = try AdminServer.start(api: api, port: options.adminPort)
+        } catch {
+            backend.stopListening()
+            apns?.stopListening()
+            output.error("Error: cannot start the admin API: \(error)")
+            return 1
+        }
+        var servers = [("backend", backend.baseURL.absoluteString)]
+        if let apns { servers.append(("apns", apns.baseURL.absoluteString)) }
+        servers.append(("admin", admin.baseURL.absoluteString))
+        for (name, url) in servers { output.line("\(name) \(url)") }
+        development.announce(adminURL: admin.baseURL.absoluteString, apnsRuns: apns != nil, options: options)
+        var readyFileWritten = false
+        if let path = options.readyFile {
+            do {
+                try writeReadyFile(path: path, servers: servers)
+                readyFileWritten = true
+            } catch {
+                output.error("Error: cannot write the ready file \(path): \(error)")
+                admin.stopNow()
+                backend.stopListening()
+                apns?.stopListening()
+                return 1
+            }
         }
 
         stop.wait()
 
-        session.stop()
+        admin.stopNow()
+        backend.stopListening()
+        apns?.stopListening()
+        development.stop()
+        if readyFileWritten, let path = options.readyFile { unlink(path) }
         output.line("stopped")
         return 0
     }
@@ -170,6 +239,7 @@ public enum ServeCommand {
                 if argument == "-h" || argument == "--help" { options.wantsHelp = true }
                 if argument == "--quiet" { options.quiet = true }
                 if argument == "--apns-any-token" { options.apnsAnyToken = true }
+                if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
                 continue
             }
             guard valueOptions.contains(argument) else {
@@ -200,9 +270,16 @@ public enum ServeCommand {
                 options.readyFile = value
             case "--apns-port": options.apnsPort = try port(value, option: argument)
             case "--apns-topic":
-                guard !value.isEmpty else { throw UsageProblem(message: "--apns-topic needs a bundle id.") }
+                guard !value.isEmpty, !value.contains(" ") else {
+                    throw UsageProblem(message: "--apns-topic expects a bundle id such as com.example.app, found '\(value)'.")
+                }
                 options.apnsTopics.append(value)
-            case "--apns-key": options.apnsKeys.append(value)
+            case "--apns-key":
+                do {
+                    options.apnsKeys.append(try APNsKeySpec(parsing: value))
+                } catch {
+                    throw UsageProblem(message: "\(error)")
+                }
             case "--forward-to-simulator":
                 guard !value.isEmpty else { throw UsageProblem(message: "--forward-to-simulator needs a bundle id.") }
                 options.simulatorBundleID = value
@@ -218,10 +295,42 @@ public enum ServeCommand {
                 }
                 options.colour = value
             default:
-                break
+                if notYetAvailable.contains(argument), !options.unavailable.contains(argument) {
+                    options.unavailable.append(argument)
+                }
             }
         }
         return options
+    }
+
+    /// Starts FakeAPNs when an APNs option asks for it: the topics served, the keys (or no
+    /// provider-token checks without any), accept-any tokens.
+    static func startAPNs(_ options: Options, output: some ServeOutput, development: Development) throws -> FakeAPNs? {
+        guard options.runsAPNs else { return nil }
+        var configuration = FakeAPNsConfiguration()
+        development.configure(&configuration)  // the log, Simulator forwarding, the scenario
+        configuration.port = options.apnsPort ?? 0
+        configuration.topics = Set(options.apnsTopics)
+        configuration.acceptAnyDeviceToken = options.apnsAnyToken
+        configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
+        let keys = try options.apnsKeys.map { spec in (spec, try spec.loadPublicKey()) }
+        let apns = try FakeAPNs.startListening(configuration: configuration)
+        for (spec, key) in keys { apns.registerSigningKey(key, keyID: spec.keyID, teamID: spec.teamID) }
+        return apns
+    }
+
+    /// A device token the app registered with FakeBackend (`PUT /v1/devices/{token}` → 204)
+    /// becomes a FakeAPNs device, in the environment the app declared, for each served topic.
+    static func learnDevice(from entry: BackendJournalEntry, into apns: FakeAPNs, topics: [String], backend: FakeBackend?) {
+        guard entry.endpoint == .putDevice, entry.status == 204 else { return }
+        let path = entry.path.split(separator: "?").first.map(String.init) ?? entry.path
+        guard let token = path.split(separator: "/").last.map(String.init), APNsRequestValidator.isDeviceToken(token) else { return }
+        let environment = backend?.devices[token.lowercased()].flatMap { APNsEnvironment(rawValue: $0.environment) }
+        if topics.isEmpty {
+            apns.register(token: token, topic: nil, environment: environment)
+        } else {
+            for topic in topics { apns.register(token: token, topic: topic, environment: environment) }
+        }
     }
 
     private static func port(_ text: String, option: String) throws(UsageProblem) -> UInt16 {
@@ -264,6 +373,27 @@ public enum ServeCommand {
             unlink(temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(path) failed: \(reason)"])
         }
+    }
+
+    /// `2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0`, plus each
+    /// violation on its own indented line.
+    static func logLine(_ entry: BackendJournalEntry) -> String {
+        var line = "\(timestamp(entry.time)) \(entry.logLine)"
+        for violation in entry.violations {
+            line += "\n    \(violation.pointer.isEmpty ? "(body)" : violation.pointer): \(violation.message) [\(violation.ruleID)]"
+        }
+        return line
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var time = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let ms = Int(milliseconds % 1000)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(msText)Z"
     }
 }
 

@@ -8,14 +8,15 @@ import Glibc
 import Darwin
 #endif
 
-/// The live log of `contract-check serve`: one line per request to either fake (time, fake,
-/// method, path, status, then the account, reason, fault or violations), violations on
-/// indented lines below. Coloured (ANSI) when `colour` is on, plain otherwise.
+/// The live log of `contract-check serve`: one line per request to either fake — the time
+/// (UTC), the fake, then that fake's journal log line (method, path, status, then the
+/// account, reason, delivery, fault or violation count) — and each violation on an indented
+/// line below. Coloured (ANSI) when `colour` is on: the status's class paints the line.
 ///
 /// ```
-/// 04:09:03.789 backend PUT  /v1/devices/0a1b…e8f9 204 account=a1
-/// 04:09:04.120 apns    POST /3/device/0a1b…e8f9 200 apns-id=6F1C… delivered
-/// 04:09:05.002 apns    POST /3/device/0a1b…e8f9 410 Unregistered
+/// 04:09:03.789 backend PUT /v1/devices/0a1b…e8f9 204 account=a1 violations=0
+/// 04:09:04.120 apns POST /3/device/0a1b2c3d4e5f… 200 delivery=delivered
+/// 04:09:05.002 apns POST /3/device/0a1b2c3d4e5f… 410 Unregistered
 /// ```
 struct ServeLog: Sendable {
     /// Whether to write ANSI colours.
@@ -34,47 +35,30 @@ struct ServeLog: Sendable {
         }
     }
 
-    /// The line for a FakeBackend request.
+    /// The line for a FakeBackend request: time, `backend`, then the journal's log line.
     func line(_ entry: BackendJournalEntry) -> String {
-        var details = ["account=\(entry.account ?? "-")"]
-        if let fault = entry.fault { details.append(paint("fault=\(fault)", .yellow)) }
-        if !entry.violations.isEmpty { details.append(paint("violations=\(entry.violations.count)", .red)) }
-        return format(time: entry.time, fake: "backend", method: entry.method, path: entry.path, status: entry.status,
-                      details: details, violations: entry.violations)
+        format(time: entry.time, fake: "backend", text: entry.logLine, status: entry.status,
+               violations: entry.violations)
     }
 
-    /// The line for a FakeAPNs request.
+    /// The line for a FakeAPNs request: time, `apns`, then the journal's log line.
     func line(_ entry: APNsJournalEntry) -> String {
-        var details: [String] = []
-        if let reason = entry.reason { details.append(paint(reason, entry.status >= 500 ? .red : .yellow)) }
-        if entry.status == 200 { details.append("apns-id=\(entry.apnsID)") }
-        if let delivery = entry.delivery { details.append(Self.describe(delivery)) }
-        if let fault = entry.fault { details.append(paint("fault=\(fault)", .yellow)) }
-        if !entry.violations.isEmpty { details.append(paint("violations=\(entry.violations.count)", .red)) }
-        let time = Date(timeIntervalSince1970: Double(entry.receivedAt) / 1000)
-        return format(time: time, fake: "apns", method: entry.method, path: entry.path,
-                      status: entry.status == 0 ? nil : entry.status, details: details, violations: entry.violations)
+        format(time: Date(timeIntervalSince1970: Double(entry.receivedAt) / 1000), fake: "apns", text: entry.logLine,
+               status: entry.status == 0 ? nil : entry.status, violations: entry.violations)
     }
 
     /// A line of serve's own (forwarding, preloaded faults), with the time and a tag.
     func note(_ tag: String, _ text: String, time: Date = Date()) -> String {
-        "\(paint(Self.clock(time), .dim)) \(paint(tag.padding(toLength: 7, withPad: " ", startingAt: 0), .magenta)) \(text)"
+        "\(paint(Self.clock(time), .dim)) \(paint(tag, .magenta)) \(text)"
     }
 
-    private func format(time: Date, fake: String, method: String, path: String, status: Int?,
-                        details: [String], violations: [Violation]) -> String {
-        let statusText = status.map(String.init) ?? "---"
-        let statusColour: Colour = switch status {
+    private func format(time: Date, fake: String, text: String, status: Int?, violations: [Violation]) -> String {
+        let colour: Colour = switch status {
         case .some(200..<300): .green
         case .some(400..<500): .yellow
         default: .red
         }
-        var line = [paint(Self.clock(time), .dim),
-                    paint(fake.padding(toLength: 7, withPad: " ", startingAt: 0), fake == "apns" ? .magenta : .cyan),
-                    method.padding(toLength: 6, withPad: " ", startingAt: 0) + Self.shorten(path),
-                    paint(statusText, statusColour)]
-            .joined(separator: " ")
-        if !details.isEmpty { line += " " + details.joined(separator: " ") }
+        var line = "\(paint(Self.clock(time), .dim)) \(paint(fake, fake == "apns" ? .magenta : .cyan)) \(paint(text, colour))"
         for violation in violations {
             let pointer = violation.pointer.isEmpty ? "(body)" : violation.pointer
             line += "\n    " + paint("\(pointer): \(violation.message) [\(violation.ruleID)]", .red)
@@ -82,21 +66,9 @@ struct ServeLog: Sendable {
         return line
     }
 
-    /// The path with long tokens shortened (`0a1b2c3d…e8f9`); the journal keeps them whole.
-    static func shorten(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.count > 20 ? "\(segment.prefix(8))…\(segment.suffix(4))" : String(segment)
-        }.joined(separator: "/")
-    }
-
-    private static func describe(_ outcome: DeliveryOutcome) -> String {
-        switch outcome {
-        case .delivered: return "delivered"
-        case .deliveredTwice: return "delivered twice"
-        case .storedWhileOffline: return "stored (device offline)"
-        case .droppedOffline: return "dropped (device offline, expired)"
-        case .backgroundBudgetExceeded: return "not delivered (background budget)"
-        }
+    /// A token shortened for a note (`0a1b2c3d…e8f9`); the journal keeps it whole.
+    static func shorten(_ token: String) -> String {
+        token.count > 20 ? "\(token.prefix(8))…\(token.suffix(4))" : token
     }
 
     /// `HH:MM:SS.mmm` in UTC.

@@ -104,7 +104,7 @@ public struct APNsRequestValidator: Sendable {
         if !isJSONObject(payload) { return .failure(.invalidPayloadJSON) }
 
         return .success(APNsPushRequest(
-            deviceToken: token.lowercased(), apnsID: headers["apns-id"], topic: topic,
+            deviceToken: Self.lowercasedHex(token), apnsID: headers["apns-id"], topic: topic,
             pushType: pushType, priority: priority, expiration: expiration,
             collapseID: collapseID, payload: payload))
     }
@@ -115,7 +115,7 @@ public struct APNsRequestValidator: Sendable {
               !topic.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
         if pushType != .mdm {
             if let suffix = pushType.topicSuffix {
-                guard topic.hasSuffix(suffix), topic.count > suffix.count else { return .badTopic }
+                guard APNsPushType.hasByteSuffix(topic.utf8, suffix), topic.utf8.count > suffix.utf8.count else { return .badTopic }
             } else if APNsPushType.bundleID(ofTopic: topic) != topic {
                 return .badTopic
             }
@@ -141,6 +141,12 @@ public struct APNsRequestValidator: Sendable {
             }
         }
         return false
+    }
+
+    /// The hex token in lowercase (the registry's form), copying only when needed.
+    static func lowercasedHex(_ token: Substring) -> String {
+        if !token.utf8.contains(where: { $0 >= 65 && $0 <= 70 }) { return String(token) }
+        return String(decoding: token.utf8.map { $0 >= 65 && $0 <= 70 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// 8-4-4-4-12 hex digits, either case.

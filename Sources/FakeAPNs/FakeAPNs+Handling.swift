@@ -10,10 +10,11 @@ extension FakeAPNs {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = clock.nowMilliseconds()
         let framing = validator.checkFraming(request)
-        let pathToken: String? = (try? framing.get()).map { $0.lowercased() }
+        let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }
         let inspection = inspectIfReadable(request.body)
 
         var wakeups = Wakeups()
+        var journaled: APNsJournalEntry?
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
             let sentID = request.headers["apns-id"]
@@ -69,9 +70,11 @@ extension FakeAPNs {
             }
             s.journal.append(entry)
             collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+            if onRequest != nil { journaled = entry }
             return response
         }
         wakeups.resume()
+        if let journaled { onRequest?(journaled) }
         return response
     }
 
@@ -129,9 +132,11 @@ extension FakeAPNs {
             var refusal: (APNsReason, Int64?)?
             if let at = device.unregisteredAt {
                 refusal = (.unregistered, at)
-            } else if device.environment != s.configuration.environment && !accepting {
+            } else if accepting {
+                refusal = nil
+            } else if !device.registered || device.environment != s.configuration.environment {
                 refusal = (.badDeviceToken, nil)
-            } else if !accepting && !device.topics.contains(push.topic) {
+            } else if !device.anyTopic && !device.topics.contains(push.topic) {
                 refusal = (.deviceTokenNotForTopic, nil)
             }
             if let (reason, timestamp) = refusal {

@@ -25,6 +25,7 @@ public final class FakeAPNs: Sendable {
     /// Identical payloads (a fan-out) are inspected once.
     let inspectionCache = PayloadInspectionCache()
     let decodeToken: ProviderTokenDecoder
+    let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
     /// The HTTP server while listening.
     let server_ = Locked<HTTPServer?>(nil)
 
@@ -46,6 +47,7 @@ public final class FakeAPNs: Sendable {
         clock = configuration.clock
         inspectPayload = payloadInspector
         decodeToken = tokenDecoder
+        onRequest = configuration.onRequest
     }
 
     /// The configuration the fake runs with.
@@ -79,14 +81,16 @@ public final class FakeAPNs: Sendable {
     /// - Parameters:
     ///   - token: hex device token (any case).
     ///   - topic: the exact `apns-topic` it accepts pushes for, e.g. `com.example.app`, or
-    ///     `com.example.app.voip` for a PushKit token. Call again to add topics.
-    public func register(token: String, topic: String, environment: APNsEnvironment? = nil) {
+    ///     `com.example.app.voip` for a PushKit token. Call again to add topics. nil: any
+    ///     topic (for a token learnt without its app, e.g. from FakeBackend).
+    public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
         state.withLock { s in
             let key = token.lowercased()
             let env = environment ?? s.configuration.environment
             var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: env)
+            device.registered = true
             device.environment = env
-            device.topics.insert(topic)
+            if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
             device.unregisteredAt = nil
             s.devices[key] = device
         }

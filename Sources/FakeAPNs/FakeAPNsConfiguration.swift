@@ -61,6 +61,9 @@ public struct FakeAPNsConfiguration: Sendable {
     /// `TooManyProviderTokenUpdates` (APNs: 20 minutes).
     public var providerTokenMinimumRefreshSeconds: Int64 = 1200
     public var clock: any APNsClock = WallClock()
+    /// Called with each journal entry once its request is handled (outside the fake's lock,
+    /// on the server's thread: keep it short), e.g. to log requests.
+    public var onRequest: (@Sendable (APNsJournalEntry) -> Void)? = nil
     /// The address ``FakeAPNs/start(configuration:payloadInspector:)`` binds: loopback.
     /// Binding another address is an explicit choice.
     public var host: String = "127.0.0.1"
@@ -68,6 +71,9 @@ public struct FakeAPNsConfiguration: Sendable {
     public var port: UInt16 = 0
     /// Seconds a connection may stay idle before the server closes it.
     public var idleTimeout: Double = 60
+    /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
+    /// more streams gets them refused, as with APNs' stream limit.
+    public var maxConcurrentStreams: Int = 1000
     /// Largest request body the server reads (bigger is refused before the handler; the
     /// handler's 413 applies up to this size).
     public var maxBodyBytes: Int = 64 * 1024

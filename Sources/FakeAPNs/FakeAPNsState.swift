@@ -21,7 +21,12 @@ struct FakeAPNsState {
     }
 
     struct Device {
+        /// Registered by ``FakeAPNs/register(token:topic:environment:)`` (a record also
+        /// exists for a token a test only watched, unregistered or put offline).
+        var registered = false
+        /// The exact topics it accepts; with `anyTopic`, every topic.
         var topics: Set<String> = []
+        var anyTopic = false
         var environment: APNsEnvironment
         var unregisteredAt: Int64?
         var online = true

@@ -20,7 +20,9 @@ final class PayloadInspectionCache: Sendable {
 
     /// The cached inspection of `payload`, or `inspect(payload)` (then cached).
     func inspection(of payload: [UInt8], _ inspect: PayloadInspector) -> PayloadInspection {
-        let key = payload.hashValue
+        var hasher = Hasher()
+        payload.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = hasher.finalize()
         if let hit = entries.withLock({ $0[key] }), hit.payload == payload { return hit.inspection }
         let inspection = inspect(payload)
         entries.withLock { table in

@@ -35,16 +35,18 @@ import FoundationNetworking
         #expect(options.sessions == ["s1": "a1", "s2": "a=2"])
         #expect(options.readyFile == "/tmp/x.json")
         #expect(options.quiet)
-        let apns = try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example", "--apns-topic=com.other",
-                                           "--apns-port", "8082", "--apns-key", "K:T:/tmp/k.p8", "--scenario", "410s",
-                                           "--forward-to-simulator", "com.example", "--color", "never"])
-        #expect(apns.apnsAnyToken)
-        #expect(apns.apnsTopics == ["com.example", "com.other"])
-        #expect(apns.apnsPort == 8082)
-        #expect(apns.apnsKeys == ["K:T:/tmp/k.p8"])
-        #expect(apns.scenario == .unregistered)
-        #expect(apns.simulatorBundleID == "com.example")
-        #expect(apns.colour == "never")
+        let apns = try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example", "--apns-port=8082",
+                                           "--apns-key", "ABC123DEFG:DEF123GHIJ:/keys/AuthKey.p8"])
+        #expect(apns.unavailable.isEmpty)
+        #expect(apns.apnsAnyToken && apns.apnsTopics == ["com.example"] && apns.apnsPort == 8082)
+        #expect(apns.apnsKeys.map(\.keyID) == ["ABC123DEFG"] && apns.apnsKeys.first?.path == "/keys/AuthKey.p8")
+        #expect(apns.runsAPNs)
+        #expect(try !ServeCommand.parse(["--quiet"]).runsAPNs)
+        let development = try ServeCommand.parse(["--scenario", "410s", "--forward-to-simulator", "com.example", "--color", "never"])
+        #expect(development.scenario == .unregistered)
+        #expect(development.simulatorBundleID == "com.example")
+        #expect(development.colour == "never")
+        #expect(development.runsAPNs)
     }
 
     @Test(arguments: [
@@ -53,6 +55,7 @@ import FoundationNetworking
         (["--ready-file"], "needs a value"),
         (["--backend-prot", "1"], "Did you mean '--backend-port'"),
         (["extra"], "options only"),
+        (["--apns-key", "ABC123DEFG:/x.p8"], "KEY_ID:TEAM_ID:FILE.p8"),
         (["--scenario", "sunny-day"], "throttling, 410s, offline-sign-out, duplicate-delivery"),
         (["--color", "sometimes"], "auto, always or never"),
     ])
@@ -62,6 +65,13 @@ import FoundationNetworking
         #expect(status == 64)
         #expect(output.errorOutput.first?.contains(expected) == true, "\(output.errorOutput)")
         #expect(output.errorOutput.contains { $0.hasPrefix("Usage: contract-check serve") })
+    }
+
+    @Test func anUnreadableAPNsKeyFileExits1() {
+        let output = Collected()
+        #expect(ServeCommand.serve(["--apns-key", "ABC123DEFG:DEF123GHIJ:/no/such/AuthKey.p8"], output: output,
+                                   until: DispatchSemaphore(value: 0)) == 1)
+        #expect(output.errorOutput.first?.contains("cannot start FakeAPNs") == true)
     }
 
     @Test func servesUntilStoppedWithReadyFileAndLog() async throws {
@@ -95,7 +105,7 @@ import FoundationNetworking
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
         let (devices, _) = try await URLSession.shared.data(from: try #require(URL(string: adminURL + "/devices")))
         #expect(String(decoding: devices, as: UTF8.self).contains(#""account":"a1""#))
-        #expect(output.output.contains { $0.contains("backend PUT   /v1/devices/abcd 204 account=a1") })
+        #expect(output.output.contains { $0.contains("PUT /v1/devices/abcd 204 account=a1 violations=0") })
 
         stop.signal()
         finished.wait()
