@@ -7,6 +7,7 @@
 #   Benchmarks/h2.sh [REQUESTS]        (default 200000; -c 8 -m 32)
 #
 # Needs: h2load (nghttp2-client) and nginx-light: apt-get install -y nghttp2-client nginx-light
+# If nghttpd (nghttp2-server) is installed it is measured too (an empty file, 200, --no-tls).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REQUESTS="${1:-200000}"
@@ -56,6 +57,16 @@ nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
 PIDS+=($!)
 for _ in $(seq 1 100); do (echo > /dev/tcp/127.0.0.1/$NGINX_PORT) 2>/dev/null && break; sleep 0.1; done
 
+NGHTTPD_URL=""
+if command -v nghttpd >/dev/null; then
+  NGHTTPD_PORT="$(free_port)"
+  mkdir -p "$WORK/htdocs" && : > "$WORK/htdocs/bench"
+  nghttpd --no-tls --address=127.0.0.1 -d "$WORK/htdocs" "$NGHTTPD_PORT" > "$WORK/nghttpd.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 100); do (echo > /dev/tcp/127.0.0.1/$NGHTTPD_PORT) 2>/dev/null && break; sleep 0.1; done
+  NGHTTPD_URL="http://127.0.0.1:$NGHTTPD_PORT"
+fi
+
 run() {
   h2load -n "$REQUESTS" -c 8 -m 32 -d "$WORK/body" "$1/bench" > "$WORK/$2.out" 2>&1 || true
   local rps ok
@@ -67,3 +78,7 @@ run() {
 OURS="$(run "$OURS_URL" loopbackhttp)"
 NGINX="$(run "http://127.0.0.1:$NGINX_PORT" nginx)"
 python3 -c "import sys; o,n=float(sys.argv[1]),float(sys.argv[2]); print(f'loopbackhttp {o:.0f} req/s, nginx {n:.0f} req/s, ratio {o/n if n else 0:.2f}')" "$OURS" "$NGINX"
+if [ -n "$NGHTTPD_URL" ]; then
+  NGHTTPD="$(run "$NGHTTPD_URL" nghttpd)"
+  python3 -c "import sys; o,n=float(sys.argv[1]),float(sys.argv[2]); print(f'loopbackhttp {o:.0f} req/s, nghttpd {n:.0f} req/s, ratio {o/n if n else 0:.2f}')" "$OURS" "$NGHTTPD"
+fi

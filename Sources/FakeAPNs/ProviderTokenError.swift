@@ -80,7 +80,7 @@ package struct ProviderTokenError: Error, Hashable, Sendable, CustomStringConver
     }
 
     static func duplicateMember(_ part: String, _ key: String) -> Self {
-        Self(.duplicateMember, "the \(part) has the member \"\(key)\" more than once")
+        Self(.duplicateMember, "the member \"\(key)\" appears more than once in the \(part)")
     }
 
     static func algorithmNotES256(_ found: String) -> Self {

@@ -19,7 +19,9 @@ extension FakeBackend {
         public var faults: [BackendFaultPlan]
         /// Largest request body the server reads (413 above it).
         public var maxBodyBytes: Int
-        /// The contracts requests are checked against.
+        /// The contracts requests are checked against, looked up by name (`device-token`,
+        /// `device-registration`, `notification-id`, `notification-opened`); a set without
+        /// one of them skips that check.
         public var contracts: ContractSet
         /// The clock stamped on journal entries, devices and opens.
         public var clock: @Sendable () -> Date

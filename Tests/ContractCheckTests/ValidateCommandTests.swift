@@ -166,6 +166,34 @@ import Testing
         #expect(lines[8] == "checked 9 files: 8 errors, 0 warnings")
     }
 
+    @Test func namedPipesAreReportedNotRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/ok.json", "{}")
+        #expect(mkfifo(folder.path + "/payloads/pipe.json", 0o600) == 0)
+        #expect(mkfifo(folder.path + "/named.json", 0o600) == 0)
+        // Nobody writes to either pipe: a blocking read would hang the test.
+        let result = runValidate(["payloads", "--contract", "payload", "named.json"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "payloads/pipe.json: error: not a regular file (a named pipe); pass JSON files or folders [file.not-regular]",
+            "named.json: error: not a regular file (a named pipe); pass JSON files or folders [file.not-regular]",
+            "checked 3 files: 2 errors, 0 warnings",
+        ])
+    }
+
+    @Test func emptyFileNamedOnTheCommandLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/empty.json", "")
+        let result = runValidate(["payloads/empty.json", "payloads/empty.json"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "payloads/empty.json: error: empty file; expected one JSON document [file.empty]",
+            "checked 1 file: 1 error, 0 warnings",
+        ])
+    }
+
     @Test func fileLargerThanTheReadBufferIsReadWhole() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

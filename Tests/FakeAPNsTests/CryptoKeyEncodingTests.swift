@@ -61,6 +61,12 @@ import Testing
         #expect(key.publicKey.x963Representation == Self.publicKeyX963)
     }
 
+    @Test func descriptionsNeverShowThePrivateKey() throws {
+        let key = try APNsSigningKey(rawRepresentation: Self.rawPrivateKey)
+        #expect(!String(describing: key).contains("b5331c47"))
+        #expect(String(describing: key).contains("0400270f0b89de6b68"))
+    }
+
     @Test func readsSEC1AndPKCS8WithoutPublicKey() throws {
         #expect(try APNsSigningKey(pemRepresentation: Self.sec1).rawRepresentation == Self.rawPrivateKey)
         let derived = try APNsSigningKey(pemRepresentation: Self.pkcs8WithoutPublicKey)
@@ -157,6 +163,17 @@ import Testing
             try APNsSigningKey(pemRepresentation: "-----BEGIN RSA PRIVATE KEY-----\nMEE=\n-----END RSA PRIVATE KEY-----\n")
         }
         #expect(throws: APNsKeyError.unsupportedPEMLabel) { try APNsSigningKey(pemRepresentation: Self.spki) }
+        #expect(throws: APNsKeyError.unsupportedPEMLabel) {
+            try APNsSigningKey(pemRepresentation: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMEE=\n-----END ENCRYPTED PRIVATE KEY-----\n")
+        }
+        #expect(throws: APNsKeyError.unsupportedPEMLabel) {
+            try APNsSigningKey(pemRepresentation: "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMEE=\n-----END EC PRIVATE KEY-----\n")
+        }
+        do {
+            _ = try APNsSigningKey(pemRepresentation: Self.spki)
+        } catch {
+            #expect(error.description.contains("cannot sign"), "says why a public key will not do: \(error)")
+        }
         #expect(throws: APNsKeyError.unsupportedPEMLabel) {
             try APNsSigningKey(pemRepresentation: "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n")
         }

@@ -167,4 +167,80 @@ import Testing
         #expect(flood.goAway?.code == .enhanceYourCalm)
         #expect(flood.closed)
     }
+
+    @Test func headerBlockAcrossContinuationFramesAndTrailers() throws {
+        var peer = HTTP2TestPeer()
+        let block = peer.block(HTTP2TestPeer.requestFields(extra: [("x-long", String(repeating: "v", count: 100))]))
+        var output = peer.send([
+            HTTP2Frame(stream: 1, payload: .headers(block: Array(block.prefix(10)), endStream: false, endHeaders: false, priority: nil, padding: 5)),
+            HTTP2Frame(stream: 1, payload: .continuation(block: Array(block[10..<50]), endHeaders: false)),
+            HTTP2Frame(stream: 1, payload: .continuation(block: Array(block[50...]), endHeaders: true)),
+            HTTP2Frame(stream: 1, payload: .data([1, 2], endStream: false, padding: nil)),
+        ])
+        #expect(output.dispatches.isEmpty && output.frames.isEmpty)
+        output = peer.send([peer.headers(1, [("x-checksum", "ab")], endStream: true)])
+        let (request, _) = try #require(output.dispatches.first)
+        #expect(request.body == [1, 2])
+        #expect(request.headers["x-long"]?.count == 100)
+        #expect(request.headers["x-checksum"] == "ab")
+    }
+
+    @Test func oversizedHeaderListGets431AndKeepsHPACKInStep() {
+        var configuration = HTTP2Configuration()
+        configuration.maxHeaderListSize = 200
+        var peer = HTTP2TestPeer(configuration: configuration)
+        var output = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(extra: [("x-big", String(repeating: "b", count: 300))]), endStream: true)])
+        #expect(peer.responseFields(output, stream: 1)[":status"] == "431")
+        #expect(output.dispatches.isEmpty)
+        // The big field went into the peer's dynamic table (incremental indexing) and ours.
+        output = peer.send([peer.headers(3, HTTP2TestPeer.requestFields(), endStream: true)])
+        #expect(output.dispatches.count == 1 && output.goAway == nil)
+    }
+
+    @Test func largeResponseHeaderBlockIsSplitIntoContinuation() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        var headers = HTTPFields()
+        for index in 0..<40 { headers.append(name: "x-field-\(index)", value: String(repeating: "\(index % 10)", count: 600)) }
+        let output = peer.respond(HTTPResponse(status: .ok, headers: headers), stream: 1)
+        #expect(output.frames.count >= 2)
+        guard case .headers(_, true, false, _, _) = output.frames.first?.payload else {
+            Issue.record("expected HEADERS with END_STREAM and without END_HEADERS")
+            return
+        }
+        let continuations = output.frames.dropFirst().map { frame -> Bool? in
+            if case .continuation(_, let end) = frame.payload { return end }
+            return nil
+        }
+        #expect(continuations.last == true && continuations.dropLast().allSatisfy { $0 == false })
+        var block: [UInt8] = []
+        for frame in output.frames {
+            switch frame.payload {
+            case .headers(let bytes, _, _, _, _), .continuation(let bytes, _): block += bytes
+            default: break
+            }
+        }
+        #expect((try? peer.decoder.decode(block))?.count == 41)
+    }
+
+    @Test func serverConfigurationMapsOntoHTTP2Settings() {
+        var server = HTTPServerConfiguration()
+        server.http2.maxConcurrentStreams = 1000
+        server.maxBodyBytes = 4096
+        server.maxHeaderBytes = 8192
+        let configuration = HTTP2Configuration(server)
+        #expect(configuration.maxConcurrentStreams == 1000)
+        #expect(configuration.maxBodyBytes == 4096)
+        #expect(configuration.maxHeaderListSize == 8192)
+    }
+
+    @Test func peerGoAwayFinishesInFlightStreamsThenCloses() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        let output = peer.send([HTTP2Frame(stream: 0, payload: .goAway(lastStream: 0, code: .noError, debugData: []))])
+        #expect(!output.closed)
+        let done = peer.respond(HTTPResponse(status: .ok, body: [1]), stream: 1)
+        #expect(done.data(on: 1) == [1] && done.ended(1))
+        #expect(done.closed)
+    }
 }

@@ -34,7 +34,7 @@ public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No `-----BEGIN …-----` / `-----END …-----` block was found.
     public static var notPEM: APNsKeyError { .notPEM("") }
     /// The PEM block is of a kind this reader does not take (e.g. `RSA PRIVATE KEY`).
-    public static var unsupportedPEMLabel: APNsKeyError { .unsupportedPEMLabel("") }
+    public static var unsupportedPEMLabel: APNsKeyError { .unsupportedPEMLabel("?") }
     /// The PEM body is not valid base64.
     public static var invalidBase64: APNsKeyError { .invalidBase64("") }
     /// The DER structure is truncated or not the expected ASN.1 shape.
@@ -55,11 +55,19 @@ public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     public static var malformedSignature: APNsKeyError { .malformedSignature("") }
 
     static func notPEM(_ detail: String) -> APNsKeyError {
-        APNsKeyError(.notPEM, "not a PEM key: no '-----BEGIN …-----' / '-----END …-----' block found\(detail) — pass the text of the .p8 file Apple issued (it starts with '-----BEGIN PRIVATE KEY-----')")
+        let problem = detail.isEmpty ? "no '-----BEGIN …-----' / '-----END …-----' block found" : detail
+        return APNsKeyError(.notPEM, "not a PEM key: \(problem) — pass the whole text of the .p8 file Apple issued (from '-----BEGIN PRIVATE KEY-----' to '-----END PRIVATE KEY-----')")
     }
 
     static func unsupportedPEMLabel(_ label: String) -> APNsKeyError {
-        APNsKeyError(.unsupportedPEMLabel, "unsupported PEM block '\(label)' — expected 'PRIVATE KEY' (PKCS#8, Apple's .p8), 'EC PRIVATE KEY' (SEC1) or 'PUBLIC KEY' (SPKI)")
+        if label == "ENCRYPTED PRIVATE KEY" || label.hasSuffix("(encrypted)") {
+            return APNsKeyError(.unsupportedPEMLabel, "the key is encrypted — decrypt it first: `openssl pkcs8 -in key.p8 -out plain.p8` (Apple's .p8 files are not encrypted)")
+        }
+        return APNsKeyError(.unsupportedPEMLabel, "unsupported PEM block '\(label)' — expected 'PRIVATE KEY' (PKCS#8, Apple's .p8), 'EC PRIVATE KEY' (SEC1) or 'PUBLIC KEY' (SPKI)")
+    }
+
+    static func publicKeyWhereSigningKeyExpected() -> APNsKeyError {
+        APNsKeyError(.unsupportedPEMLabel, "this is a public key ('PUBLIC KEY'), which cannot sign — pass the private key, the .p8 file ('PRIVATE KEY')")
     }
 
     static func invalidBase64(_ label: String) -> APNsKeyError {
@@ -67,7 +75,7 @@ public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     static func malformedDER(_ detail: String) -> APNsKeyError {
-        APNsKeyError(.malformedDER, "malformed DER: \(detail)")
+        APNsKeyError(.malformedDER, "malformed DER: \(detail) — the key file is truncated, edited, or not a key")
     }
 
     static func unsupportedAlgorithm(_ oid: String) -> APNsKeyError {

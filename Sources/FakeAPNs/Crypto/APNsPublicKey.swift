@@ -55,3 +55,11 @@ public struct APNsPublicKey: Sendable, Hashable {
         return ECDSA.verify(r: r, s: s, digest: digest, publicKey: point)
     }
 }
+
+extension APNsPublicKey: CustomStringConvertible {
+    /// The X9.63 point in hex, abbreviated: enough to tell keys apart in test output.
+    public var description: String {
+        let hex = x963Representation.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return "APNsPublicKey(\(hex.prefix(18))…\(hex.suffix(8)))"
+    }
+}

@@ -24,6 +24,8 @@ extension APNsSigningKey {
             self = try APNsSigningKey(derRepresentation: document.der)
         case "EC PRIVATE KEY":
             self = try APNsSigningKey(sec1: document.der[...], curveKnown: false)
+        case "PUBLIC KEY":
+            throw .publicKeyWhereSigningKeyExpected()
         default:
             throw .unsupportedPEMLabel(document.label)
         }

@@ -58,3 +58,8 @@ public struct APNsSigningKey: Sendable {
         return r.bigEndianBytes + s.bigEndianBytes
     }
 }
+
+extension APNsSigningKey: CustomStringConvertible {
+    /// Names the public key only, so a failing test's output never shows the private scalar.
+    public var description: String { "APNsSigningKey(publicKey: \(publicKey))" }
+}

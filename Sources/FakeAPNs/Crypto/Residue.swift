@@ -104,40 +104,54 @@ struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
         power(Modulus.modulus.subtractingReportingBorrow(U256(l0: 2, l1: 0, l2: 0, l3: 0)).difference)
     }
 
-    /// Montgomery product a · b · 2^-256 mod m (CIOS, four rounds).
+    /// Montgomery product a · b · 2^-256 mod m.
     @inline(__always)
     static func multiply(_ a: U256, _ b: U256) -> U256 {
+        U256.montgomeryProduct(a, b, modulus: Modulus.modulus, negatedInverse: Modulus.negatedInverse)
+    }
+}
+
+extension U256 {
+    /// a · b · 2^-256 mod m for a, b < m (CIOS: four rounds of multiply-and-reduce).
+    ///
+    /// Non-generic with plain locals so the optimiser keeps everything in registers; each
+    /// round adds a · word and a multiple u·m chosen to clear the low limb, then shifts down
+    /// one limb. The running value stays below 2m, so one final subtraction reduces it.
+    @inline(__always)
+    static func montgomeryProduct(_ a: U256, _ b: U256, modulus m: U256, negatedInverse k: UInt64) -> U256 {
         var t: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-        round(&t, a, b.l0)
-        round(&t, a, b.l1)
-        round(&t, a, b.l2)
-        round(&t, a, b.l3)
-        let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
-        if t.4 != 0 || value >= Modulus.modulus {
-            return value.subtractingReportingBorrow(Modulus.modulus).difference
+        t = montgomeryRound(t, a, b.l0, m, k)
+        t = montgomeryRound(t, a, b.l1, m, k)
+        t = montgomeryRound(t, a, b.l2, m, k)
+        t = montgomeryRound(t, a, b.l3, m, k)
+        let (t0, t1, t2, t3, t4) = t
+        let value = U256(l0: t0, l1: t1, l2: t2, l3: t3)
+        if t4 != 0 || value >= m {
+            return value.subtractingReportingBorrow(m).difference
         }
         return value
     }
 
-    /// t = (t + a·word + u·m) / 2^64 with u chosen so the division is exact; t stays < 2m.
+    /// (t + a·word + u·m) / 2^64, with u = t0'·k making the division exact.
     @inline(__always)
-    private static func round(_ t: inout (UInt64, UInt64, UInt64, UInt64, UInt64), _ a: U256, _ word: UInt64) {
-        let m = Modulus.modulus
+    private static func montgomeryRound(
+        _ t: (UInt64, UInt64, UInt64, UInt64, UInt64), _ a: U256, _ word: UInt64, _ m: U256, _ k: UInt64
+    ) -> (UInt64, UInt64, UInt64, UInt64, UInt64) {
         var carry: UInt64
         let r0: UInt64, r1: UInt64, r2: UInt64, r3: UInt64
-        (r0, carry) = U256.multiplyAccumulate(t.0, a.l0, word, 0)
-        (r1, carry) = U256.multiplyAccumulate(t.1, a.l1, word, carry)
-        (r2, carry) = U256.multiplyAccumulate(t.2, a.l2, word, carry)
-        (r3, carry) = U256.multiplyAccumulate(t.3, a.l3, word, carry)
+        (r0, carry) = multiplyAccumulate(t.0, a.l0, word, 0)
+        (r1, carry) = multiplyAccumulate(t.1, a.l1, word, carry)
+        (r2, carry) = multiplyAccumulate(t.2, a.l2, word, carry)
+        (r3, carry) = multiplyAccumulate(t.3, a.l3, word, carry)
         let (r4, top) = t.4.addingReportingOverflow(carry)
-        let u = r0 &* Modulus.negatedInverse
-        (_, carry) = U256.multiplyAccumulate(r0, u, m.l0, 0)
-        (t.0, carry) = U256.multiplyAccumulate(r1, u, m.l1, carry)
-        (t.1, carry) = U256.multiplyAccumulate(r2, u, m.l2, carry)
-        (t.2, carry) = U256.multiplyAccumulate(r3, u, m.l3, carry)
-        let (s, overflow) = r4.addingReportingOverflow(carry)
-        t.3 = s
-        t.4 = (top ? 1 : 0) &+ (overflow ? 1 : 0)
+        let u = r0 &* k
+        let n0: UInt64, n1: UInt64, n2: UInt64
+        (_, carry) = multiplyAccumulate(r0, u, m.l0, 0)
+        (n0, carry) = multiplyAccumulate(r1, u, m.l1, carry)
+        (n1, carry) = multiplyAccumulate(r2, u, m.l2, carry)
+        (n2, carry) = multiplyAccumulate(r3, u, m.l3, carry)
+        let (n3, overflow) = r4.addingReportingOverflow(carry)
+        return (n0, n1, n2, n3, (top ? 1 : 0) &+ (overflow ? 1 : 0))
     }
 }
 

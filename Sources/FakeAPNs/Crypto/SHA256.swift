@@ -142,7 +142,7 @@ package enum SHA256 {
 
         @inline(__always)
         private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 {
-            (x >> n) | (x << (32 - n))
+            (x &>> n) | (x &<< (32 &- n))
         }
     }
 

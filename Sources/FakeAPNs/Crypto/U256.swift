@@ -61,7 +61,7 @@ struct U256: Hashable, Sendable {
         case 2: limb = l2
         default: limb = l3
         }
-        return Int(truncatingIfNeeded: (limb >> UInt64((index & 15) * 4)) & 0xf)
+        return Int(truncatingIfNeeded: (limb &>> UInt64((index & 15) * 4)) & 0xf)
     }
 
     /// Bit `index` (0 = least significant).
@@ -74,7 +74,7 @@ struct U256: Hashable, Sendable {
         case 2: limb = l2
         default: limb = l3
         }
-        return (limb >> UInt64(index & 63)) & 1 == 1
+        return (limb &>> UInt64(index & 63)) & 1 == 1
     }
 
     @inline(__always)

@@ -25,36 +25,73 @@ enum HPACKHuffman {
         return tree
     }()
 
-    /// Decodes `bytes`, appending the octets to `output`.
-    static func decode(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8]) throws(HPACKError) {
+    /// One octet at a time: `transitions[node << 8 | octet]` packs the symbols the octet
+    /// completes (bits 0-7 and 8-15, count in bits 24-25), the node it ends in (bits 16-23),
+    /// and failure flags (bit 26: EOS decoded, bit 27: no such code). A complete code with
+    /// 257 symbols has exactly 256 internal nodes, so a node fits in 8 bits.
+    private static let transitions: [UInt32] = {
         let tree = children
-        var node = 0
-        var depth = 0
-        var paddingIsOnes = true
-        output.reserveCapacity(output.count + bytes.count * 8 / 5)
-        for byte in bytes {
-            var shift = 7
-            while shift >= 0 {
-                let bit = Int((byte >> UInt8(shift)) & 1)
-                shift -= 1
-                let child = tree[2 * node + bit]
-                if child < 0 {
-                    let symbol = Int(-child) - 1
-                    if symbol == 256 { throw .huffmanEOSDecoded }
-                    output.append(UInt8(truncatingIfNeeded: symbol))
-                    node = 0
-                    depth = 0
-                    paddingIsOnes = true
-                } else if child == 0 {
-                    throw .invalidHuffmanCode
-                } else {
-                    node = Int(child)
-                    depth += 1
-                    if bit == 0 { paddingIsOnes = false }
+        let nodes = tree.count / 2
+        var table = [UInt32](repeating: 1 << 27, count: nodes * 256)
+        guard nodes <= 256 else { return table }
+        for start in 0..<nodes {
+            for octet in 0..<256 {
+                var node = start
+                var symbols: [UInt32] = []
+                var entry: UInt32 = 0
+                for shift in stride(from: 7, through: 0, by: -1) {
+                    let child = tree[2 * node + ((octet >> shift) & 1)]
+                    if child < 0 {
+                        let symbol = Int(-child) - 1
+                        if symbol == 256 { entry |= 1 << 26; break }
+                        symbols.append(UInt32(symbol))
+                        node = 0
+                    } else if child == 0 {
+                        entry |= 1 << 27
+                        break
+                    } else {
+                        node = Int(child)
+                    }
                 }
+                if symbols.count >= 1 { entry |= symbols[0] }
+                if symbols.count >= 2 { entry |= symbols[1] << 8 }
+                entry |= UInt32(node) << 16 | UInt32(symbols.count) << 24
+                table[start << 8 | octet] = entry
             }
         }
-        if depth > 7 || !paddingIsOnes { throw .invalidHuffmanPadding }
+        return table
+    }()
+
+    /// Nodes where a string may end: on the all-ones path from the root, at most 7 deep
+    /// (RFC 7541 §5.2: padding is the most significant bits of EOS, shorter than 8 bits).
+    private static let paddingEnds: Set<Int> = {
+        var ends: Set<Int> = [0]
+        var node = 0
+        for _ in 0..<7 {
+            let child = children[2 * node + 1]
+            guard child > 0 else { break }
+            node = Int(child)
+            ends.insert(node)
+        }
+        return ends
+    }()
+
+    /// Decodes `bytes`, appending the octets to `output`.
+    static func decode(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8]) throws(HPACKError) {
+        let table = transitions
+        var node = 0
+        output.reserveCapacity(output.count + bytes.count * 8 / 5)
+        for byte in bytes {
+            let entry = table[node << 8 | Int(byte)]
+            if entry >> 26 != 0 {
+                throw entry & (1 << 26) != 0 ? .huffmanEOSDecoded : .invalidHuffmanCode
+            }
+            let count = (entry >> 24) & 3
+            if count >= 1 { output.append(UInt8(truncatingIfNeeded: entry)) }
+            if count == 2 { output.append(UInt8(truncatingIfNeeded: entry >> 8)) }
+            node = Int((entry >> 16) & 0xff)
+        }
+        if !paddingEnds.contains(node) { throw .invalidHuffmanPadding }
     }
 
     /// How many octets `bytes` take Huffman-coded, padding included.

@@ -69,6 +69,7 @@ extension HTTP2Connection {
             let receiveWindow = settingsAcknowledged ? configuration.initialWindowSize : max(configuration.initialWindowSize, 65_535)
             var state = HTTP2Stream(sendWindow: peerInitialWindowSize, receiveWindow: receiveWindow)
             if listTooLarge {
+                state.state = .awaitingResponse
                 streams[stream] = state
                 writeResponse(HTTPResponse(status: .requestHeaderFieldsTooLarge), stream: stream)
                 if !endStream { resetStream(stream, .noError) }
@@ -110,26 +111,32 @@ extension HTTP2Connection {
         if stillReceiving { resetStream(stream, .noError) }
     }
 
-    private static let connectionSpecific: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
+    /// `tokenOctets[b]`: `b` may appear in an HTTP/2 field name (a lowercase token character).
+    private static let tokenOctets: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
+        for byte in "!#$%&'*+-.^_`|~".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     static func validateRegularField(_ field: HPACKDecoder.Field, stream: UInt32) throws(HTTP2ProtocolError) {
         if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, stream: stream, "empty header name") }
-        for byte in field.name.utf8 {
+        for byte in field.name.utf8 where !Self.tokenOctets[Int(byte)] {
             // Field names are lowercase tokens (RFC 9113 §8.2.1, RFC 9110 §5.1).
-            let isToken = (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            if !isToken {
-                let what = byte >= 0x41 && byte <= 0x5a ? "uppercase" : "invalid character in"
-                throw HTTP2ProtocolError(.protocolError, stream: stream, "\(what) header name \(field.name)")
-            }
+            let what = byte >= 0x41 && byte <= 0x5a ? "uppercase" : "invalid character in"
+            throw HTTP2ProtocolError(.protocolError, stream: stream, "\(what) header name \(field.name)")
         }
         for byte in field.value.utf8 where byte == 0 || byte == 0x0a || byte == 0x0d {
             throw HTTP2ProtocolError(.protocolError, stream: stream, "header \(field.name) holds NUL, CR or LF")
         }
-        if connectionSpecific.contains(field.name) {
+        switch field.name {
+        case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade":
             throw HTTP2ProtocolError(.protocolError, stream: stream, "connection-specific header \(field.name)")
-        }
-        if field.name == "te" && field.value != "trailers" {
+        case "te" where field.value != "trailers":
             throw HTTP2ProtocolError(.protocolError, stream: stream, "te other than \"trailers\"")
+        default:
+            break
         }
     }
 

@@ -1,7 +1,5 @@
 /// Writing responses: HEADERS (+ CONTINUATION) at once, DATA within the peer's windows.
 extension HTTP2Connection {
-    private static let droppedResponseHeaders: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"]
-
     /// Writes the response for `stream` if it is still waiting for one; a stream the client
     /// reset meanwhile is silently skipped.
     mutating func writeResponse(_ response: HTTPResponse, stream: UInt32) {
@@ -9,9 +7,15 @@ extension HTTP2Connection {
         var fields: [(name: String, value: String)] = [(":status", String(response.status.code))]
         var hasLength = false
         for field in response.headers {
-            let name = field.name.lowercased()
-            if Self.droppedResponseHeaders.contains(name) { continue }
-            if name == "content-length" { hasLength = true }
+            let name = field.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5a }) ? field.name.lowercased() : field.name
+            switch name {
+            case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade":
+                continue  // HTTP/1.1 framing; malformed in HTTP/2 (RFC 9113 §8.2.2).
+            case "content-length":
+                hasLength = true
+            default:
+                break
+            }
             fields.append((name, field.value))
         }
         if !hasLength && !response.body.isEmpty { fields.append(("content-length", String(response.body.count))) }
