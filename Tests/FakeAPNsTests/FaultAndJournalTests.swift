@@ -73,6 +73,7 @@ import Testing
         #expect(bed.fake.handle(T.push(headers: [("apns-priority", "2")], connection: 10)).disposition == .send)
         let third = bed.fake.handle(bad)
         #expect(third.disposition == .goAway(debugData: Array(#"{"reason":"BadPriority"}"#.utf8)))
+        #expect(bed.fake.journal.last?.detail?.contains("GOAWAY") == true)
     }
 
     @Test func theJournalIsBoundedAndCountsWhatItDropped() {
