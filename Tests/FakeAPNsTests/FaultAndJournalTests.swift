@@ -141,3 +141,13 @@ import Testing
                                   "POST /3/device/abababababab… 400 BadPriority"])
     }
 }
+
+@Suite struct WaitCancellationTests {
+    @Test func aCancelledWaitThrowsCancelledNotTimedOut() async {
+        let bed = APNsTestbed()
+        let fake = bed.fake
+        let task = Task { try await fake.waitForDeliveries(to: APNsTestbed.token, count: 1, timeout: .seconds(30)) }
+        task.cancel()
+        await #expect(throws: FakeAPNsError.cancelled) { try await task.value }
+    }
+}
