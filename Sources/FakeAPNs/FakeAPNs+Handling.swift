@@ -63,6 +63,8 @@ extension FakeAPNs {
                         connection.errors = 0
                         if response.disposition == .send {
                             response.disposition = .goAway(debugData: response.body)
+                            entry.detail = [entry.detail, "answered with GOAWAY: \(limit) errors on this connection"]
+                                .compactMap { $0 }.joined(separator: "; ")
                         }
                     }
                     s.connections[request.connectionID] = connection

@@ -44,11 +44,13 @@ import FoundationNetworking
         #expect(output.output.prefix(3) == ["backend \(backendURL)", "apns \(apnsURL)", "admin \(adminURL)"])
 
         let token = String(repeating: "ab", count: 32)
+        // One provider token for the whole run, as a real sender reuses it (a new token on the
+        // same connection within 20 minutes is 429 TooManyProviderTokenUpdates).
+        let providerToken = ProviderToken.mint(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", signingKey: key)
         func push(_ token: String) async throws -> (Int, String) {
             var request = URLRequest(url: try #require(URL(string: apnsURL + "/3/device/" + token)))
             request.httpMethod = "POST"
-            request.setValue("bearer " + ProviderToken.mint(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", signingKey: key),
-                             forHTTPHeaderField: "authorization")
+            request.setValue("bearer " + providerToken, forHTTPHeaderField: "authorization")
             request.setValue("com.example.app", forHTTPHeaderField: "apns-topic")
             request.setValue("alert", forHTTPHeaderField: "apns-push-type")
             request.httpBody = Data(#"{"aps":{"alert":"hi"},"notificationId":"1"}"#.utf8)
