@@ -72,6 +72,16 @@ import PushScenarios
         #expect(serve.stop() == 0)
     }
 
+    @Test func theScenarioThrottlingThrottlesBothFakes() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "throttling"])
+        #expect(try await serve.putDevice(Self.token) == 429)
+        #expect(try await serve.putDevice(Self.token) == 204)
+        let answers = try (0..<3).map { _ in try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) }
+        #expect(answers == ["2 200", "2 200", "2 429"])
+        #expect(serve.output.output.contains { $0.contains(" apns POST /3/device/0a1b2c3d4e5f… 429 TooManyRequests") })
+        #expect(serve.stop() == 0)
+    }
+
     @Test func theScenario410sUnregistersATokenAfterItsFirstPush() async throws {
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "410s"])
         #expect(try await serve.putDevice(Self.token) == 204)
