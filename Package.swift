@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Contracts", targets: ["Contracts"]),
         .library(name: "FakeBackend", targets: ["FakeBackend"]),
         .library(name: "FakeAPNs", targets: ["FakeAPNs"]),
+        .library(name: "PushScenarios", targets: ["PushScenarios"]),
         .executable(name: "contract-check", targets: ["contract-check"]),
     ],
     dependencies: [],
@@ -19,17 +20,20 @@ let package = Package(
         .target(name: "LoopbackHTTP", dependencies: ["CLoopbackShim"]),
         .target(name: "FakeBackend", dependencies: ["Contracts", "LoopbackHTTP"]),
         .target(name: "FakeAPNs", dependencies: ["Contracts", "LoopbackHTTP"]),
-        .target(name: "ContractCheckCLI", dependencies: ["Contracts", "FakeBackend", "FakeAPNs"]),
+        .target(name: "PushScenarios", dependencies: ["Contracts", "FakeBackend", "FakeAPNs"]),
+        .target(name: "ContractCheckCLI", dependencies: ["Contracts", "FakeBackend", "FakeAPNs", "PushScenarios"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // Benchmark-only server (Benchmarks/h2.sh); not a product.
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
+        // Benchmark-only server (Benchmarks/apns.sh); not a product.
+        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs"], path: "Benchmarks/FakeAPNsServer"),
         .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "LoopbackHTTP", "Contracts"]),
         .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheckCLI", "Contracts"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["FakeBackend", "FakeAPNs", "Contracts"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["PushScenarios", "FakeBackend", "FakeAPNs", "Contracts"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,4 +9,5 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 $SUDO apt-get update
 $SUDO apt-get install -y curl nghttp2-client
 python3 -m pip install --quiet 'httpx[http2]' h2
+python3 -m pip install --quiet aioapns   # FakeAPNs interop: a real APNs client (PyJWT, cryptography)
 echo "peers installed: $(command -v curl) $(command -v nghttp) $(command -v h2load)"

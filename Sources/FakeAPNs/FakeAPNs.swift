@@ -1,2 +1,178 @@
-// FakeAPNs: see its issue. Nothing public yet.
+import Contracts
+import Foundation
 @_exported import LoopbackHTTP
+
+/// Apple's push provider API (`POST /3/device/<token>`) as a loopback fake, with provider
+/// tokens, a device-token registry, throttling, faults and a simulated device per token.
+///
+/// The logic is a handler (``handle(_:)``) callable without a socket (STYLE 9); the server
+/// is a thin shell around it.
+///
+/// ```swift
+/// let apns = FakeAPNs(configuration: config)
+/// apns.registerSigningKey(publicKey, keyID: "ABC123DEFG", teamID: "DEF123GHIJ")
+/// apns.register(token: token, topic: "com.example.app")
+/// let response = apns.handle(request)            // or over HTTP, see `start`
+/// let shown = apns.deliveredNotifications(for: token)
+/// ```
+///
+/// The checks and their order are documented on ``APNsRequestValidator``.
+public final class FakeAPNs: Sendable {
+    let state: Locked<FakeAPNsState>
+    let validator: APNsRequestValidator
+    let clock: any APNsClock
+    let inspectPayload: PayloadInspector
+    /// Identical payloads (a fan-out) are inspected once.
+    let inspectionCache = PayloadInspectionCache()
+    let decodeToken: ProviderTokenDecoder
+    let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
+    /// The HTTP server while listening.
+    let server_ = Locked<HTTPServer?>(nil)
+
+    /// Creates the fake's logic, not yet listening.
+    /// - Parameters:
+    ///   - configuration: environment, modes and limits.
+    ///   - payloadInspector: reads payloads (JSON check and contract); the default checks
+    ///     JSON only until the Contracts validator is wired in.
+    public convenience init(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+                            payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) {
+        self.init(configuration: configuration, payloadInspector: payloadInspector,
+                  tokenDecoder: { ProviderToken.decode($0) })
+    }
+
+    package init(configuration: FakeAPNsConfiguration, payloadInspector: @escaping PayloadInspector,
+                 tokenDecoder: @escaping ProviderTokenDecoder) {
+        state = Locked(FakeAPNsState(configuration: configuration))
+        validator = APNsRequestValidator(topics: configuration.topics)
+        clock = configuration.clock
+        inspectPayload = payloadInspector
+        decodeToken = tokenDecoder
+        onRequest = configuration.onRequest
+    }
+
+    /// The configuration the fake runs with.
+    public var configuration: FakeAPNsConfiguration { state.withLock { $0.configuration } }
+
+    // MARK: Signing keys
+
+    /// Registers the public half of a provider-token signing key (a `.p8` key's public key).
+    /// - Parameters:
+    ///   - key: verifies ES256 signatures.
+    ///   - keyID: the `kid` of tokens signed with it (Apple's 10-character key id).
+    ///   - teamID: the `iss` those tokens must carry.
+    ///   - environment: restricts the key to one environment (a token signed with it in
+    ///     the other gets `BadEnvironmentKeyIdInToken`); nil: both.
+    public func registerSigningKey(_ key: some ProviderTokenVerificationKey, keyID: String, teamID: String,
+                                   environment: APNsEnvironment? = nil) {
+        state.withLock {
+            $0.keys[keyID] = FakeAPNsState.SigningKey(key: key, teamID: teamID, environment: environment)
+        }
+    }
+
+    /// Forgets a signing key: later new tokens with this `kid` are `InvalidProviderToken`.
+    public func removeSigningKey(keyID: String) {
+        state.withLock { _ = $0.keys.removeValue(forKey: keyID) }
+    }
+
+    // MARK: Device tokens
+
+    /// Makes `token` a known device for `topic` in `environment` (default: the fake's),
+    /// online; ends any earlier unregistration.
+    /// - Parameters:
+    ///   - token: hex device token (any case).
+    ///   - topic: the exact `apns-topic` it accepts pushes for, e.g. `com.example.app`, or
+    ///     `com.example.app.voip` for a PushKit token. Call again to add topics. nil: any
+    ///     topic (for a token learnt without its app, e.g. from FakeBackend).
+    public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
+        state.withLock { s in
+            let key = token.lowercased()
+            let env = environment ?? s.configuration.environment
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: env)
+            device.registered = true
+            device.environment = env
+            if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
+            device.unregisteredAt = nil
+            s.devices[key] = device
+        }
+    }
+
+    /// From `at` on, pushes to `token` get 410 `Unregistered` with that timestamp, until
+    /// the token is registered again (as after an app's uninstall).
+    /// - Parameter at: when APNs learnt the token is no longer valid (default: now).
+    public func unregister(token: String, at: Date? = nil) {
+        let millis = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? clock.nowMilliseconds()
+        state.withLock { s in
+            let key = token.lowercased()
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            device.unregisteredAt = millis
+            s.devices[key] = device
+        }
+    }
+
+    // MARK: Faults
+
+    /// Adds a fault plan; plans are tried in the order added, the first that applies wins.
+    public func addFault(_ plan: FaultPlan) {
+        var remaining = 0
+        var seed: UInt64 = 0
+        switch plan.trigger {
+        case .next(let n):
+            guard n > 0 else { return }
+            remaining = n
+        case .probability(_, let s):
+            seed = s
+        }
+        state.withLock { s in
+            s.faults.append(.init(plan: plan, remaining: remaining, generator: SeededGenerator(seed: seed)))
+        }
+    }
+
+    /// Removes every fault plan and duplicate-delivery injection.
+    public func clearFaults() {
+        state.withLock {
+            $0.faults.removeAll()
+            $0.duplicates.removeAll()
+        }
+    }
+
+    /// Delivers notifications twice: the next `count` deliveries (to `deviceToken`, or any).
+    public func injectDuplicateDeliveries(next count: Int, deviceToken: String? = nil) {
+        guard count > 0 else { return }
+        let plan = FaultPlan.next(count, .loseResponse, deviceToken: deviceToken)
+        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: count, generator: SeededGenerator(seed: 0))) }
+    }
+
+    /// Delivers each notification twice with this probability, from a seeded generator.
+    public func injectDuplicateDeliveries(probability: Double, seed: UInt64, deviceToken: String? = nil) {
+        let plan = FaultPlan.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)
+        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: 0, generator: SeededGenerator(seed: seed))) }
+    }
+
+    // MARK: Journal
+
+    /// Every request still in the journal, oldest first.
+    public var journal: [APNsJournalEntry] { state.withLock { $0.journal.entries } }
+
+    /// How many journal entries were dropped to keep the journal within its capacity.
+    public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
+
+    /// Forgets the journal, deliveries, faults and per-connection state; keeps keys and
+    /// registered tokens.
+    public func reset() {
+        state.withLock { s in
+            s.journal.removeAll()
+            s.sequence = 0
+            s.faults.removeAll()
+            s.duplicates.removeAll()
+            s.connections.removeAll()
+            for key in s.devices.keys {
+                s.devices[key]?.delivered.removeAll()
+                s.devices[key]?.deliveredCount = 0
+                s.devices[key]?.visible.removeAll()
+                s.devices[key]?.stored = nil
+                s.devices[key]?.backgroundDeliveries.removeAll()
+                s.devices[key]?.acceptedPushes.removeAll()
+            }
+        }
+    }
+}

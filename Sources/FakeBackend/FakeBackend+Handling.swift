@@ -124,10 +124,15 @@ extension FakeBackend {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let action = document.string(member: "action") ?? ""
+            let key = request.headers["Idempotency-Key"]
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: violations, fault: fault) { store, sequence in
+                let isRepeat = key.map { key in
+                    store.opens.contains { $0.idempotencyKey == key && $0.account == account }
+                } ?? false
                 store.opens.append(RecordedOpen(notificationID: parameter, account: account, action: action,
-                                                time: now, sequence: sequence))
+                                                time: now, sequence: sequence, idempotencyKey: key,
+                                                isRepeat: isRepeat))
                 return Self.noContent
             }
         }

@@ -1,0 +1,23 @@
+// fake-apns-bench-server: FakeAPNs as a process, for Benchmarks/apns.sh. Not a product:
+// `swift build -c release --product fake-apns-bench-server`. (`contract-check serve
+// --apns-port` is the user-facing way to run FakeAPNs.)
+//
+// Generates a signing key, registers it, accepts any well-formed device token, and prints
+//   listening http://127.0.0.1:PORT
+//   token <a valid ES256 provider token, good for an hour>
+// then runs until killed. Every request is validated, its token checked (verified once per
+// connection), its payload checked against the v1 contract, journaled and delivered.
+import Foundation
+import FakeAPNs
+
+var configuration = FakeAPNsConfiguration()
+configuration.acceptAnyDeviceToken = true
+configuration.topics = ["com.example.app"]
+if let port = CommandLine.arguments.dropFirst().first.flatMap(UInt16.init) { configuration.port = port }
+
+let key = APNsSigningKey.generate()
+let apns = try await FakeAPNs.start(configuration: configuration)
+apns.registerSigningKey(key.publicKey, keyID: "BENCHKEY01", teamID: "BENCHTEAM1")
+let token = ProviderToken.mint(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", signingKey: key)
+FileHandle.standardOutput.write(Data("listening \(apns.baseURL.absoluteString)\ntoken \(token)\n".utf8))
+while true { try await Task.sleep(for: .seconds(3600)) }

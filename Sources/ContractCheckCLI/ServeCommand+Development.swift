@@ -1,0 +1,113 @@
+import Foundation
+import Contracts
+import FakeAPNs
+import FakeBackend
+import PushScenarios
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ServeCommand {
+    /// What `serve` adds around the fakes for local development: the coloured live log,
+    /// `--scenario` (faults preloaded; for `410s`, each token unregistered after its first
+    /// accepted push), `--forward-to-simulator`, and `GET /apns/provider-token` when a
+    /// `--apns-key` file holds the private half (a `.p8`).
+    final class Development: Sendable {
+        let log: ServeLog
+        let scenario: PushScenario?
+        let forwarder: SimulatorForwarder?
+        /// The `--apns-key` keys whose private half serve holds, to mint provider tokens.
+        let signingKeys: [(keyID: String, teamID: String, key: APNsSigningKey)]
+        private let output: any ServeOutput
+        private let quiet: Bool
+        private let apns = Locked<FakeAPNs?>(nil)
+        private let unregisteredByScenario = Locked<Set<String>>([])
+
+        init(options: Options, output: some ServeOutput, environment: [String: String]) throws {
+            let isTerminal = output is StandardOutput && isatty(STDOUT_FILENO) == 1
+            let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: isTerminal))
+            self.log = log
+            self.output = output
+            quiet = options.quiet
+            scenario = options.scenario
+            forwarder = try options.simulatorBundleID.map { bundleID in
+                try SimulatorForwarder(bundleID: bundleID, environment: environment) { text in
+                    output.line(log.note("sim", text))
+                }
+            }
+            signingKeys = options.apnsKeys.compactMap { spec in
+                guard let text = try? String(contentsOfFile: spec.path, encoding: .utf8),
+                      let key = try? APNsSigningKey(pemRepresentation: text) else { return nil }
+                return (spec.keyID, spec.teamID, key)
+            }
+        }
+
+        /// The backend's log line.
+        func backendRequest(_ entry: BackendJournalEntry) {
+            if !quiet { output.line(log.line(entry)) }
+        }
+
+        /// Sets what the scenario needs in FakeAPNs' configuration and the request hook.
+        func configure(_ configuration: inout FakeAPNsConfiguration) {
+            scenario?.configure(&configuration)
+            configuration.onRequest = { [self] entry in apnsRequest(entry) }
+        }
+
+        /// Logs an APNs request, forwards a delivered push to the Simulator, and plays the
+        /// `410s` scenario.
+        func apnsRequest(_ entry: APNsJournalEntry) {
+            if !quiet { output.line(log.line(entry)) }
+            guard entry.isAccepted, let token = entry.deviceToken?.lowercased(), let apns = apns.snapshot else { return }
+            if let forwarder, entry.delivery == .delivered || entry.delivery == .deliveredTwice,
+               let delivered = apns.deliveredNotifications(for: token).last(where: { $0.apnsID == entry.apnsID }) {
+                forwarder.forward(payload: delivered.payload, apnsID: entry.apnsID)
+            }
+            if scenario?.unregistersAfterFirstPush == true, unregisteredByScenario.withLock({ $0.insert(token).inserted }) {
+                apns.unregister(token: token)
+                if !quiet { output.line(log.note("scenario", "410s: \(ServeLog.shorten(token)) unregistered; its next push gets 410")) }
+            }
+        }
+
+        /// Once the servers listen: the provider-token route, the scenario's faults, and a
+        /// note per setting.
+        func started(apns fake: FakeAPNs?, backend: FakeBackend, api: inout AdminAPI) {
+            apns.withLock { $0 = fake }
+            if let first = signingKeys.first {
+                api.add("GET", "/apns/provider-token",
+                        summary: "A provider token (text/plain) signed with the first --apns-key .p8, valid for an hour") { _ in
+                    let token = ProviderToken.mint(keyID: first.keyID, teamID: first.teamID, signingKey: first.key)
+                    return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array((token + "\n").utf8))
+                }
+            }
+            if let scenario, let fake {
+                for line in scenario.preload(backend: backend, apns: fake) {
+                    output.line(log.note("scenario", "\(scenario): \(line)"))
+                }
+            }
+        }
+
+        /// Notes printed after the server lines.
+        func announce(adminURL: String, apnsRuns: Bool, options: Options) {
+            guard apnsRuns else { return }
+            if options.apnsKeys.isEmpty {
+                output.line(log.note("apns", "provider tokens are not checked (no --apns-key)"))
+            } else if let first = signingKeys.first {
+                output.line(log.note("apns", "provider tokens for key \(first.keyID): curl -s \(adminURL)/apns/provider-token"))
+            }
+            if !options.apnsTopics.isEmpty {
+                output.line(log.note("apns", "topics \(options.apnsTopics.joined(separator: ", ")); tokens PUT to the backend become FakeAPNs devices"))
+            }
+            if let forwarder {
+                output.line(log.note("sim", "forwarding delivered pushes to the booted Simulator's \(forwarder.bundleID) (files in \(forwarder.directory.path))"))
+            }
+        }
+
+        /// Waits for pending Simulator forwards and removes their files.
+        func stop() {
+            forwarder?.drain()
+            forwarder?.removeFiles()
+        }
+    }
+}

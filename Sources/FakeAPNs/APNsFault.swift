@@ -1,0 +1,56 @@
+/// A bad day FakeAPNs can script for a request.
+public enum APNsFault: Sendable, Hashable {
+    /// Answer with this status and reason instead of handling the push (nothing delivered).
+    case reason(APNsReason)
+    /// Handle the push normally, then answer after this many milliseconds.
+    case delay(milliseconds: Int)
+    /// Reset the connection (HTTP/1.1) or the stream (HTTP/2); nothing delivered.
+    case reset
+    /// Handle (and deliver) the push, then lose the answer: a retrying sender creates a
+    /// real duplicate.
+    case loseResponse
+    /// Answer with GOAWAY carrying `{"reason":"…"}` as debug data; nothing delivered.
+    case goAway(reason: String)
+    /// Accept the request and never answer.
+    case hang
+}
+
+/// When a fault applies: the next `count` matching requests, or each matching request with
+/// a seeded probability, for one device token or for all.
+public struct FaultPlan: Sendable, Hashable {
+    public enum Trigger: Sendable, Hashable {
+        case next(Int)
+        case probability(Double, seed: UInt64)
+    }
+
+    public var fault: APNsFault
+    /// The device token (hex, any case) the plan is for; nil: every request.
+    public var deviceToken: String?
+    public var trigger: Trigger
+
+    /// The next `count` requests (for `deviceToken`, or all) get `fault`.
+    public static func next(_ count: Int, _ fault: APNsFault, deviceToken: String? = nil) -> FaultPlan {
+        FaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .next(count))
+    }
+
+    /// Each request (for `deviceToken`, or all) gets `fault` with this probability, drawn
+    /// from a generator seeded with `seed` so a run repeats.
+    public static func probability(_ probability: Double, seed: UInt64, _ fault: APNsFault, deviceToken: String? = nil) -> FaultPlan {
+        FaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .probability(probability, seed: seed))
+    }
+}
+
+/// A small, seeded generator (SplitMix64), so probabilistic faults and duplicates repeat.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state = state &+ 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A double in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
+}

@@ -1,0 +1,48 @@
+import Contracts
+import LoopbackHTTP
+
+/// One request FakeAPNs received, with its verdict.
+public struct APNsJournalEntry: Sendable, Hashable {
+    /// 1 for the first request since start (or reset), counting dropped entries too.
+    public var sequence: Int
+    /// When it arrived (ms since 1970, on the fake's clock).
+    public var receivedAt: Int64
+    public var method: String
+    public var path: String
+    /// The device token from the path (lowercased) when the path had one.
+    public var deviceToken: String?
+    /// The `apns-id` answered (echoed or generated).
+    public var apnsID: String
+    public var topic: String?
+    public var pushType: String?
+    public var collapseID: String?
+    public var payloadBytes: Int
+    /// 200, or the error status.
+    public var status: Int
+    /// Apple's reason for an error, nil for 200.
+    public var reason: String?
+    /// Contract violations of the payload (recorded whether or not they caused a 400).
+    public var violations: [Violation]
+    /// The scripted fault that applied, if any.
+    public var fault: APNsFault?
+    /// What became of an accepted push.
+    public var delivery: DeliveryOutcome?
+    /// Why, in words, when the reason alone does not say (e.g. which provider-token check failed).
+    public var detail: String?
+    public var connectionID: UInt64
+    public var protocolVersion: HTTPProtocolVersion
+
+    /// True for a 200.
+    public var isAccepted: Bool { status == 200 }
+
+    /// `POST /3/device/ab12… 400 BadPriority delivery=- fault=-`: a log line.
+    public var logLine: String {
+        let token = deviceToken.map { $0.count > 12 ? String($0.prefix(12)) + "…" : $0 } ?? "-"
+        var line = "\(method) /3/device/\(token) \(status == 0 ? "---" : String(status))"
+        if let reason { line += " \(reason)" }
+        if let delivery { line += " delivery=\(delivery)" }
+        if let fault { line += " fault=\(fault)" }
+        if !violations.isEmpty { line += " violations=\(violations.count)" }
+        return line
+    }
+}

@@ -1,0 +1,63 @@
+/// The `apns-push-type` values APNs accepts, with the topic suffix each one requires.
+public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
+    case alert
+    case background
+    case voip
+    case complication
+    case fileprovider
+    case location
+    case liveactivity
+    case pushtotalk
+    case widgets
+    case controls
+    case mdm
+
+    /// The suffix `apns-topic` must carry after the bundle id (nil: the bare bundle id).
+    ///
+    /// `mdm` topics are MDM certificate topics, not bundle ids, so no suffix is checked.
+    public var topicSuffix: String? {
+        switch self {
+        case .alert, .background, .mdm: return nil
+        case .voip: return ".voip"
+        case .complication: return ".complication"
+        case .fileprovider: return ".pushkit.fileprovider"
+        case .location: return ".location-query"
+        case .liveactivity: return ".push-type.liveactivity"
+        case .pushtotalk: return ".voip-ptt"
+        case .widgets: return ".push-type.widgets"
+        case .controls: return ".push-type.controls"
+        }
+    }
+
+    /// The largest payload APNs accepts for this push type: 5120 bytes for VoIP, else 4096.
+    public var maximumPayloadBytes: Int { self == .voip ? 5120 : 4096 }
+
+    /// Whether the notification is shown to the user (so `apns-collapse-id` replaces what
+    /// the device shows). Background and service pushes are not shown.
+    public var isUserVisible: Bool {
+        switch self {
+        case .alert, .liveactivity, .widgets, .controls: return true
+        default: return false
+        }
+    }
+
+    /// Every suffix a topic may carry, longest first, so `.voip-ptt` is not read as `.voip`.
+    static let allSuffixes: [String] = allCases.compactMap(\.topicSuffix).sorted { $0.count > $1.count }
+
+    /// The bundle id a topic names: the topic without any known push-type suffix.
+    /// Byte-wise (suffixes are ASCII): this runs on every request.
+    static func bundleID(ofTopic topic: String) -> String {
+        let bytes = topic.utf8
+        for suffix in allSuffixes where hasByteSuffix(bytes, suffix) && bytes.count > suffix.utf8.count {
+            return String(decoding: bytes.dropLast(suffix.utf8.count), as: UTF8.self)
+        }
+        return topic
+    }
+
+    /// Whether `bytes` ends with `suffix`'s UTF-8, compared byte for byte.
+    static func hasByteSuffix(_ bytes: String.UTF8View, _ suffix: String) -> Bool {
+        let tail = suffix.utf8
+        guard bytes.count >= tail.count else { return false }
+        return bytes.suffix(tail.count).elementsEqual(tail)
+    }
+}

@@ -1,0 +1,47 @@
+import Contracts
+import Foundation
+
+/// A notification as a simulated device received it.
+public struct DeliveredNotification: Sendable, Hashable {
+    public var deviceToken: String
+    /// The `apns-id` the fake answered with (echoed or generated).
+    public var apnsID: String
+    public var topic: String
+    public var pushType: APNsPushType
+    public var priority: Int
+    public var collapseID: String?
+    /// `apns-expiration` as sent, if any.
+    public var expiration: Int64?
+    /// The payload exactly as sent.
+    public var payload: [UInt8]
+    /// When the device received it (ms since 1970, on the fake's clock).
+    public var deliveredAt: Int64
+    /// When the fake accepted it (ms since 1970): equal to `deliveredAt` when the device
+    /// was online, earlier when it was stored while the device was offline.
+    public var acceptedAt: Int64
+    /// True for the second copy of an injected duplicate delivery.
+    public var isDuplicate: Bool
+
+    /// The payload read as the app's ``PushPayload`` model, or nil when it does not decode
+    /// (decoded on each call; the fake stores bytes only).
+    public var pushPayload: PushPayload? {
+        try? JSONDecoder().decode(PushPayload.self, from: Data(payload))
+    }
+
+    /// The payload as UTF-8 text (lossy for invalid bytes), for messages and asserts.
+    public var payloadText: String { String(decoding: payload, as: UTF8.self) }
+}
+
+/// What became of an accepted push on its way to the device.
+public enum DeliveryOutcome: Sendable, Hashable {
+    /// The device was online and received it.
+    case delivered
+    /// Received twice (an injected duplicate delivery).
+    case deliveredTwice
+    /// The device is offline; the push is stored (replacing any earlier stored one).
+    case storedWhileOffline
+    /// The device is offline and `apns-expiration` is 0 or past: dropped.
+    case droppedOffline
+    /// A background push beyond the device's hourly budget: accepted, not delivered.
+    case backgroundBudgetExceeded
+}

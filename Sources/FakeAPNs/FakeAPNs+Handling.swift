@@ -1,0 +1,184 @@
+import Contracts
+import Foundation
+import LoopbackHTTP
+
+extension FakeAPNs {
+    /// Answers one request as APNs would, applying its effect (delivery, journal, waits).
+    ///
+    /// This is the fake's whole logic; the HTTP server only calls it. Never blocks: a
+    /// delay fault is returned as the response's disposition.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let now = clock.nowMilliseconds()
+        let framing = validator.checkFraming(request)
+        let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }
+        let inspection = inspectIfReadable(request.body)
+
+        var wakeups = Wakeups()
+        var journaled: APNsJournalEntry?
+        let response = state.withLock { s -> HTTPResponse in
+            s.sequence += 1
+            let sentID = request.headers["apns-id"]
+            let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
+            var entry = APNsJournalEntry(
+                sequence: s.sequence, receivedAt: now, method: request.method, path: request.path,
+                deviceToken: pathToken, apnsID: apnsID, topic: request.headers["apns-topic"],
+                pushType: request.headers["apns-push-type"], collapseID: request.headers["apns-collapse-id"],
+                payloadBytes: request.body.count, status: 0, reason: nil, violations: inspection?.violations ?? [],
+                fault: nil, delivery: nil, detail: nil, connectionID: request.connectionID, protocolVersion: request.version)
+
+            let fault = s.takeFault(for: pathToken)
+            entry.fault = fault
+            var response: HTTPResponse
+            switch fault {
+            case .reason(let reason)?:
+                response = errorResponse(reason, apnsID: apnsID, timestamp: nil)
+                entry.status = reason.status
+                entry.reason = reason.reason
+            case .reset?:
+                response = HTTPResponse(status: .internalServerError, disposition: .reset)
+            case .hang?:
+                response = HTTPResponse(status: .internalServerError, disposition: .hang)
+            case .goAway(let reason)?:
+                response = HTTPResponse(status: .serviceUnavailable,
+                                        disposition: .goAway(debugData: APNsReason(status: 503, reason: reason).body()))
+            case .delay?, .loseResponse?, nil:
+                let verdict = evaluate(request, framing: framing, inspection: inspection, apnsID: apnsID,
+                                       now: now, state: &s, wakeups: &wakeups)
+                entry.status = verdict.status
+                entry.reason = verdict.reason?.reason
+                entry.delivery = verdict.delivery
+                entry.detail = verdict.detail
+                if let push = verdict.push {
+                    entry.topic = push.topic
+                    entry.pushType = push.pushType.rawValue
+                }
+                response = verdict.response
+                if case .delay(let ms)? = fault { response.disposition = .delay(milliseconds: ms) }
+                if case .loseResponse? = fault { response.disposition = .loseResponse }
+                if let reason = verdict.reason, reason.countsAsConnectionError,
+                   let limit = s.configuration.goAwayAfterErrors {
+                    var connection = s.connections[request.connectionID] ?? .init()
+                    connection.errors += 1
+                    if connection.errors >= limit {
+                        connection.errors = 0
+                        if response.disposition == .send {
+                            response.disposition = .goAway(debugData: response.body)
+                            entry.detail = [entry.detail, "answered with GOAWAY: \(limit) errors on this connection"]
+                                .compactMap { $0 }.joined(separator: "; ")
+                        }
+                    }
+                    s.connections[request.connectionID] = connection
+                }
+            }
+            s.journal.append(entry)
+            collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+            if onRequest != nil { journaled = entry }
+            return response
+        }
+        wakeups.resume()
+        if let journaled { onRequest?(journaled) }
+        return response
+    }
+
+    /// Reads the payload when its size is one APNs accepts (the inspection is pure, so it
+    /// runs outside the lock).
+    private func inspectIfReadable(_ body: [UInt8]) -> PayloadInspection? {
+        guard !body.isEmpty, body.count <= APNsPushType.voip.maximumPayloadBytes else { return nil }
+        return inspectionCache.inspection(of: body, inspectPayload)
+    }
+
+    struct Verdict {
+        var status: Int
+        var reason: APNsReason?
+        var push: APNsPushRequest?
+        var delivery: DeliveryOutcome?
+        var response: HTTPResponse
+        var detail: String? = nil
+    }
+
+    /// Steps 1–11 of ``APNsRequestValidator``'s order.
+    private func evaluate(_ request: HTTPRequest, framing: Result<Substring, APNsReason>,
+                          inspection: PayloadInspection?, apnsID: String, now: Int64,
+                          state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
+        func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil) -> Verdict {
+            Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
+                    response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp))
+        }
+        let token: Substring
+        switch framing {
+        case .failure(let reason): return reject(reason)
+        case .success(let t): token = t
+        }
+        if s.configuration.providerTokens == .verify,
+           let rejection = checkProviderToken(request, now: now, state: &s) {
+            var verdict = reject(rejection.reason)
+            verdict.detail = rejection.detail
+            return verdict
+        }
+        let push: APNsPushRequest
+        switch validator.checkPush(request, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
+        case .failure(let reason): return reject(reason)
+        case .success(let p): push = p
+        }
+        if s.configuration.payloadContract == .reject,
+           let inspection, inspection.violations.contains(where: { $0.severity == .error }) {
+            return reject(.payloadContractViolation, push: push)
+        }
+
+        // Device state. The record is taken out of the dictionary while it is worked on, so
+        // its arrays stay uniquely referenced (no copy-on-write of the delivery list).
+        let accepting = s.configuration.acceptAnyDeviceToken
+        var device: FakeAPNsState.Device
+        if let known = s.devices.removeValue(forKey: push.deviceToken) {
+            device = known
+            var refusal: (APNsReason, Int64?)?
+            if let at = device.unregisteredAt {
+                refusal = (.unregistered, at)
+            } else if accepting {
+                refusal = nil
+            } else if !device.registered || device.environment != s.configuration.environment {
+                refusal = (.badDeviceToken, nil)
+            } else if !device.anyTopic && !device.topics.contains(push.topic) {
+                refusal = (.deviceTokenNotForTopic, nil)
+            }
+            if let (reason, timestamp) = refusal {
+                s.devices[push.deviceToken] = device
+                return reject(reason, push: push, timestamp: timestamp)
+            }
+        } else if accepting {
+            device = FakeAPNsState.Device(environment: s.configuration.environment)
+        } else {
+            return reject(.badDeviceToken, push: push)
+        }
+
+        // Rate.
+        if let throttle = s.configuration.throttle {
+            let windowStart = now &- Int64(throttle.windowSeconds * 1000)
+            device.acceptedPushes.removeAll { $0 <= windowStart }
+            if device.acceptedPushes.count >= throttle.limit {
+                s.devices[push.deviceToken] = device
+                return reject(.tooManyRequests, push: push)
+            }
+            device.acceptedPushes.append(now)
+        }
+
+        let outcome = accept(push, apnsID: apnsID, now: now, device: &device, state: &s, wakeups: &wakeups)
+        s.devices[push.deviceToken] = device
+
+        var headers = HTTPFields()
+        headers.append(name: "apns-id", value: apnsID)
+        if s.configuration.environment == .sandbox {
+            headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))
+        }
+        return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
+                       response: HTTPResponse(status: .ok, headers: headers))
+    }
+
+    func errorResponse(_ reason: APNsReason, apnsID: String, timestamp: Int64?) -> HTTPResponse {
+        var headers = HTTPFields()
+        headers.append(name: "content-type", value: "application/json")
+        headers.append(name: "apns-id", value: apnsID)
+        return HTTPResponse(status: HTTPStatus(code: reason.status), headers: headers,
+                            body: reason.body(timestamp: timestamp))
+    }
+}

@@ -1,0 +1,103 @@
+import LoopbackHTTP
+
+extension FakeAPNs {
+    /// Step 5: the provider token, as APNs checks it per connection.
+    ///
+    /// A connection remembers its last verified token, so a repeated token costs a string
+    /// comparison and an age check, not a signature verification (APNs caches it the same
+    /// way). A new token is decoded (`alg` ES256, `kid`, `iss`, `iat`), its key looked up
+    /// and its team matched (`InvalidProviderToken`), its signature verified
+    /// (`InvalidProviderToken`), its key's environment matched
+    /// (`BadEnvironmentKeyIdInToken`), its team matched with the team of the connection's
+    /// first token (`UnrelatedKeyIdInToken`: open a new connection), its timing checked
+    /// against the token it replaces (429 `TooManyProviderTokenUpdates` when the
+    /// connection's current token is still valid and was installed under 20 minutes ago)
+    /// and its age checked (`ExpiredProviderToken` past one hour).
+    ///
+    /// Choice where Apple is silent: a token that fails any check is not installed, so it
+    /// never counts as an update; replacing an expired token is always allowed.
+    func checkProviderToken(_ request: HTTPRequest, now: Int64, state s: inout FakeAPNsState) -> Rejection? {
+        guard let header = request.headers["authorization"] else {
+            return Rejection(.missingProviderToken, "no authorization header")
+        }
+        let token = Self.bearerToken(header)
+        guard !token.isEmpty else {
+            return Rejection(.missingProviderToken, "the authorization header is not `bearer <token>`")
+        }
+        let lifetime = s.configuration.providerTokenLifetimeSeconds &* 1000
+        var connection = s.connections[request.connectionID] ?? .init()
+
+        if connection.token == token {
+            guard now &- connection.issuedAt <= lifetime else {
+                return Rejection(.expiredProviderToken, "the connection's token was issued \((now &- connection.issuedAt) / 1000) s ago; mint a new one at least every hour")
+            }
+            return nil
+        }
+        let parts: DecodedProviderToken
+        switch decodeToken(token) {
+        case .failure(let error): return Rejection(.invalidProviderToken, error.description)
+        case .success(let decoded): parts = decoded
+        }
+        guard let key = s.keys[parts.keyID] else {
+            return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)")
+        }
+        guard key.teamID == parts.teamID else {
+            return Rejection(.invalidProviderToken, "iss \(parts.teamID) is not the team of key \(parts.keyID) (\(key.teamID))")
+        }
+        guard key.key.isValidSignature(parts.signature, for: parts.signingInput) else {
+            return Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)")
+        }
+        if let environment = key.environment, environment != s.configuration.environment {
+            return Rejection(.badEnvironmentKeyIdInToken, "key \(parts.keyID) is for \(environment.rawValue); this fake plays \(s.configuration.environment.rawValue)")
+        }
+        if let team = connection.teamID, team != parts.teamID {
+            return Rejection(.unrelatedKeyIdInToken, "this connection's first token was team \(team)'s; open a new connection for team \(parts.teamID)")
+        }
+        let issuedAt = parts.issuedAt &* 1000
+        if connection.token != nil,
+           now &- connection.issuedAt <= lifetime,
+           now &- connection.installedAt < s.configuration.providerTokenMinimumRefreshSeconds &* 1000 {
+            return Rejection(.tooManyProviderTokenUpdates, "a new token \((now &- connection.installedAt) / 1000) s after the last on this connection; reuse a token for 20 to 60 minutes")
+        }
+        if now &- issuedAt > lifetime {
+            return Rejection(.expiredProviderToken, "iat is \((now &- issuedAt) / 1000) s ago; a token is valid for an hour")
+        }
+
+        connection.token = token
+        connection.teamID = parts.teamID
+        connection.issuedAt = issuedAt
+        connection.installedAt = now
+        if s.connections.count > 10_000 && s.connections[request.connectionID] == nil {
+            s.connections.removeAll()   // bounded memory; connections re-verify on next use
+        }
+        s.connections[request.connectionID] = connection
+        return nil
+    }
+
+    /// A reason and, for the journal, why in words.
+    struct Rejection {
+        var reason: APNsReason
+        var detail: String
+        init(_ reason: APNsReason, _ detail: String) {
+            self.reason = reason
+            self.detail = detail
+        }
+    }
+
+    /// The token of `bearer <token>` (scheme case-insensitive, spaces and tabs around it
+    /// ignored), or "" when absent. Byte-wise: this runs on every request.
+    static func bearerToken(_ header: String) -> String {
+        let bytes = Array(header.utf8)
+        var start = 0
+        var end = bytes.count
+        while start < end && (bytes[start] == 32 || bytes[start] == 9) { start += 1 }
+        while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+        let scheme: [UInt8] = Array("bearer".utf8)
+        guard end - start > scheme.count + 1 else { return "" }
+        for i in 0..<scheme.count where bytes[start + i] | 0x20 != scheme[i] { return "" }
+        var tokenStart = start + scheme.count
+        guard bytes[tokenStart] == 32 || bytes[tokenStart] == 9 else { return "" }
+        while tokenStart < end && (bytes[tokenStart] == 32 || bytes[tokenStart] == 9) { tokenStart += 1 }
+        return String(decoding: bytes[tokenStart..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,82 @@
+import LoopbackHTTP
+
+/// What a sender's payload contract violations do.
+public enum PayloadContractMode: String, Sendable, Hashable {
+    /// Accept the push and record the violations in the journal (default), as APNs would
+    /// accept it.
+    case recordOnly
+    /// Answer 400 ``APNsReason/payloadContractViolation`` (a fake-only reason), so a
+    /// sender's contract bug fails its test.
+    case reject
+}
+
+/// How provider tokens are checked.
+public enum ProviderTokenPolicy: String, Sendable, Hashable {
+    /// Decode, check claims, age and refresh rate, and verify the ES256 signature against
+    /// the registered keys, as APNs does (default).
+    case verify
+    /// Accept any request, with or without an `authorization` header: for tests about
+    /// something else.
+    case ignore
+}
+
+/// A per-device-token rate limit: at most `limit` accepted pushes in any `windowSeconds`.
+public struct ThrottlePolicy: Sendable, Hashable {
+    public var limit: Int
+    public var windowSeconds: Double
+    public init(limit: Int, windowSeconds: Double) {
+        self.limit = limit
+        self.windowSeconds = windowSeconds
+    }
+}
+
+/// Everything FakeAPNs is started with. Defaults suit a test: sandbox environment,
+/// signatures verified, unknown device tokens rejected, no throttling.
+public struct FakeAPNsConfiguration: Sendable {
+    /// The environment the fake plays. `apns-unique-id` is sent only in `.sandbox`;
+    /// device tokens and keys registered for the other environment are refused.
+    public var environment: APNsEnvironment = .sandbox
+    /// Bundle ids this fake accepts pushes for; a topic whose bundle id is not listed gets
+    /// `TopicDisallowed`. Empty: every bundle id is allowed.
+    public var topics: Set<String> = []
+    /// Accept every well-formed device token as a known, online device.
+    public var acceptAnyDeviceToken: Bool = false
+    public var providerTokens: ProviderTokenPolicy = .verify
+    public var payloadContract: PayloadContractMode = .recordOnly
+    /// Per-device rate limit; nil: none.
+    public var throttle: ThrottlePolicy? = nil
+    /// Background pushes delivered per device per rolling hour; the rest are accepted and
+    /// not delivered, as iOS does.
+    public var backgroundBudgetPerHour: Int = 3
+    /// Error answers (any status ≥ 400 except 410) on one connection before the fake
+    /// answers with GOAWAY instead, as APNs does. nil: never.
+    public var goAwayAfterErrors: Int? = nil
+    /// Journal capacity; older entries are dropped and counted.
+    public var journalCapacity: Int = 10_000
+    /// Deliveries kept per device for ``FakeAPNs/deliveredNotifications(for:)``.
+    public var deliveriesKeptPerDevice: Int = 1_000
+    /// A provider token older than this is `ExpiredProviderToken` (APNs: one hour).
+    public var providerTokenLifetimeSeconds: Int64 = 3600
+    /// A new token on one connection sooner than this after the last is
+    /// `TooManyProviderTokenUpdates` (APNs: 20 minutes).
+    public var providerTokenMinimumRefreshSeconds: Int64 = 1200
+    public var clock: any APNsClock = WallClock()
+    /// Called with each journal entry once its request is handled (outside the fake's lock,
+    /// on the server's thread: keep it short), e.g. to log requests.
+    public var onRequest: (@Sendable (APNsJournalEntry) -> Void)? = nil
+    /// The address ``FakeAPNs/start(configuration:payloadInspector:)`` binds: loopback.
+    /// Binding another address is an explicit choice.
+    public var host: String = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (read it from ``FakeAPNs/port``).
+    public var port: UInt16 = 0
+    /// Seconds a connection may stay idle before the server closes it.
+    public var idleTimeout: Double = 60
+    /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
+    /// more streams gets them refused, as with APNs' stream limit.
+    public var maxConcurrentStreams: Int = 1000
+    /// Largest request body the server reads (bigger is refused before the handler; the
+    /// handler's 413 applies up to this size).
+    public var maxBodyBytes: Int = 64 * 1024
+
+    public init() {}
+}

@@ -1,0 +1,146 @@
+import Contracts
+import LoopbackHTTP
+
+/// Everything FakeAPNs remembers, behind one lock (STYLE 7).
+struct FakeAPNsState {
+    struct SigningKey {
+        var key: any ProviderTokenVerificationKey
+        var teamID: String
+        /// nil: valid in both environments.
+        var environment: APNsEnvironment?
+    }
+
+    /// What APNs keeps per connection: the verified token (so verification is off the hot
+    /// path), its team (later tokens must be related) and the error count.
+    struct Connection {
+        var token: String?
+        var teamID: String?
+        var issuedAt: Int64 = 0
+        var installedAt: Int64 = 0
+        var errors: Int = 0
+    }
+
+    struct Device {
+        /// Registered by ``FakeAPNs/register(token:topic:environment:)`` (a record also
+        /// exists for a token a test only watched, unregistered or put offline).
+        var registered = false
+        /// The exact topics it accepts; with `anyTopic`, every topic.
+        var topics: Set<String> = []
+        var anyTopic = false
+        var environment: APNsEnvironment
+        var unregisteredAt: Int64?
+        var online = true
+        var stored: DeliveredNotification?
+        var delivered: [DeliveredNotification] = []
+        var deliveredCount = 0
+        var visible: [DeliveredNotification] = []
+        var backgroundDeliveries: [Int64] = []
+        var acceptedPushes: [Int64] = []
+        var streams: [UInt64: AsyncStream<DeliveredNotification>.Continuation] = [:]
+
+        /// The newest `keep` deliveries (the list itself is trimmed in batches).
+        func keptDeliveries(_ keep: Int) -> [DeliveredNotification] { Array(delivered.suffix(max(1, keep))) }
+    }
+
+    struct ActiveFault {
+        var plan: FaultPlan
+        var remaining: Int
+        var generator: SeededGenerator
+    }
+
+    struct RequestWaiter {
+        var count: Int
+        var matching: @Sendable (APNsJournalEntry) -> Bool
+        var matched: [APNsJournalEntry]
+        var continuation: CheckedContinuation<[APNsJournalEntry], any Error>
+    }
+
+    struct DeliveryWaiter {
+        var deviceToken: String
+        var count: Int
+        var continuation: CheckedContinuation<[DeliveredNotification], any Error>
+    }
+
+    var configuration: FakeAPNsConfiguration
+    var keys: [String: SigningKey] = [:]
+    var connections: [UInt64: Connection] = [:]
+    var devices: [String: Device] = [:]
+    var faults: [ActiveFault] = []
+    var duplicates: [ActiveFault] = []
+    var journal: JournalRing
+    var sequence = 0
+    var nextID: UInt64 = 1
+    /// For apns-id and apns-unique-id: seeded once from the system generator.
+    var identifiers = SeededGenerator(seed: UInt64.random(in: 1...UInt64.max))
+    var requestWaiters: [UInt64: RequestWaiter] = [:]
+    var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
+    /// Each pending waiter's timeout, cancelled when the waiter is satisfied.
+    var timeouts: [UInt64: Task<Void, Never>] = [:]
+
+    init(configuration: FakeAPNsConfiguration) {
+        self.configuration = configuration
+        journal = JournalRing(capacity: configuration.journalCapacity)
+    }
+
+    mutating func makeID() -> UInt64 {
+        defer { nextID &+= 1 }
+        return nextID
+    }
+
+    /// Takes the first fault that applies to a request for `token`, consuming one use.
+    mutating func takeFault(for token: String?) -> APNsFault? {
+        Self.take(from: &faults, token: token)
+    }
+
+    /// Whether the next delivery to `token` is to be duplicated.
+    mutating func takeDuplicate(for token: String) -> Bool {
+        Self.take(from: &duplicates, token: token) != nil
+    }
+
+    private static func take(from list: inout [ActiveFault], token: String?) -> APNsFault? {
+        for index in list.indices {
+            if let wanted = list[index].plan.deviceToken, wanted != token { continue }
+            switch list[index].plan.trigger {
+            case .next:
+                guard list[index].remaining > 0 else { continue }
+                list[index].remaining -= 1
+                let fault = list[index].plan.fault
+                if list[index].remaining == 0 { list.remove(at: index) }
+                return fault
+            case .probability(let p, _):
+                if list[index].generator.unit() < p { return list[index].plan.fault }
+            }
+        }
+        return nil
+    }
+}
+
+/// The journal: the newest `capacity` entries, with a count of those dropped.
+struct JournalRing {
+    private var storage: [APNsJournalEntry] = []
+    private var start = 0
+    let capacity: Int
+    private(set) var dropped = 0
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    mutating func append(_ entry: APNsJournalEntry) {
+        if storage.count < capacity {
+            storage.append(entry)
+        } else {
+            storage[start] = entry
+            start = (start + 1) % capacity
+            dropped += 1
+        }
+    }
+
+    var entries: [APNsJournalEntry] {
+        Array(storage[start...] + storage[..<start])
+    }
+
+    mutating func removeAll() {
+        storage.removeAll()
+        start = 0
+        dropped = 0
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import ContractCheckCLI
+import FakeAPNs
+import PushScenarios
+
+/// `contract-check serve` as the local-development tool: the repository's development key and
+/// provider tokens for curl, pushes over h2c to tokens the app PUT, a scripted 410, the log,
+/// scenarios and Simulator forwarding.
+///
+/// Serialized: each test holds three servers, and suites that count the process's server
+/// threads run in parallel with this one.
+@Suite(.serialized) struct ServeDevelopmentTests {
+    static let token = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
+    static let payload = #"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way"}},"notificationId":"91","accountId":"a1","route":"orders/8F3K"}"#
+    /// The committed development key (Fixtures/dev).
+    static let developmentKey = "DEVKEY0001:DEVTEAM001:" + URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/dev/AuthKey_DEVKEY0001.p8").path
+
+    static func providerToken(_ serve: ServeRun) async throws -> String {
+        try await serve.send("GET", serve.admin + "/apns/provider-token").body.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func aTokenPutToTheBackendReceivesAnH2cPushSignedWithTheDevelopmentKey() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--apns-key", Self.developmentKey])
+        #expect(serve.output.output.prefix(3) == ["backend \(serve.backend)", "apns \(serve.apns)", "admin \(serve.admin)"])
+        #expect(serve.output.output.contains { $0.contains("provider tokens for key DEVKEY0001: curl -s \(serve.admin)/apns/provider-token") })
+        #expect(try await serve.putDevice(Self.token) == 204)
+        let providerToken = try await Self.providerToken(serve)
+        #expect(providerToken.split(separator: ".").count == 3)
+
+        #expect(try serve.pushWithCurl(Self.token, providerToken: providerToken, payload: Self.payload) == "2 200")
+        // A token signed with another key is refused: the checks are on.
+        let stranger = ProviderToken.mint(keyID: "DEVKEY0001", teamID: "DEVTEAM001", signingKey: .generate())
+        #expect(try serve.pushWithCurl(Self.token, providerToken: stranger, payload: Self.payload) == "2 403")
+        let deliveries = try await serve.send("GET", serve.admin + "/apns/deliveries?token=\(Self.token)").body
+        #expect(deliveries.contains(#"notificationId\":\"91"#), "\(deliveries)")
+
+        let lines = serve.output.output
+        #expect(lines.contains { $0.contains(" backend PUT /v1/devices/\(Self.token) 204 account=a1") }, "\(lines)")
+        #expect(lines.contains { $0.contains(" apns POST /3/device/0a1b2c3d4e5f… 200 delivery=delivered") }, "\(lines)")
+        #expect(lines.contains { $0.contains(" apns POST /3/device/0a1b2c3d4e5f… 403 InvalidProviderToken") }, "\(lines)")
+        #expect(!lines.joined().contains("\u{1B}["), "not a terminal: no colour")
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func aScripted410IsLoggedWithItsReason() async throws {
+        let serve = try await ServeRun(["--apns-topic", "com.example.app"])
+        #expect(serve.output.output.contains { $0.contains("provider tokens are not checked (no --apns-key)") })
+        #expect(try await serve.putDevice(Self.token, bearer: "anyone") == 204)
+        let unregister = try await serve.send("POST", serve.admin + "/apns/tokens/unregister",
+                                              body: #"{"token":"\#(Self.token)","at":1700000000000}"#)
+        #expect(unregister.status == 204, "\(unregister.body)")
+        let answer = try await serve.send("POST", serve.apns + "/3/device/\(Self.token)",
+                                          headers: ["apns-topic": "com.example.app", "apns-push-type": "alert"], body: Self.payload)
+        #expect(answer.status == 410)
+        #expect(answer.body.contains(#""timestamp":1700000000000"#))
+        #expect(serve.output.output.contains { $0.contains(" apns POST /3/device/0a1b2c3d4e5f… 410 Unregistered") })
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func aScenarioPreloadsItsFaults() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "duplicate-delivery"])
+        #expect(serve.output.output.contains { $0.contains("duplicate-delivery: FakeAPNs: the next accepted push is delivered twice") })
+        #expect(try await serve.putDevice(Self.token) == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        let deliveries = try await serve.send("GET", serve.admin + "/apns/deliveries?token=\(Self.token)").body
+        #expect(deliveries.contains(#""isDuplicate":true"#), "delivered twice: \(deliveries)")
+        let opened = try await serve.send("GET", serve.admin + "/faults").body
+        #expect(opened.contains(#""kind":"loseResponse""#), "\(opened)")
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func theScenarioThrottlingThrottlesBothFakes() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "throttling"])
+        #expect(try await serve.putDevice(Self.token) == 429)
+        #expect(try await serve.putDevice(Self.token) == 204)
+        let answers = try (0..<3).map { _ in try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) }
+        #expect(answers == ["2 200", "2 200", "2 429"])
+        #expect(serve.output.output.contains { $0.contains(" apns POST /3/device/0a1b2c3d4e5f… 429 TooManyRequests") })
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func theScenario410sUnregistersATokenAfterItsFirstPush() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "410s"])
+        #expect(try await serve.putDevice(Self.token) == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 410")
+        #expect(serve.output.output.contains { $0.contains("410s: 0a1b2c3d…e8f9 unregistered") })
+        // Registering again (the app reinstalled) makes the token deliverable again.
+        #expect(try await serve.putDevice(Self.token) == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func deliveredPushesAreForwardedToTheSimulator() async throws {
+        // A stand-in xcrun on PATH records its arguments and the .apns file it was given.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xcrun-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = folder.appendingPathComponent("record.txt").path
+        let script = folder.appendingPathComponent("xcrun")
+        try Data("#!/bin/sh\necho \"$*\" >> '\(record)'\ncat \"$5\" >> '\(record)'\n".utf8).write(to: script)
+        #expect(chmod(script.path, 0o755) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = folder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app",
+                                        "--forward-to-simulator", "com.example.app"], environment: environment)
+        #expect(try await serve.putDevice(Self.token) == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        let forwarded = try await serve.waitForLine { $0.contains("xcrun simctl push booted com.example.app push-1.apns") }
+        #expect(forwarded != nil, "\(serve.output.output)")
+        #expect(serve.stop() == 0)
+
+        let recorded = String(decoding: FileManager.default.contents(atPath: record) ?? Data(), as: UTF8.self)
+        #expect(recorded.hasPrefix("simctl push booted com.example.app /"), "\(recorded)")
+        #expect(recorded.contains("push-1.apns\n" + Self.payload), "\(recorded)")
+    }
+
+    @Test(arguments: [
+        ("auto", [:], true, true),
+        ("auto", ["NO_COLOR": "1"], true, false),
+        ("auto", [:], false, false),
+        ("auto", ["TERM": "dumb"], true, false),
+        ("always", ["NO_COLOR": "1"], false, true),
+        ("never", [:], true, false),
+    ] as [(String, [String: String], Bool, Bool)])
+    func colourFollowsTheTerminalAndNoColor(choice: String, environment: [String: String], terminal: Bool, expected: Bool) {
+        #expect(ServeLog.wantsColour(choice, environment: environment, isTerminal: terminal) == expected)
+    }
+
+    @Test func colouredLinesPaintTheStatus() async throws {
+        let serve = try await ServeRun(["--color", "always", "--apns-any-token"])
+        #expect(try await serve.putDevice(Self.token, bearer: "anyone") == 204)
+        #expect(try await serve.send("PUT", serve.backend + "/v1/devices/abc", headers: ["Authorization": "Bearer anyone"]).status == 400)
+        let lines = serve.output.output
+        #expect(lines.contains { $0.contains("\u{1B}[36mbackend\u{1B}[0m \u{1B}[32mPUT /v1/devices/\(Self.token) 204") }, "\(lines)")
+        #expect(lines.contains { $0.contains("\u{1B}[33mPUT /v1/devices/abc 400") }, "\(lines)")
+        #expect(serve.stop() == 0)
+    }
+}
