@@ -108,10 +108,21 @@ enum SchemaCommand: Subcommand {
         return ExitCode.success
     }
 
-    /// `{"expressible": [...], "inexpressible": [{"id", "reason"}]}` for the whole set.
+    /// `{"expressible": [...], "inexpressible": [{"id", "reason"}], "folders": {...},
+    /// "extensions": {...}}` for the whole set: what a third-party check of the fixtures needs
+    /// (which ids the schemas enforce, and which schema file a fixture folder or extension selects).
     static func expressibleRules(_ contracts: ContractSet) -> JSONTree {
         let verdicts = RuleExpressibility.of(contracts)
+        var folders: [String: JSONTree] = [:]
+        var extensions: [String: JSONTree] = [:]
+        for contract in contracts.contracts {
+            let file = JSONTree.string(JSONSchemaExporter.fileName(for: contract))
+            if let folder = contract.folderName { folders[folder] = file }
+            if let fileExtension = contract.fileExtension { extensions[fileExtension] = file }
+        }
         return .object([
+            "folders": .object(folders),
+            "extensions": .object(extensions),
             "expressible": .strings(verdicts.filter(\.isExpressible).map(\.id)),
             "inexpressible": .array(verdicts.filter { !$0.isExpressible }.map {
                 .object(["id": .string($0.id), "reason": .string($0.reason)])
