@@ -7,9 +7,11 @@
 public struct Contract: Sendable, Hashable {
     /// Stable name, e.g. `payload`, `device-registration`.
     public var name: String
+    /// Who writes the message and who reads it; decides what a breaking change is.
     public var direction: ContractDirection
     /// One line saying what the message is.
     public var summary: String
+    /// The shape of the message, walked by the validator and translated by the exporters.
     public var schema: Schema
     /// Cross-field rules, run after the schema walk on every document.
     public var rules: [ContractRule]
@@ -23,6 +25,7 @@ public struct Contract: Sendable, Hashable {
     /// The file extension that selects this contract regardless of folder, e.g. `apns`.
     public var fileExtension: String?
 
+    /// Declares a contract; `ruleNamespace` defaults to `name`.
     public init(name: String, direction: ContractDirection, summary: String, schema: Schema, rules: [ContractRule] = [],
                 ruleNamespace: String? = nil, pathParameter: String? = nil, folderName: String? = nil, fileExtension: String? = nil) {
         self.name = name
@@ -51,10 +54,10 @@ public struct Contract: Sendable, Hashable {
         var walker = SchemaValidator(namespace: ruleNamespace)
         walker.validate(document, against: schema)
         var violations = walker.violations
-        for rule in rules {
-            var report = RuleReport(ruleID: rule.id, severity: rule.severity, options: options)
-            rule.check(document, &report)
-            violations += report.violations
+        for index in rules.indices {
+            var report = RuleReport(ruleID: rules[index].id, severity: rules[index].severity, options: options)
+            rules[index].check(document, &report)
+            if !report.violations.isEmpty { violations += report.violations }
         }
         return Contract.inDocumentOrder(violations)
     }

@@ -29,6 +29,22 @@ public struct ContractSet: Sendable, Hashable {
         contracts.first { $0.fileExtension == fileExtension }
     }
 
+    /// The contract a file's path selects, as `contract-check validate` infers it: the file
+    /// extension first (`x.apns` → `apns-file`), then the nearest enclosing folder that names
+    /// a contract (`Fixtures/invalid/payloads/x.json` → `payload`). Nil when nothing matches.
+    public func contract(forFilePath path: String) -> Contract? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let file = components.last else { return nil }
+        if let dot = file.lastIndex(of: "."), dot != file.startIndex,
+           let byExtension = contract(forFileExtension: String(file[file.index(after: dot)...])) {
+            return byExtension
+        }
+        for folder in components.dropLast().reversed() {
+            if let byFolder = contract(forFolder: String(folder)) { return byFolder }
+        }
+        return nil
+    }
+
     /// Every rule any contract of the set can report, plus `json.syntax`, each once.
     public var ruleCatalog: [RuleDescriptor] {
         var seen = Set<String>()

@@ -125,6 +125,9 @@ import Testing
         // Outside strings, any non-ASCII byte is out of place.
         Rejection([0x5B, 0xC3, 0xA9, 0x5D], .unexpectedCharacter, 1, 2, "expected a JSON value or ']' after '[', found 'é' (U+00E9)"),
         Rejection([0xFF, 0xFE, 0x5B, 0x00], .unexpectedCharacter, 1, 1, "found invalid UTF-8 byte 0xFF (JSON must be UTF-8, not UTF-16)"),
+        // A binary file (PNG signature) gets a plain-spoken error, not a crash or a guess.
+        Rejection([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .unexpectedCharacter, 1, 1, offset: 0,
+                  "1:1: expected a JSON value, found invalid UTF-8 byte 0x89"),
         Rejection([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF, 0x31], .unexpectedCharacter, 1, 1, offset: 3, "found '\u{FEFF}' (U+FEFF)"),
         // Positions after multi-byte text, a BOM and line breaks.
         Rejection("[\"日本\", x]", .unexpectedCharacter, 1, 8, offset: 11, "found 'x'"),

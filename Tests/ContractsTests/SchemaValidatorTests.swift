@@ -169,3 +169,34 @@ import Testing
         #expect(found.first?.message.contains("found none, but \"notificationID\"") == true)
     }
 }
+
+@Suite struct ContractSelectionTests {
+    @Test func aFilePathSelectsItsContract() {
+        let v1 = ContractSet.v1
+        #expect(v1.contract(forFilePath: "Fixtures/invalid/payloads/too-large.json")?.name == "payload")
+        #expect(v1.contract(forFilePath: "/tmp/devices/a.json")?.name == "device-registration")
+        #expect(v1.contract(forFilePath: "payloads/push.apns")?.name == "apns-file", "the extension wins over the folder")
+        #expect(v1.contract(forFilePath: "opens/nested/deeper/x.json")?.name == "notification-opened")
+        #expect(v1.contract(forFilePath: "apns-errors/410.json")?.name == "apns-error")
+        #expect(v1.contract(forFilePath: "elsewhere/x.json") == nil)
+        #expect(v1.contract(forFilePath: "") == nil)
+        #expect(v1.contract(forFilePath: "payloads/.apns")?.name == "payload", "a dot file has no extension")
+    }
+}
+
+@Suite struct SimulatorFileTests {
+    static func file(alertLength: Int, indent: Int) -> [UInt8] {
+        let pad = String(repeating: " ", count: indent)
+        let text = "{\(pad)\"aps\": {\"alert\": \"\(String(repeating: "x", count: alertLength))\"},\(pad)\"notificationId\": \"1\","
+            + "\(pad)\"Simulator Target Bundle\": \"com.example.shop\"}"
+        return Array(text.utf8)
+    }
+
+    @Test func sizeIsThePayloadSentCompactlyWithoutTheSimulatorKey() throws {
+        let apnsFile = try #require(ContractSet.v1.contract(named: "apns-file"))
+        // About 4060 bytes of payload, pretty-printed well over 4096 and with the Simulator key: fine.
+        #expect(apnsFile.validate(bytes: SimulatorFileTests.file(alertLength: 4030, indent: 200)).isEmpty)
+        let over = apnsFile.validate(bytes: SimulatorFileTests.file(alertLength: 4100, indent: 0))
+        #expect(over.map(\.ruleID) == ["payload.size"])
+    }
+}

@@ -2,20 +2,30 @@ extension PushPayload {
     /// The `aps` dictionary. Flags are Swift booleans written as the integers APNs reads
     /// (`"mutable-content": 1`), never as JSON booleans.
     public struct APS: Sendable, Hashable, Codable {
+        /// The visible alert; absent for a silent push.
         public var alert: Alert?
+        /// The number on the app icon; 0 clears it.
         public var badge: Int?
+        /// The sound to play.
         public var sound: Sound?
+        /// `thread-id`: groups one order's pushes (`order-<id>`).
         public var threadID: String?
+        /// The category, which decides the action buttons.
         public var category: Category?
         /// `content-available: 1`: a silent push that wakes the app.
         public var contentAvailable: Bool
         /// `mutable-content: 1`: the service extension may change the push.
         public var mutableContent: Bool
+        /// `interruption-level`.
         public var interruptionLevel: InterruptionLevel?
+        /// `relevance-score`, 0 to 1.
         public var relevanceScore: Double?
+        /// `target-content-id`.
         public var targetContentID: String?
+        /// `filter-criteria` (Focus filters).
         public var filterCriteria: String?
 
+        /// An `aps` dictionary; flags default to off.
         public init(alert: Alert? = nil, badge: Int? = nil, sound: Sound? = nil, category: Category? = nil,
                     threadID: String? = nil, contentAvailable: Bool = false, mutableContent: Bool = false,
                     interruptionLevel: InterruptionLevel? = nil, relevanceScore: Double? = nil,
@@ -44,6 +54,7 @@ extension PushPayload {
             case filterCriteria = "filter-criteria"
         }
 
+        /// Reads the wire form; flags must be the integers 0 or 1.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             alert = try container.decodeIfPresent(Alert.self, forKey: .alert)

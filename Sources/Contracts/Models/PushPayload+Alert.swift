@@ -1,17 +1,28 @@
 extension PushPayload {
     /// The visible alert. On the wire it is a dictionary, or a plain string read as the body.
     public struct Alert: Sendable, Hashable, Codable {
+        /// The title line.
         public var title: String?
+        /// The subtitle line.
         public var subtitle: String?
+        /// The body text; generic, because it shows if the service extension fails.
         public var body: String?
+        /// `launch-image`.
         public var launchImage: String?
+        /// `title-loc-key`.
         public var titleLocKey: String?
+        /// `title-loc-args`.
         public var titleLocArgs: [String]?
+        /// `subtitle-loc-key`.
         public var subtitleLocKey: String?
+        /// `subtitle-loc-args`.
         public var subtitleLocArgs: [String]?
+        /// `loc-key`.
         public var locKey: String?
+        /// `loc-args`.
         public var locArgs: [String]?
 
+        /// An alert with a title, subtitle and body.
         public init(title: String? = nil, subtitle: String? = nil, body: String? = nil) {
             self.title = title
             self.subtitle = subtitle
@@ -29,6 +40,7 @@ extension PushPayload {
             case locArgs = "loc-args"
         }
 
+        /// Reads a dictionary, or a plain string as the body.
         public init(from decoder: any Decoder) throws {
             if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
                 self.init(body: text)

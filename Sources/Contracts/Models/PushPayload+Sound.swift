@@ -1,12 +1,14 @@
 extension PushPayload {
     /// The sound: a file name or, for critical alerts, a dictionary.
     public struct Sound: Sendable, Hashable, Codable {
+        /// The sound file name, or `default`.
         public var name: String?
         /// `critical: 1` (needs Apple's critical-alerts entitlement).
         public var critical: Bool
         /// 0 to 1, for critical alerts.
         public var volume: Double?
 
+        /// A sound; `critical` needs Apple's critical-alerts entitlement.
         public init(name: String?, critical: Bool = false, volume: Double? = nil) {
             self.name = name
             self.critical = critical
@@ -17,6 +19,7 @@ extension PushPayload {
             case name, critical, volume
         }
 
+        /// Reads a file name string or a critical-alert dictionary.
         public init(from decoder: any Decoder) throws {
             if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
                 self.init(name: text)

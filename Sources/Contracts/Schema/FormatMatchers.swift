@@ -18,12 +18,7 @@ enum FormatMatchers {
     /// Describes the first character that is not allowed, e.g. `'g' at character 5`; nil when
     /// every character is allowed. The common (valid) case is one pass over the bytes.
     static func badCharacter(in value: String, where isAllowed: (UInt8) -> Bool) -> String? {
-        var allAllowed = true
-        for byte in value.utf8 where !isAllowed(byte) {
-            allAllowed = false
-            break
-        }
-        if allAllowed { return nil }
+        if allBytes(of: value, satisfy: isAllowed) { return nil }
         var index = 0
         for scalar in value.unicodeScalars {
             index += 1
@@ -31,6 +26,16 @@ enum FormatMatchers {
             return "'\(scalar.escaped(asASCII: true))' at character \(index)"
         }
         return nil
+    }
+
+    /// True when every UTF-8 byte of `value` satisfies `predicate`; one pass over contiguous
+    /// bytes (iterating `String.UTF8View` directly costs several times more per byte).
+    static func allBytes(of value: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            for byte in bytes where !predicate(byte) { return false }
+            return true
+        }
     }
 
     /// The number of Unicode scalars, counted over UTF-8 without decoding.
@@ -43,7 +48,22 @@ enum FormatMatchers {
     /// `value.hasPrefix(prefix)` by bytes: String's own compares Characters, which is slower
     /// and not what a wire format means.
     static func hasPrefix(_ value: String, _ prefix: String) -> Bool {
-        value.utf8.starts(with: prefix.utf8)
+        var value = value
+        var prefix = prefix
+        return value.withUTF8 { valueBytes in
+            prefix.withUTF8 { prefixBytes in
+                valueBytes.count >= prefixBytes.count && memoryEqual(valueBytes, prefixBytes, prefixBytes.count)
+            }
+        }
+    }
+
+    static func memoryEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> Bool {
+        var index = 0
+        while index < count {
+            if a[index] != b[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     static func hexBytesProblem(_ value: String) -> String? {
@@ -80,26 +100,28 @@ enum FormatMatchers {
     }
 
     static func base64Problem(_ value: String) -> String? {
-        let utf8 = value.utf8
-        let count = utf8.count
-        if count % 4 != 0 { return "\(count) characters, not a multiple of 4" }
-        var index = 0
-        var previousWasPadding = false
-        for byte in utf8 {
-            index += 1
-            let fromEnd = count - index
-            if byte == 0x3D {
-                // '=' only as the last one or two characters.
-                guard fromEnd <= 1 else { return "'=' before the end" }
-                previousWasPadding = true
-                continue
+        var copy = value
+        let problem: String?? = copy.withUTF8 { bytes -> String?? in
+            let count = bytes.count
+            if count % 4 != 0 { return .some("\(count) characters, not a multiple of 4") }
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte == 0x3D {
+                    // '=' only as the last character, or the last two.
+                    if index == count - 1 || (index == count - 2 && bytes[count - 1] == 0x3D) {
+                        index += 1
+                        continue
+                    }
+                    return .some(index < count - 2 ? "'=' before the end" : "'=' before the last character")
+                }
+                if !isBase64Byte(byte) { return nil }
+                index += 1
             }
-            if previousWasPadding { return "'=' before the last character" }
-            if !isBase64Byte(byte) {
-                return badCharacter(in: value, where: { isBase64Byte($0) || $0 == 0x3D }) ?? "a character outside base64"
-            }
+            return .some(nil)
         }
-        return nil
+        if let problem { return problem }
+        return badCharacter(in: value, where: { isBase64Byte($0) || $0 == 0x3D }) ?? "a character outside base64"
     }
 
     static func p256KeyProblem(_ value: String) -> String? {
@@ -180,15 +202,28 @@ enum FormatMatchers {
     }
 
     static func prefixedIdentifierProblem(_ value: String, prefix: String) -> String? {
-        guard hasPrefix(value, prefix) else { return "\"\(clipped(value))\"" }
-        let id = value.utf8.dropFirst(prefix.utf8.count)
-        if id.isEmpty || id.count > 64 { return "\"\(clipped(value))\" (the id must be 1-64 characters)" }
-        for byte in id where !isIdentifierByte(byte) { return "\"\(clipped(value))\"" }
-        return nil
+        var copy = value
+        var prefixCopy = prefix
+        let matches = copy.withUTF8 { bytes in
+            prefixCopy.withUTF8 { prefixBytes -> Bool in
+                let idLength = bytes.count - prefixBytes.count
+                guard idLength >= 1, idLength <= 64, memoryEqual(bytes, prefixBytes, prefixBytes.count) else { return false }
+                for byte in bytes[prefixBytes.count...] where !isIdentifierByte(byte) { return false }
+                return true
+            }
+        }
+        if matches { return nil }
+        if !hasPrefix(value, prefix) { return "\"\(clipped(value))\"" }
+        let idLength = value.utf8.count - prefix.utf8.count
+        if idLength < 1 || idLength > 64 { return "\"\(clipped(value))\" (the id must be 1-64 characters)" }
+        return "\"\(clipped(value))\""
     }
 
     /// The value cut to 60 scalars for messages, so a huge string does not flood the output.
     static func clipped(_ value: String) -> String {
+        if value.utf8.count <= 60, allBytes(of: value, satisfy: { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            return value
+        }
         var result = ""
         var count = 0
         for scalar in value.unicodeScalars {

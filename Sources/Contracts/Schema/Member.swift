@@ -2,7 +2,9 @@
 public struct Member: Sendable, Hashable {
     /// The key as written on the wire.
     public var name: String
+    /// The member's value schema.
     public var schema: Schema
+    /// True when the member must be present.
     public var isRequired: Bool
     /// The rule id reported when a required member is missing, instead of `<contract>.required`
     /// (e.g. `payload.aps-required`).
@@ -12,6 +14,7 @@ public struct Member: Sendable, Hashable {
     /// breaking old apps; the breaking-change diff reads this.
     public var unknownValueFallback: String?
 
+    /// Declares a member; prefer ``required(_:_:rule:)`` and ``optional(_:_:fallback:)``.
     public init(name: String, schema: Schema, isRequired: Bool, requiredRuleID: String? = nil, unknownValueFallback: String? = nil) {
         self.name = name
         self.schema = schema

@@ -10,8 +10,10 @@ public struct ObjectSchema: Sendable, Hashable {
 
     /// Declared members, in the order they are documented and emitted.
     public var members: [Member]
+    /// Whether undeclared members are violations.
     public var unknownMembers: UnknownMembers
 
+    /// An object with `members`; undeclared members are rejected unless told otherwise.
     public init(members: [Member], unknownMembers: UnknownMembers = .reject) {
         self.members = members
         self.unknownMembers = unknownMembers
@@ -19,8 +21,15 @@ public struct ObjectSchema: Sendable, Hashable {
 
     /// The declared member called `name`, if any.
     public func member(named name: String) -> Member? {
-        guard let index = members.firstIndex(where: { $0.name == name }) else { return nil }
-        return members[index]
+        memberIndex(named: name).map { members[$0] }
+    }
+
+    /// The index in ``members`` of the member called `name`, if any.
+    public func memberIndex(named name: String) -> Int? {
+        // Comparing byte counts first (O(1) for native strings) skips String's slower
+        // comparison for almost every non-match.
+        let count = name.utf8.count
+        return members.firstIndex { $0.name.utf8.count == count && $0.name == name }
     }
 
     /// Names of the required members, in declaration order.

@@ -53,6 +53,7 @@ public struct Schema: Sendable, Hashable {
     /// What to do when this node is wrong, appended to every message about it.
     public var advice: String?
 
+    /// A schema node; the static builders (`.object`, `.string`, …) read better.
     public init(_ kind: Kind, summary: String? = nil, ruleID: String? = nil, ruleSummary: String? = nil, advice: String? = nil) {
         self.kind = kind
         self.summary = summary

@@ -1,13 +1,16 @@
 /// A string node's limits. Lengths count Unicode scalars, as JSON Schema's `minLength` and
 /// `maxLength` do; for the ASCII formats used here (hex, identifiers) that is also bytes.
 public struct StringSchema: Sendable, Hashable {
+    /// The fewest Unicode scalars allowed, if bounded.
     public var minLength: Int?
+    /// The most Unicode scalars allowed, if bounded.
     public var maxLength: Int?
     /// A format checked by a hand-written matcher and emitted as its `pattern`.
     public var format: StringFormat?
     /// When set, the only values accepted (JSON Schema `enum`).
     public var allowedValues: [String]?
 
+    /// A string with optional bounds, format and allowed values.
     public init(minLength: Int? = nil, maxLength: Int? = nil, format: StringFormat? = nil, allowedValues: [String]? = nil) {
         self.minLength = minLength
         self.maxLength = maxLength

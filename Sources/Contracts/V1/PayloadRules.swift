@@ -75,13 +75,11 @@ enum PayloadRules {
         summary: "ORDER_UPDATE pushes set thread-id to order-<id>, with the same id as the route."
     ) { document, report in
         guard isCategory("ORDER_UPDATE", document), let aps = NodeQuery.member("aps", of: document) else { return }
-        var expected = "order-<id>"
-        var orderID: String?
+        var orderID: Substring?
         if let route = NodeQuery.string(at: ["route"], in: document), StringFormat.orderRoute.matches(route) {
-            let id = String(route.dropFirst("orders/".count))
-            orderID = id
-            expected = "\"order-\(id)\""
+            orderID = route.dropFirst("orders/".count)
         }
+        let expected = orderID.map { "\"order-\($0)\"" } ?? "order-<id>"
         guard let thread = NodeQuery.member("thread-id", of: aps.value) else {
             report.add("/aps", at: aps.value.position,
                        "ORDER_UPDATE expects \"thread-id\": \(expected), found none — add it so one order's pushes group together.")
@@ -89,7 +87,12 @@ enum PayloadRules {
         }
         let text: String? = if case .string(let value) = thread.value.value { value } else { nil }
         let matches: Bool
-        if let orderID { matches = text == "order-" + orderID } else { matches = text.map(StringFormat.orderThread.matches) ?? false }
+        if let orderID {
+            matches = text.map { $0.utf8.count == 6 + orderID.utf8.count && FormatMatchers.hasPrefix($0, "order-")
+                && $0.utf8.dropFirst(6).elementsEqual(orderID.utf8) } ?? false
+        } else {
+            matches = text.map(StringFormat.orderThread.matches) ?? false
+        }
         guard !matches else { return }
         report.add("/aps/thread-id", at: thread.value.position,
                    "ORDER_UPDATE expects thread-id \(expected), found \(NodeQuery.describe(thread.value)) — use the order id of the route so the order's pushes group together.")
@@ -174,20 +177,27 @@ enum PayloadRules {
     /// The FNV-1a hash of `key` lowercased with '_' and '-' removed; nil for keys no listed
     /// key can match (non-ASCII, or too short or long).
     static func normalizedHash(_ key: String) -> UInt64? {
-        let utf8 = key.utf8
-        guard utf8.count >= 4, utf8.count <= 32 else { return nil }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in utf8 where byte != 0x5F && byte != 0x2D {
-            guard byte < 0x80 else { return nil }
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
+        var key = key
+        return key.withUTF8 { utf8 -> UInt64? in
+            guard utf8.count >= 4, utf8.count <= 32 else { return nil }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in utf8 where byte != 0x5F && byte != 0x2D {
+                guard byte < 0x80 else { return nil }
+                let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
+            }
+            return hash
         }
-        return hash
     }
+
+    /// A 64-bit Bloom filter over ``personalKeyHashes``' top bits: rejects most keys before
+    /// the set is hashed.
+    static let personalKeyBloom: UInt64 = personalKeyHashes.reduce(0) { $0 | (1 << ($1 >> 58)) }
 
     /// True when `key`, lowercased with '_' and '-' removed, is one of ``personalKeys``.
     static func isPersonalKey(_ key: String) -> Bool {
-        guard let hash = normalizedHash(key), personalKeyHashes.contains(hash) else { return false }
+        guard let hash = normalizedHash(key), personalKeyBloom & (1 << (hash >> 58)) != 0,
+              personalKeyHashes.contains(hash) else { return false }
         var normalized = ""
         for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {
             normalized.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
@@ -202,30 +212,52 @@ enum PayloadRules {
     }
 
     /// Walks the whole document with an explicit stack (no recursion, whatever the depth) and
-    /// reports every personal key outside the top-level `secret`.
+    /// reports every personal key outside the top-level `secret`. Paths are kept as a parent
+    /// chain and turned into a pointer only for a key that is reported.
     static func findPersonalKeys(_ document: JSONNode, _ report: inout RuleReport) {
-        var pending: [(node: JSONNode, path: [String])] = [(document, [])]
-        while let (node, path) = pending.popLast() {
+        var steps: [(parent: Int, token: String)] = []
+        var pending: [(node: JSONNode, step: Int)] = [(document, -1)]
+        while let (node, step) = pending.popLast() {
             switch node.value {
             case .object(let members):
                 for member in members {
-                    if path.isEmpty && member.key == "secret" { continue }
-                    // Apple's own key: the sound file of a critical alert.
-                    let isSoundName = member.key == "name" && path.count == 2 && path[0] == "aps" && path[1] == "sound"
-                    if !isSoundName, isPersonalKey(member.key) {
-                        report.add(JSONPointer.make(path, appending: member.key), at: member.keyPosition,
+                    if step == -1 && member.key == "secret" { continue }
+                    if isPersonalKey(member.key), !isSoundName(member.key, under: step, steps) {
+                        report.add(pointer(step, steps, appending: member.key), at: member.keyPosition,
                                    "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
                     }
-                    if isContainer(member.value) { pending.append((member.value, path + [member.key])) }
+                    if isContainer(member.value) {
+                        steps.append((step, member.key))
+                        pending.append((member.value, steps.count - 1))
+                    }
                 }
             case .array(let items):
                 for (index, item) in items.enumerated() where isContainer(item) {
-                    pending.append((item, path + [String(index)]))
+                    steps.append((step, String(index)))
+                    pending.append((item, steps.count - 1))
                 }
             default:
                 continue
             }
         }
+    }
+
+    /// `/aps/sound/name` is Apple's own key (a critical alert's sound file), not a person's name.
+    static func isSoundName(_ key: String, under step: Int, _ steps: [(parent: Int, token: String)]) -> Bool {
+        guard key == "name", steps.indices.contains(step), steps[step].token == "sound" else { return false }
+        let parent = steps[step].parent
+        return steps.indices.contains(parent) && steps[parent].token == "aps" && steps[parent].parent == -1
+    }
+
+    /// The JSON Pointer of `key` under the step chain ending at `step`.
+    static func pointer(_ step: Int, _ steps: [(parent: Int, token: String)], appending key: String) -> String {
+        var tokens: [String] = []
+        var current = step
+        while steps.indices.contains(current) {
+            tokens.append(steps[current].token)
+            current = steps[current].parent
+        }
+        return JSONPointer.make(tokens.reversed(), appending: key)
     }
 
     static func isContainer(_ node: JSONNode) -> Bool {

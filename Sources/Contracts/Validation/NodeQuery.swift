@@ -4,7 +4,7 @@ enum NodeQuery {
     /// The last member called `name` of `node`, when `node` is an object.
     static func member(_ name: String, of node: JSONNode) -> JSONMember? {
         guard case .object(let members) = node.value,
-              let index = members.lastIndex(where: { $0.key == name }) else { return nil }
+              let index = members.lastIndex(where: { $0.key.utf8.count == name.utf8.count && $0.key == name }) else { return nil }
         return members[index]
     }
 

@@ -5,9 +5,12 @@
 /// object. An exporter emits `present(["aps", "alert"])` as
 /// `{"required": ["aps"], "properties": {"aps": {"type": "object", "required": ["alert"]}}}`.
 public struct RuleForm: Sendable, Hashable {
+    /// The condition that makes the rule apply (JSON Schema `if`).
     public var when: RuleCondition
+    /// What must hold when it applies (JSON Schema `then`).
     public var then: RuleCondition
 
+    /// The rule "if `when` holds, `then` must hold".
     public init(when: RuleCondition, then: RuleCondition) {
         self.when = when
         self.then = then

@@ -57,35 +57,42 @@ struct SchemaValidator {
         guard case .object(let members) = node.value else { return typeMismatch(node, schema) }
         reportDuplicates(members)
         for member in members {
-            guard let declared = object.member(named: member.key) else {
+            guard let index = object.memberIndex(named: member.key) else {
                 if object.unknownMembers == .reject { reportUnknown(member, object) }
                 continue
             }
             path.append(member.key)
-            if case .forbidden(let reason) = declared.schema.kind {
-                let id = declared.schema.ruleID ?? ids.forbidden
+            if case .forbidden(let reason) = object.members[index].schema.kind {
+                let id = object.members[index].schema.ruleID ?? ids.forbidden
                 add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(SchemaValidator.sentence(reason)).")
             } else {
-                validate(member.value, against: declared.schema)
+                validate(member.value, against: object.members[index].schema)
             }
             path.removeLast()
         }
-        for declared in object.members where declared.isRequired {
-            guard !members.contains(where: { $0.key == declared.name }) else { continue }
-            let what = SchemaValidator.expectation(declared.schema)
-            let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
-            let undeclared = members.map(\.key).filter { object.member(named: $0) == nil }
-            let found = Suggestion.closest(to: declared.name, among: undeclared).map { "none, but \"\($0)\"" } ?? "none"
-            add(declared.requiredRuleID ?? ids.required, at: node.position,
-                "expected member \"\(declared.name)\" (\(what)), found \(found) — add it\(why).")
+        for index in object.members.indices where object.members[index].isRequired {
+            let name = object.members[index].name
+            let count = name.utf8.count
+            guard !members.contains(where: { $0.key.utf8.count == count && $0.key == name }) else { continue }
+            reportMissing(object.members[index], in: node, members, object)
         }
+    }
+
+    private mutating func reportMissing(_ declared: Member, in node: JSONNode, _ members: [JSONMember], _ object: ObjectSchema) {
+        let what = SchemaValidator.expectation(declared.schema)
+        let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
+        let undeclared = members.map(\.key).filter { object.memberIndex(named: $0) == nil }
+        let found = Suggestion.closest(to: declared.name, among: undeclared).map { "none, but \"\($0)\"" } ?? "none"
+        add(declared.requiredRuleID ?? ids.required, at: node.position,
+            "expected member \"\(declared.name)\" (\(what)), found \(found) — add it\(why).")
     }
 
     private mutating func reportDuplicates(_ members: [JSONMember]) {
         guard members.count > 1 else { return }
         if members.count <= 16 {
             for index in 1..<members.count {
-                for earlier in 0..<index where members[earlier].key == members[index].key {
+                let count = members[index].key.utf8.count
+                for earlier in 0..<index where members[earlier].key.utf8.count == count && members[earlier].key == members[index].key {
                     reportDuplicate(members[index], first: members[earlier])
                     break
                 }
