@@ -70,14 +70,14 @@ def order():
          "notificationId": str(rng.randint(1, 10**9)), "accountId": "a" + str(rng.randint(1, 10**6)),
          "route": "orders/" + oid, "orderVersion": rng.randint(1, 40)}
     # The encrypted rider name and the photo: most of the size variation.
-    p["secret"] = base64.b64encode(rng.randbytes(rng.choice([48, 96, 200, 400, 800, 1200, 1800, 2400]))).decode()
+    p["secret"] = base64.b64encode(rng.randbytes(rng.choice([120, 200, 400, 800, 1200, 1800, 2400]))).decode()
     if rng.random() < 0.7:
         p["imageUrl"] = "https://img.example.com/rider/%d.jpg" % rng.randint(1, 99999)
     return p
 
 def offer():
     oid = str(rng.randint(1, 99999))
-    p = {"aps": {"alert": {"title": text(2, 6), "body": text(8, 60)}, "category": "OFFER",
+    p = {"aps": {"alert": {"title": text(3, 6), "body": text(16, 60)}, "category": "OFFER",
                  "badge": rng.randint(0, 9)},
          "notificationId": str(rng.randint(1, 10**9)), "route": "offers/" + oid}
     if rng.random() < 0.5:
@@ -87,8 +87,11 @@ def offer():
     return p
 
 def silent():
+    # A background refresh of one order: no alert, so the smallest payloads (~200 B).
+    oid = str(rng.randint(1000, 99999))
     return {"aps": {"content-available": 1}, "notificationId": str(rng.randint(1, 10**9)),
-            "accountId": "a" + str(rng.randint(1, 10**6)), "route": "home"}
+            "accountId": "a" + str(rng.randint(1, 10**6)), "route": "orders/" + oid,
+            "orderVersion": rng.randint(1, 40), "changed": rng.sample(["status", "eta", "rider", "items", "total"], 3)}
 
 def break_rule(p):
     kind = rng.randrange(6)

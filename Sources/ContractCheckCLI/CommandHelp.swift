@@ -11,6 +11,7 @@ public struct CommandHelp: Sendable {
     /// Paragraphs after the options: rules, exit codes, examples.
     public var discussion: String?
 
+    /// See the properties; only `abstract` and `usage` are needed.
     public init(abstract: String, usage: String, arguments: [(name: String, help: String)] = [], options: [OptionSpec] = [], discussion: String? = nil) {
         self.abstract = abstract
         self.usage = usage

@@ -26,6 +26,9 @@ public final class CommandIO {
     public let environment: [String: String]
     /// The directory relative paths are resolved against, as an absolute path.
     public let currentDirectory: String
+    /// True when ``currentDirectory`` is the process's own working directory, so relative
+    /// paths can be opened as given (shorter kernel path lookups than absolute ones).
+    public let isProcessDirectory: Bool
     /// True when standard output is a terminal; colour is used only then (and without `NO_COLOR`).
     public let outputIsTerminal: Bool
 
@@ -37,9 +40,10 @@ public final class CommandIO {
     private var capturedErrorBytes: [UInt8] = []
     private static let flushThreshold = 64 * 1024
 
-    private init(environment: [String: String], currentDirectory: String, outputIsTerminal: Bool, output: Sink, error: Sink) {
+    private init(environment: [String: String], currentDirectory: String?, outputIsTerminal: Bool, output: Sink, error: Sink) {
         self.environment = environment
-        self.currentDirectory = currentDirectory
+        self.currentDirectory = currentDirectory ?? Self.workingDirectory()
+        self.isProcessDirectory = currentDirectory == nil
         self.outputIsTerminal = outputIsTerminal
         self.outputSink = output
         self.errorSink = error
@@ -50,7 +54,7 @@ public final class CommandIO {
     public static func standardStreams() -> CommandIO {
         CommandIO(
             environment: processEnvironment(),
-            currentDirectory: workingDirectory(),
+            currentDirectory: nil,
             outputIsTerminal: isatty(1) == 1,
             output: .fileDescriptor(1),
             error: .fileDescriptor(2)
@@ -65,7 +69,7 @@ public final class CommandIO {
     public static func capturing(environment: [String: String] = [:], currentDirectory: String? = nil, outputIsTerminal: Bool = false) -> CommandIO {
         CommandIO(
             environment: environment,
-            currentDirectory: currentDirectory ?? workingDirectory(),
+            currentDirectory: currentDirectory,
             outputIsTerminal: outputIsTerminal,
             output: .capture,
             error: .capture

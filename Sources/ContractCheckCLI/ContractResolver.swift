@@ -9,6 +9,8 @@ package struct ContractResolver {
     /// Answers by folder and extension, the only parts of a path that decide: a folder of
     /// 10,000 payloads is resolved once.
     private var cache: [String: String?] = [:]
+    /// The last answer, checked first without allocating: files come folder by folder.
+    private var last: (folder: String, fileExtension: String, contract: String?)?
 
     /// - Parameters:
     ///   - checker: the contract set, which names the folders and extensions.
@@ -23,11 +25,19 @@ package struct ContractResolver {
     /// The contract for the file at `path`, or `nil` when none can be told.
     package mutating func contract(for path: String) -> String? {
         let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let folder = path[..<slash]
         let name = path[slash...]
-        let key = String(path[..<slash]) + "/*" + String(name.lastIndex(of: ".").map { name[$0...] } ?? "")
-        if let known = cache[key] { return known }
-        let contract = resolve(path)
-        cache[key] = .some(contract)
+        let fileExtension = name.lastIndex(of: ".").map { name[$0...] } ?? ""
+        if let last, last.folder == folder, last.fileExtension == fileExtension { return last.contract }
+        let key = String(folder) + "/*" + String(fileExtension)
+        let contract: String?
+        if let known = cache[key] {
+            contract = known
+        } else {
+            contract = resolve(path)
+            cache[key] = .some(contract)
+        }
+        last = (String(folder), String(fileExtension), contract)
         return contract
     }
 

@@ -28,48 +28,61 @@ package enum FileReader {
             return (.missing(describe(code), notFound: code == ENOENT || code == ENOTDIR), [])
         }
         let identity = [UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino)]
-        switch UInt32(truncatingIfNeeded: info.st_mode) & 0o170000 {
-        case 0o100000: return (.regularFile, identity)
-        case 0o040000: return (.folder, identity)
-        case 0o010000: return (.other("a named pipe"), identity)
-        case 0o140000: return (.other("a socket"), identity)
-        case 0o020000: return (.other("a character device"), identity)
-        case 0o060000: return (.other("a block device"), identity)
-        default: return (.other("an unknown kind of file"), identity)
+        return (kind(mode: UInt32(truncatingIfNeeded: info.st_mode)), identity)
+    }
+
+    /// The kind a `st_mode` describes.
+    static func kind(mode: UInt32) -> Kind {
+        switch mode & 0o170000 {
+        case 0o100000: return .regularFile
+        case 0o040000: return .folder
+        case 0o010000: return .other("a named pipe")
+        case 0o140000: return .other("a socket")
+        case 0o020000: return .other("a character device")
+        case 0o060000: return .other("a block device")
+        default: return .other("an unknown kind of file")
         }
     }
 
-    /// Reads the whole regular file at `path`.
-    /// - Returns: the bytes, or the finding that says why they could not be read.
-    package static func read(_ path: String) -> Result<[UInt8], FindingError> {
+    /// What reading a path gave.
+    package enum ReadResult: Sendable, Hashable {
+        case bytes([UInt8])
+        /// The path is a folder (to expand, not to read).
+        case folder
+        /// Why the file could not be read.
+        case problem(Finding)
+    }
+
+    /// Reads the whole file at `path`.
+    package static func read(_ path: String) -> ReadResult {
+        var scratch: [UInt8] = []
+        return read(path, scratch: &scratch)
+    }
+
+    /// Reads the whole file at `path` through `scratch`, a buffer the caller keeps from file
+    /// to file: `open`, `read` until end of file, `close`, and one exact-size copy out. No
+    /// `stat` for the common case; only an empty or unreadable result asks `fstat` what the
+    /// path is (an empty file, a folder, a pipe).
+    package static func read(_ path: String, scratch: inout [UInt8]) -> ReadResult {
         var fd: Int32
         repeat {
+            // O_NONBLOCK: a named pipe must not hang the run.
             fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             let code = errno
-            if code == ENOENT || code == ENOTDIR { return .failure(FindingError(.notFound(describe(code)))) }
-            return .failure(FindingError(.unreadable(describe(code))))
+            if code == ENOENT || code == ENOTDIR { return .problem(.notFound(describe(code))) }
+            return .problem(.unreadable(describe(code)))
         }
         defer { _ = close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(FindingError(.unreadable(describe(errno)))) }
-        let mode = UInt32(truncatingIfNeeded: info.st_mode) & 0o170000
-        guard mode == 0o100000 else {
-            return .failure(FindingError(mode == 0o040000 ? .notRegular("a folder") : .notRegular("a special file")))
-        }
-        let expected = Int(truncatingIfNeeded: info.st_size)
-        guard expected <= maximumSize else { return .failure(FindingError(.tooLarge(expected, limit: maximumSize))) }
-
-        // Read up to one byte more than fstat said, to notice a file that grew meanwhile.
-        var bytes = [UInt8](repeating: 0, count: max(expected, 0) + 1)
+        if scratch.count < scratchSize { scratch = [UInt8](repeating: 0, count: scratchSize) }
         var count = 0
         while true {
-            if count == bytes.count {
-                guard bytes.count <= maximumSize else { return .failure(FindingError(.tooLarge(count, limit: maximumSize))) }
-                bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096)))
+            if count == scratch.count {
+                guard scratch.count < maximumSize else { return .problem(.tooLarge(count, limit: maximumSize)) }
+                scratch.append(contentsOf: repeatElement(0, count: min(scratch.count, maximumSize)))
             }
-            let result = bytes.withUnsafeMutableBytes { raw -> Int in
+            let result = scratch.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
                 return systemRead(fd, base + count, raw.count - count)
             }
@@ -80,24 +93,37 @@ package enum FileReader {
             } else if errno == EINTR {
                 continue
             } else {
-                return .failure(FindingError(.unreadable(describe(errno))))
+                let code = errno
+                if code == EISDIR { return .folder }
+                if let special = specialKind(fd) { return special }
+                return .problem(.unreadable(describe(code)))
             }
         }
-        bytes.removeSubrange(count...)
-        return .success(bytes)
+        if count == 0, let special = specialKind(fd) { return special }
+        return .bytes(Array(scratch[..<count]))
     }
+
+    /// For a descriptor that read nothing: `.folder` or a "not a regular file" problem,
+    /// or `nil` for a regular (empty) file.
+    private static func specialKind(_ fd: Int32) -> ReadResult? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        switch kind(mode: UInt32(truncatingIfNeeded: info.st_mode)) {
+        case .regularFile, .missing: return nil
+        case .folder: return .folder
+        case .other(let description): return .problem(.notRegular(description))
+        }
+    }
+
+    /// The reusable read buffer's starting size: above any payload APNs accepts (5 KiB);
+    /// it doubles for larger files.
+    static let scratchSize = 16 * 1024
 
     /// `strerror` text with the errno name's number, e.g. `Permission denied, errno 13`.
     package static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "errno \(code)" }
         return "\(String(cString: text)), errno \(code)"
     }
-}
-
-/// A ``Finding`` carried as an error, so reading can return `Result`.
-package struct FindingError: Error, Sendable, Hashable {
-    package var finding: Finding
-    package init(_ finding: Finding) { self.finding = finding }
 }
 
 @inline(__always)

@@ -11,6 +11,8 @@ public struct OptionSpec: Sendable, Hashable {
     /// One line for `--help`.
     public var help: String
 
+    /// `OptionSpec("--contract", valueName: "NAME", help: "…")`; a flag has neither
+    /// `valueName` nor `allowedValues`.
     public init(_ name: String, valueName: String? = nil, allowedValues: [String]? = nil, isRepeatable: Bool = false, help: String) {
         self.name = name
         self.valueName = valueName

@@ -1,46 +1,54 @@
 import Dispatch
 import Foundation
 
-/// One unit of `validate` work: a file to read and check, or a report already known
-/// (a path that could not be used).
-package enum CheckJob: Sendable {
-    case check(path: String, location: String, contract: String?)
-    case report(FileReport)
-}
-
 /// Checks files on every core, returning reports in the jobs' order, so output stays
 /// deterministic however the work is scheduled.
 package enum ParallelChecker {
+    /// One unit of `validate` work: a file to read and check, or a report already known
+    /// (a path that could not be used).
+    package enum Job: Sendable {
+        case check(path: String, location: String, contract: String?)
+        case report(FileReport)
+    }
+
+    /// What a job gave: a report, or a command line argument that turned out to be a folder.
+    package enum Outcome: Sendable {
+        case report(FileReport)
+        case folder(path: String, location: String)
+    }
+
     /// Files per unit of scheduled work: big enough that locking and dispatch cost nothing
     /// next to the reads and parses, small enough to balance uneven files over the cores.
     static let chunkSize = 64
 
-    /// Runs every job; files are checked with ``ValidateCommand/check(_:location:contract:checker:)``.
-    package static func run(_ jobs: [CheckJob], checker: any DocumentChecker) -> [FileReport] {
+    /// Runs every job; files are checked with ``ValidateCommand/check(_:location:contract:checker:scratch:)``.
+    package static func run(_ jobs: [Job], checker: any DocumentChecker) -> [Outcome] {
         let chunkCount = (jobs.count + chunkSize - 1) / chunkSize
         guard chunkCount > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return jobs.map { perform($0, checker: checker) }
+            var scratch: [UInt8] = []
+            return jobs.map { perform($0, checker: checker, scratch: &scratch) }
         }
         let slots = ChunkSlots(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let start = chunk * chunkSize
             let end = min(start + chunkSize, jobs.count)
-            var reports: [FileReport] = []
-            reports.reserveCapacity(end - start)
+            var outcomes: [Outcome] = []
+            outcomes.reserveCapacity(end - start)
+            var scratch: [UInt8] = []
             for index in start..<end {
-                reports.append(perform(jobs[index], checker: checker))
+                outcomes.append(perform(jobs[index], checker: checker, scratch: &scratch))
             }
-            slots.store(reports, at: chunk)
+            slots.store(outcomes, at: chunk)
         }
         return slots.joined()
     }
 
-    private static func perform(_ job: CheckJob, checker: any DocumentChecker) -> FileReport {
+    private static func perform(_ job: Job, checker: any DocumentChecker, scratch: inout [UInt8]) -> Outcome {
         switch job {
         case .report(let report):
-            return report
+            return .report(report)
         case .check(let path, let location, let contract):
-            return ValidateCommand.check(path, location: location, contract: contract, checker: checker)
+            return ValidateCommand.check(path, location: location, contract: contract, checker: checker, scratch: &scratch)
         }
     }
 }
@@ -50,19 +58,19 @@ package enum ParallelChecker {
 /// LoopbackHTTP's `Locked`.
 private final class ChunkSlots: @unchecked Sendable {
     private let lock = NSLock()
-    private var chunks: [[FileReport]]
+    private var chunks: [[ParallelChecker.Outcome]]
 
     init(count: Int) {
         chunks = Array(repeating: [], count: count)
     }
 
-    func store(_ reports: [FileReport], at index: Int) {
+    func store(_ reports: [ParallelChecker.Outcome], at index: Int) {
         lock.lock()
         defer { lock.unlock() }
         if chunks.indices.contains(index) { chunks[index] = reports }
     }
 
-    func joined() -> [FileReport] {
+    func joined() -> [ParallelChecker.Outcome] {
         lock.lock()
         defer { lock.unlock() }
         return chunks.flatMap { $0 }

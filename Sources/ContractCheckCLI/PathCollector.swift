@@ -8,20 +8,27 @@ import Darwin
 /// searched recursively, in a deterministic order (byte order of the path within each
 /// argument, arguments in the order given).
 ///
+/// Arguments are not `stat`ed up front: an argument is read as a file, and only when that
+/// read says "is a folder" is it expanded with ``expand(_:location:)``. A run over 10,000
+/// named files saves 10,000 system calls.
+///
 /// Inside folders, hidden entries (`.git`, `.DS_Store`) are skipped; `*.expect` fixture
 /// sidecars are skipped everywhere. Paths that cannot be used become findings, so the run
 /// goes on with the rest.
 package enum PathCollector {
-    /// One thing to report on: a file to check, or a path with a problem.
+    /// One thing to report on.
     package enum Item: Sendable, Hashable {
-        /// A file: `path` as shown, `location` as opened (absolute when `path` is relative).
+        /// A regular file found in a folder: `path` as shown, `location` as opened.
         case file(path: String, location: String)
+        /// A path named on the command line: a file, or a folder to expand once read.
+        case argument(path: String, location: String)
+        /// A path with a problem (missing, unreadable, a device…).
         case problem(path: String, Finding)
 
         /// The path as shown in output.
         package var path: String {
             switch self {
-            case .file(let path, _), .problem(let path, _): return path
+            case .file(let path, _), .argument(let path, _), .problem(let path, _): return path
             }
         }
     }
@@ -29,16 +36,20 @@ package enum PathCollector {
     /// Folder nesting followed at most (a guard against pathological trees).
     static let maximumDepth = 64
 
-    /// Collects the items for `arguments`, in order, without duplicates.
-    /// - Parameter base: the absolute folder relative arguments are resolved against; paths
-    ///   are shown as given.
-    package static func collect(_ arguments: [String], relativeTo base: String) -> [Item] {
+    /// The items for `arguments`, in order: arguments ending in `/` are expanded now, the
+    /// others are left as ``Item/argument(path:location:)``.
+    /// - Parameter base: the absolute folder relative arguments are resolved against, or
+    ///   `nil` to open them as given (from the process's working directory). Paths are shown
+    ///   as given either way.
+    package static func collect(_ arguments: [String], relativeTo base: String?) -> [Item] {
         var items: [Item] = []
-        var seen = Set<String>()
+        items.reserveCapacity(arguments.count)
         for argument in arguments {
-            let location = argument.hasPrefix("/") ? argument : base + "/" + argument
-            for item in collect(argument, location: location) where seen.insert(item.path).inserted {
-                items.append(item)
+            let location = argument.hasPrefix("/") ? argument : base.map { $0 + "/" + argument } ?? argument
+            if argument.hasSuffix("/") {
+                items += expand(argument, location: location)
+            } else if !isSidecar(argument) {
+                items.append(.argument(path: argument, location: location))
             }
         }
         return items
@@ -49,18 +60,20 @@ package enum PathCollector {
         name.hasSuffix(".expect")
     }
 
-    private static func collect(_ argument: String, location: String) -> [Item] {
+    /// The files in the folder `argument` (recursively, byte order), or the problem with it.
+    package static func expand(_ argument: String, location: String) -> [Item] {
         let (kind, identity) = FileReader.kind(of: location)
         switch kind {
         case .regularFile:
-            let name = argument.split(separator: "/").last.map(String.init) ?? argument
-            return isSidecar(name) ? [] : [.file(path: argument, location: location)]
+            return isSidecar(argument) ? [] : [.file(path: argument, location: location)]
         case .folder:
             var items: [Item] = []
             var visited: Set<[UInt64]> = [identity]
             var root = argument
             while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
-            walk(root, location: location, depth: 0, visited: &visited, items: &items)
+            var rootLocation = location
+            while rootLocation.count > 1 && rootLocation.hasSuffix("/") { rootLocation.removeLast() }
+            walk(root, location: rootLocation, depth: 0, visited: &visited, items: &items)
             if items.isEmpty {
                 return [.problem(path: argument, .emptyFolder())]
             }

@@ -14,6 +14,7 @@ import Darwin
 public enum ValidateCommand: Subcommand {
     public static let name = "validate"
 
+    /// Abstract, usage, options and the rules for choosing a contract.
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Validate JSON files against the contracts.",
@@ -45,6 +46,7 @@ public enum ValidateCommand: Subcommand {
         OptionSpec("--format", allowedValues: ReportFormatter.Format.allCases.map(\.rawValue), help: "Output format (default: text)."),
     ]
 
+    /// Validates with the v1 contracts. Returns 0 (no errors), 1 (errors) or 64 (usage).
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         run(arguments, io: io, checker: ContractSetChecker(.v1))
     }
@@ -67,41 +69,59 @@ public enum ValidateCommand: Subcommand {
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
         var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
-        let jobs = PathCollector.collect(parsed.positionals, relativeTo: io.currentDirectory).map { item -> CheckJob in
-            switch item {
-            case .problem(let path, let finding):
-                return .report(FileReport(path: path, contract: nil, findings: [finding]))
-            case .file(let path, let location):
-                return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
+        func jobs(_ items: [PathCollector.Item]) -> [ParallelChecker.Job] {
+            items.map { item in
+                switch item {
+                case .problem(let path, let finding):
+                    return .report(FileReport(path: path, contract: nil, findings: [finding]))
+                case .file(let path, let location), .argument(let path, let location):
+                    return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
+                }
             }
         }
-        let reports = ParallelChecker.run(jobs, checker: checker)
+        var reports: [FileReport] = []
+        var seen = Set<String>()
+        let items = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory)
+        for outcome in ParallelChecker.run(jobs(items), checker: checker) {
+            switch outcome {
+            case .report(let report):
+                if seen.insert(report.path).inserted { reports.append(report) }
+            case .folder(let path, let location):
+                // An argument that was a folder: its files, in place of the argument.
+                let inner = ParallelChecker.run(jobs(PathCollector.expand(path, location: location)), checker: checker)
+                for case .report(let report) in inner where seen.insert(report.path).inserted {
+                    reports.append(report)
+                }
+            }
+        }
         ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
         let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
         return hasErrors ? ExitCode.findings : ExitCode.success
     }
 
-    /// Reads and checks one file; never throws, whatever the file holds.
+    /// Reads and checks one file (or finds it is a folder); never throws, whatever the file holds.
     /// - Parameters:
     ///   - path: the path as shown.
     ///   - location: the path as opened.
-    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker) -> FileReport {
-        guard let contract else {
-            return FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)])
-        }
+    ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> ParallelChecker.Outcome {
         let bytes: [UInt8]
-        switch FileReader.read(location) {
-        case .failure(let error): return FileReport(path: path, contract: contract, findings: [error.finding])
-        case .success(let read): bytes = read
+        switch FileReader.read(location, scratch: &scratch) {
+        case .folder: return .folder(path: path, location: location)
+        case .problem(let finding): return .report(FileReport(path: path, contract: contract, findings: [finding]))
+        case .bytes(let read): bytes = read
+        }
+        guard let contract else {
+            return .report(FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)]))
         }
         if let problem = textProblem(bytes) {
-            return FileReport(path: path, contract: contract, findings: [problem])
+            return .report(FileReport(path: path, contract: contract, findings: [problem]))
         }
         switch checker.check(bytes, contract: contract) {
         case .syntaxError(let position, let message):
-            return FileReport(path: path, contract: contract, findings: [.syntax(message, at: position)])
+            return .report(FileReport(path: path, contract: contract, findings: [.syntax(message, at: position)]))
         case .checked(let violations):
-            return FileReport(path: path, contract: contract, findings: violations.map(Finding.init))
+            return .report(FileReport(path: path, contract: contract, findings: violations.map(Finding.init)))
         }
     }
 

@@ -166,6 +166,45 @@ import Testing
         #expect(lines[8] == "checked 9 files: 8 errors, 0 warnings")
     }
 
+    @Test func namedPipesAreReportedNotRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/ok.json", "{}")
+        #expect(mkfifo(folder.path + "/payloads/pipe.json", 0o600) == 0)
+        #expect(mkfifo(folder.path + "/named.json", 0o600) == 0)
+        // Nobody writes to either pipe: a blocking read would hang the test.
+        let result = runValidate(["payloads", "--contract", "payload", "named.json"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "payloads/pipe.json: error: not a regular file (a named pipe); pass JSON files or folders [file.not-regular]",
+            "named.json: error: not a regular file (a named pipe); pass JSON files or folders [file.not-regular]",
+            "checked 3 files: 2 errors, 0 warnings",
+        ])
+    }
+
+    @Test func emptyFileNamedOnTheCommandLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/empty.json", "")
+        let result = runValidate(["payloads/empty.json", "payloads/empty.json"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines == [
+            "payloads/empty.json: error: empty file; expected one JSON document [file.empty]",
+            "checked 1 file: 1 error, 0 warnings",
+        ])
+    }
+
+    @Test func fileLargerThanTheReadBufferIsReadWhole() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let filler = String(repeating: "x", count: 100_000)
+        try folder.write("payloads/big.json", "{\"pad\": \"\(filler)\", \"bad\": 1}")
+        try folder.write("payloads/small.json", "{\"bad\": 2}")
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.outputLines.first?.hasPrefix("payloads/big.json:1:\(100_000 + 20): error: /bad:") == true)
+        #expect(result.outputLines.dropFirst().first?.hasPrefix("payloads/small.json:1:9: error: /bad:") == true)
+    }
+
     @Test(.enabled(if: geteuid() != 0, "root reads any file"))
     func unreadableFileIsReported() throws {
         let folder = try TemporaryFolder()
