@@ -5,11 +5,14 @@
 # start-to-ready time of FakeBackend.start() (median over 200 starts).
 #
 # Needs: wrk and nginx-light (Debian: apt-get install -y wrk nginx-light).
-# Usage: Benchmarks/backend.sh            DURATION=10s CONNECTIONS=32 Benchmarks/backend.sh
+# The two servers take turns (ROUNDS times each) and the medians are compared, so load from
+# other processes on the machine hits both alike.
+# Usage: Benchmarks/backend.sh            DURATION=10s CONNECTIONS=32 ROUNDS=5 Benchmarks/backend.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION="${DURATION:-5s}"
+ROUNDS="${ROUNDS:-3}"
 CONNECTIONS="${CONNECTIONS:-16}"
 for tool in wrk nginx python3; do
     command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install -y wrk nginx-light python3)" >&2; exit 1; }
@@ -91,10 +94,14 @@ run_wrk() {
     awk '/Requests\/sec:/ { print $2 }' "$WORK/wrk.out"
 }
 
-echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION each, PUT with a 200-byte body"
+echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION per run, $ROUNDS runs each, alternating; PUT with a 200-byte body"
 wrk -t1 -c"$CONNECTIONS" -d1s -s "$WORK/put.lua" "$BACKEND/v1/devices/$TOKEN" >/dev/null   # warm-up
-FAKE_RPS="$(run_wrk "$BACKEND/v1/devices/$TOKEN")"
-NGINX_RPS="$(run_wrk "http://127.0.0.1:$NGINX_PORT/v1/devices/$TOKEN")"
+FAKE_RUNS=""
+NGINX_RUNS=""
+for _ in $(seq 1 "$ROUNDS"); do
+    FAKE_RUNS="$FAKE_RUNS $(run_wrk "$BACKEND/v1/devices/$TOKEN")"
+    NGINX_RUNS="$NGINX_RUNS $(run_wrk "http://127.0.0.1:$NGINX_PORT/v1/devices/$TOKEN")"
+done
 
 # Every measured request was validated and accepted: the journal holds only 204s.
 curl -s "$ADMIN/journal" | python3 -c '
@@ -105,12 +112,14 @@ bad = [e for e in entries if e.get("status") != 204 or e["violations"]]
 print("FakeBackend journal: %d kept, %d dropped, %d not 204 or with violations" % (len(entries), journal["dropped"], len(bad)))
 '
 
-python3 - "$FAKE_RPS" "$NGINX_RPS" <<'PY'
-import sys
-fake, nginx = float(sys.argv[1]), float(sys.argv[2])
-print("FakeBackend  %10.0f requests/s" % fake)
-print("nginx        %10.0f requests/s" % nginx)
-print("ratio        %10.2f (FakeBackend / nginx; target >= 0.5)" % (fake / nginx))
+python3 - "$FAKE_RUNS" "$NGINX_RUNS" <<'PY'
+import statistics, sys
+fake = [float(x) for x in sys.argv[1].split()]
+nginx = [float(x) for x in sys.argv[2].split()]
+runs = lambda values: ", ".join("%.0f" % v for v in values)
+print("FakeBackend  median %8.0f requests/s  (runs: %s)" % (statistics.median(fake), runs(fake)))
+print("nginx        median %8.0f requests/s  (runs: %s)" % (statistics.median(nginx), runs(nginx)))
+print("ratio        %15.2f  (FakeBackend / nginx, medians; target >= 0.5)" % (statistics.median(fake) / statistics.median(nginx)))
 PY
 
 echo

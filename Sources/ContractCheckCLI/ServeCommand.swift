@@ -114,7 +114,7 @@ public enum ServeCommand {
             return 64
         }
 
-        var log: (@Sendable (JournalEntry) -> Void)?
+        var log: (@Sendable (BackendJournalEntry) -> Void)?
         if !options.quiet {
             log = { entry in output.line(logLine(entry)) }
         }
@@ -259,7 +259,7 @@ public enum ServeCommand {
 
     /// `2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0`, plus each
     /// violation on its own indented line.
-    static func logLine(_ entry: JournalEntry) -> String {
+    static func logLine(_ entry: BackendJournalEntry) -> String {
         var line = "\(timestamp(entry.time)) \(entry.logLine)"
         for violation in entry.violations {
             line += "\n    \(violation.pointer.isEmpty ? "(body)" : violation.pointer): \(violation.message) [\(violation.ruleID)]"

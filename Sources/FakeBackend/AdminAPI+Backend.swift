@@ -21,7 +21,7 @@ extension AdminAPI {
             AdminAPI.json(FaultsBody(faults: backend.faults, offline: backend.isOffline))
         }
         add("POST", "/faults", summary: "Add a fault plan") { [backend] request in
-            switch AdminAPI.decode(FaultPlan.self, from: request) {
+            switch AdminAPI.decode(BackendFaultPlan.self, from: request) {
             case .failure(let error): return error.response
             case .success(let plan):
                 backend.setFault(plan)
@@ -60,7 +60,7 @@ extension AdminAPI {
 
 /// `GET /journal`.
 struct JournalBody: Codable {
-    var entries: [JournalEntry]
+    var entries: [BackendJournalEntry]
     var dropped: Int
 }
 
@@ -76,7 +76,7 @@ struct OpensBody: Codable {
 
 /// `GET /faults`, and the answer to `POST /faults`.
 struct FaultsBody: Codable {
-    var faults: [FaultPlan]
+    var faults: [BackendFaultPlan]
     var offline: Bool
 }
 

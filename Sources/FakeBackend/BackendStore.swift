@@ -39,13 +39,32 @@ struct BackendStore {
     /// The account a request's `Authorization` header names, or why there is none.
     func account(forAuthorization header: String?) -> Result<String, AuthFailure> {
         guard let header else { return .failure(.missing) }
-        let trimmed = header.drop { $0 == " " }
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return .failure(.notBearer) }
-        let token = String(trimmed.dropFirst(7).drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard let token = Self.bearerToken(header) else { return .failure(.notBearer) }
         guard !token.isEmpty else { return .failure(.missing) }
         if let account = sessions[token] { return .success(account) }
         if acceptsAnyBearer { return .success(token) }
         return .failure(.unknown)
+    }
+
+    /// The token of `Bearer <token>` (scheme case-insensitive, spaces trimmed), "" for a bare
+    /// `Bearer`, nil for another scheme. Works on UTF-8 bytes: this runs for every request.
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        let space = UInt8(ascii: " ")
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == space { start = bytes.index(after: start) }
+        var end = bytes.endIndex
+        while end > start, bytes[bytes.index(before: end)] == space { end = bytes.index(before: end) }
+        let scheme = Array("bearer".utf8)
+        var cursor = start
+        for expected in scheme {
+            guard cursor < end, bytes[cursor] | 0x20 == expected else { return nil }
+            cursor = bytes.index(after: cursor)
+        }
+        if cursor == end { return "" }
+        guard bytes[cursor] == space else { return nil }
+        while cursor < end, bytes[cursor] == space { cursor = bytes.index(after: cursor) }
+        return String(Substring(bytes[cursor..<end]))
     }
 
     enum AuthFailure: Error {
@@ -65,9 +84,9 @@ struct BackendStore {
 
     /// Appends to the journal and counts the request; returns the entry.
     mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
-                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?) -> JournalEntry {
+                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?) -> BackendJournalEntry {
         sequence &+= 1
-        let entry = JournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
+        let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
                                  account: account, status: status, violations: violations, fault: fault)
         journal.append(entry)
         if let endpoint { requestCounts[endpoint, default: 0] &+= 1 }

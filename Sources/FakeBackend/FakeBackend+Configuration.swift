@@ -16,15 +16,17 @@ extension FakeBackend {
         /// How many journal entries are kept; older ones are dropped and counted.
         public var journalCapacity: Int
         /// Faults in force from the start.
-        public var faults: [FaultPlan]
+        public var faults: [BackendFaultPlan]
         /// Largest request body the server reads (413 above it).
         public var maxBodyBytes: Int
-        /// The contracts requests are checked against.
+        /// The contracts requests are checked against, looked up by name (`device-token`,
+        /// `device-registration`, `notification-id`, `notification-opened`); a set without
+        /// one of them skips that check.
         public var contracts: ContractSet
         /// The clock stamped on journal entries, devices and opens.
         public var clock: @Sendable () -> Date
         /// Called after each request is journaled (outside the backend's lock), e.g. to log it.
-        public var onRequest: (@Sendable (JournalEntry) -> Void)?
+        public var onRequest: (@Sendable (BackendJournalEntry) -> Void)?
 
         public init(
             host: String = "127.0.0.1",
@@ -32,11 +34,11 @@ extension FakeBackend {
             sessions: [String: String] = [:],
             acceptsAnyBearer: Bool = false,
             journalCapacity: Int = 10_000,
-            faults: [FaultPlan] = [],
+            faults: [BackendFaultPlan] = [],
             maxBodyBytes: Int = 1 << 20,
             contracts: ContractSet = .v1,
             clock: @escaping @Sendable () -> Date = { Date() },
-            onRequest: (@Sendable (JournalEntry) -> Void)? = nil
+            onRequest: (@Sendable (BackendJournalEntry) -> Void)? = nil
         ) {
             self.host = host
             self.port = port

@@ -15,7 +15,7 @@ extension FakeBackend {
     /// ```
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = configuration.clock()
-        let route = BackendRoute(method: request.method, path: request.pathWithoutQuery)
+        let route = BackendRoute(method: request.method, target: request.path)
         let authorization = request.headers["Authorization"]
 
         guard case .endpoint(let endpoint, let parameter) = route else {
@@ -137,13 +137,17 @@ extension FakeBackend {
     private func reject(_ violations: [Violation], now: Date, request: HTTPRequest, endpoint: Endpoint,
                         account: String, fault: BackendFault?) -> HTTPResponse {
         let count = violations.count
+        // A hostile body can break a rule thousands of times; the answer and the journal keep
+        // the first ones, so neither grows without bound.
+        let kept = Array(violations.prefix(Self.maxViolationsKept))
+        var detail = "The request breaks the \(endpoint) contract in \(count) place\(count == 1 ? "" : "s"); fix each listed violation and send it again."
+        if kept.count < count { detail += " The first \(kept.count) are listed." }
         let response = ProblemDetails(
             type: ProblemDetails.typeURI("contract-violation"), title: "Contract violation", status: 400,
-            detail: "The request breaks the \(endpoint) contract in \(count) place\(count == 1 ? "" : "s"); fix each listed violation and send it again.",
-            violations: violations.map(ProblemDetails.Item.init))
+            detail: detail, violations: kept.map(ProblemDetails.Item.init))
             .response()
         commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(400),
-               violations: violations, fault: fault)
+               violations: kept, fault: fault)
         return response
     }
 
@@ -156,7 +160,7 @@ extension FakeBackend {
                         change: (inout BackendStore, UInt64) -> HTTPResponse = { _, _ in HTTPResponse(status: .noContent) }) -> HTTPResponse {
         let (entry, response, hasWaiters) = store.withLock { store in
             let response = change(&store, store.sequence &+ 1)
-            let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: request.path,
+            let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: Self.journaled(request.path),
                                      account: account, status: status.code(response),
                                      violations: violations, fault: fault)
             return (entry, response, !store.waiters.isEmpty)
@@ -167,6 +171,17 @@ extension FakeBackend {
     }
 
     static let noContent = HTTPResponse(status: .noContent)
+
+    /// Violations listed in one answer and journal entry at most.
+    static let maxViolationsKept = 100
+    /// Request-target bytes a journal entry keeps at most (a full journal stays small).
+    static let maxJournaledPathBytes = 2048
+
+    /// The request target as journaled: cut (and marked with `…`) past ``maxJournaledPathBytes``.
+    static func journaled(_ path: String) -> String {
+        guard path.utf8.count > maxJournaledPathBytes else { return path }
+        return String(decoding: path.utf8.prefix(maxJournaledPathBytes), as: UTF8.self) + "…"
+    }
 
     /// The status a journal entry records.
     private enum JournalStatus {

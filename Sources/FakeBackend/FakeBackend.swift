@@ -120,7 +120,7 @@ public final class FakeBackend: Sendable {
     }
 
     /// Every request, oldest first (the newest `journalCapacity` of them).
-    public var journal: [JournalEntry] { store.withLock { $0.journal.entries } }
+    public var journal: [BackendJournalEntry] { store.withLock { $0.journal.entries } }
 
     /// How many journal entries were dropped because the journal was full.
     public var journalDropped: Int { store.withLock { $0.journal.dropped } }
@@ -145,7 +145,7 @@ public final class FakeBackend: Sendable {
     /// Adds a fault plan; plans are tried in the order they were added and the first that
     /// strikes a request wins. An `.offline` plan takes the backend offline at once
     /// (see ``setOffline(_:)``), whatever its endpoint or trigger.
-    public func setFault(_ plan: FaultPlan) {
+    public func setFault(_ plan: BackendFaultPlan) {
         if plan.fault == .offline {
             setOffline(true)
             return
@@ -159,7 +159,7 @@ public final class FakeBackend: Sendable {
     }
 
     /// The plans still in force.
-    public var faults: [FaultPlan] {
+    public var faults: [BackendFaultPlan] {
         store.withLock { store in
             store.faults.map { active in
                 var plan = active.plan

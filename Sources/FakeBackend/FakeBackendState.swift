@@ -17,7 +17,7 @@ public struct FakeBackendState: Sendable {
     var journalBuffer: JournalBuffer
 
     /// Every request, oldest first (the newest `journalCapacity` of them).
-    public var journal: [JournalEntry] { journalBuffer.entries }
+    public var journal: [BackendJournalEntry] { journalBuffer.entries }
 
     /// The reports for one notification id, duplicates included.
     public func opens(for notificationID: String) -> [RecordedOpen] {

@@ -1,11 +1,11 @@
 /// A tiny deterministic random number generator (Steele, Lea and Flood's SplitMix64), so a
 /// fault plan with a seed fails the same requests on every run.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,7 +14,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A double uniformly in `[0, 1)`, from the top 53 bits.
-    public mutating func nextUnitInterval() -> Double {
+    mutating func nextUnitInterval() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

@@ -47,13 +47,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"kind":"delay","delayMs":150}"#, FaultPlan.next(1, .delay(milliseconds: 150))),
-        (#"{"kind":"hang","endpoint":"opened","count":3}"#, FaultPlan.next(3, .hang, on: .opened)),
-        (#"{"kind":"reset","probability":0.25,"seed":9}"#, FaultPlan.probability(0.25, seed: 9, .reset)),
-        (#"{"kind":"loseResponse","endpoint":"all"}"#, FaultPlan.next(1, .loseResponse)),
-        (#"{"kind":"status","status":503,"endpoint":"deleteDevice"}"#, FaultPlan.next(1, .status(code: 503), on: .deleteDevice)),
+        (#"{"kind":"delay","delayMs":150}"#, BackendFaultPlan.next(1, .delay(milliseconds: 150))),
+        (#"{"kind":"hang","endpoint":"opened","count":3}"#, BackendFaultPlan.next(3, .hang, on: .opened)),
+        (#"{"kind":"reset","probability":0.25,"seed":9}"#, BackendFaultPlan.probability(0.25, seed: 9, .reset)),
+        (#"{"kind":"loseResponse","endpoint":"all"}"#, BackendFaultPlan.next(1, .loseResponse)),
+        (#"{"kind":"status","status":503,"endpoint":"deleteDevice"}"#, BackendFaultPlan.next(1, .status(code: 503), on: .deleteDevice)),
     ])
-    func setsEveryKindOfFault(body: String, expected: FaultPlan) {
+    func setsEveryKindOfFault(body: String, expected: BackendFaultPlan) {
         #expect(call("POST", "/faults", body).status.code == 201)
         #expect(backend.faults == [expected])
     }

@@ -187,3 +187,25 @@ import Testing
         #expect(backend.handle(Requests.put(Requests.token)).status == .noContent)
     }
 }
+
+/// What one hostile request can make the backend keep.
+@Suite struct BoundedRecordTests {
+    @Test func aBodyWithThousandsOfViolationsKeepsTheFirstHundred() {
+        let backend = FakeBackend(configuration: .init(sessions: Requests.sessions))
+        let members = (0..<5000).map { #""k\#($0)":1"# }.joined(separator: ",")
+        let response = backend.handle(Requests.put(Requests.token, body: Array("{\(members)}".utf8)))
+        #expect(response.status == .badRequest)
+        #expect(Requests.violations(response).count == FakeBackend.maxViolationsKept)
+        #expect((Requests.json(response)["detail"] as? String)?.contains("The first 100 are listed") == true)
+        #expect(backend.journal.first?.violations.count == FakeBackend.maxViolationsKept)
+    }
+
+    @Test func aLongTargetIsJournaledCut() {
+        let backend = FakeBackend(configuration: .init(sessions: Requests.sessions))
+        let path = "/v1/devices/" + String(repeating: "ab", count: 5000)
+        #expect(backend.handle(HTTPRequest(method: "PUT", path: path, headers: ["Authorization": "Bearer s1"])).status == .badRequest)
+        let journaled = backend.journal.first?.path ?? ""
+        #expect(journaled.utf8.count == FakeBackend.maxJournaledPathBytes + "…".utf8.count)
+        #expect(journaled.hasPrefix("/v1/devices/abab"))
+    }
+}

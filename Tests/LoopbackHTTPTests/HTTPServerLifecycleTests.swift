@@ -21,6 +21,8 @@ import Testing
         // that live on (URLSession's and Dispatch's internals). So allow a small constant
         // slack: a leak of even one descriptor per ten servers (100) would exceed it.
         let slack = 64
+        // No loop thread outlives its stop() (other suites' live servers are the slack).
+        #expect((loopThreadCount() ?? 0) < 50)
         #expect(eventually(timeout: 60) { (openDescriptorCount() ?? Int.max) <= before + slack },
                 "open descriptors went from \(before) to \(openDescriptorCount() ?? -1) after 1,000 servers")
     }
@@ -28,6 +30,10 @@ import Testing
     @Test func manyServersServeInParallel() throws {
         let servers = try (0..<20).map { index in
             try HTTPServer.start { _ in HTTPResponse(status: .ok, body: Array("server \(index)".utf8)) }
+        }
+        if loopThreadCount() != nil {
+            // Each thread names itself once it runs, which may be just after start() returns.
+            #expect(eventually { (loopThreadCount() ?? 0) >= 20 }, "each server runs its own loop thread")
         }
         defer { servers.forEach { $0.stop() } }
         for (index, server) in servers.enumerated() {
@@ -127,6 +133,32 @@ private func plainBind(port: UInt16) -> Bool {
             first = nil
             #expect(try third.readToEnd().text.hasSuffix("GET /third 0"))
             #expect(first == nil && second.fd >= 0)
+        }
+    }
+}
+
+@Suite struct HTTPServerAddressTests {
+    @Test func ipv6LoopbackWhenAskedExplicitly() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "::1"
+        guard let server = try? HTTPServer.start(configuration: configuration, handler: echoHandler) else {
+            return  // no IPv6 loopback on this machine
+        }
+        #expect(server.baseURL.absoluteString == "http://[::1]:\(server.port)")
+        if CurlInteropTests.curl != nil {
+            // curl, because URLSession on Linux rejects bracketed IPv6 hosts.
+            let (status, out, err) = try CurlInteropTests.run(["--globoff", server.baseURL.absoluteString + "/six"])
+            #expect(status == 0, "\(err)")
+            #expect(out == "GET /six 0")
+        }
+        await server.stop()
+    }
+
+    @Test func aHostThatIsNotANumericAddressIsANamedError() {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "not-an-address"
+        #expect(throws: SystemError(operation: "inet_pton(not-an-address)", errno: EINVAL)) {
+            try HTTPServer.start(configuration: configuration, handler: echoHandler)
         }
     }
 }

@@ -67,3 +67,22 @@ func statusCode(_ reply: [UInt8]) -> Int? {
     guard text.hasPrefix("HTTP/1.1 "), text.count >= 12 else { return nil }
     return Int(text.dropFirst(9).prefix(3))
 }
+
+/// How many threads of this process are server loop threads (Linux: by thread name).
+func loopThreadCount() -> Int? {
+    #if os(Linux)
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+    return tasks.filter { task in
+        // /proc files report size 0, so read them with read(2) rather than Foundation.
+        let fd = open("/proc/self/task/\(task)/comm", O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        return String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == LoopThread.threadName
+    }.count
+    #else
+    return nil
+    #endif
+}

@@ -46,6 +46,12 @@ extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags)
 static inline int cls_accept_nonblocking(int fd) {
     return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
+
+/// Glibc hides pthread_setname_np behind _GNU_SOURCE too. Names the calling thread
+/// (at most 15 bytes are kept).
+#include <pthread.h>
+extern int pthread_setname_np(pthread_t thread, const char *name);
+static inline int cls_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
 #endif
 
 #endif

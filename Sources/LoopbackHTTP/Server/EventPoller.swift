@@ -52,7 +52,7 @@ package struct EventPoller: Sendable {
         wakeFD = -1
         var change = kevent(ident: 1, filter: Int16(EVFILT_USER), flags: UInt16(EV_ADD | EV_CLEAR), fflags: 0, data: 0, udata: nil)
         do throws(SystemError) {
-            try systemCall("kevent(add EVFILT_USER)") { kevent(queue, &change, 1, nil, 0, nil) }
+            try systemCall("kevent(add EVFILT_USER)") { Darwin.kevent(queue, &change, 1, nil, 0, nil) }
         } catch {
             closeDescriptor(queue)
             throw error
@@ -73,7 +73,7 @@ package struct EventPoller: Sendable {
         _ = Glibc.write(wakeFD, &one, MemoryLayout<UInt64>.size)
         #else
         var change = kevent(ident: 1, filter: Int16(EVFILT_USER), flags: 0, fflags: UInt32(NOTE_TRIGGER), data: 0, udata: nil)
-        _ = kevent(pollFD, &change, 1, nil, 0, nil)
+        _ = Darwin.kevent(pollFD, &change, 1, nil, 0, nil)
         #endif
     }
 
@@ -96,7 +96,7 @@ package struct EventPoller: Sendable {
             changes.append(kevent(ident: UInt(fd), filter: Int16(EVFILT_WRITE), flags: UInt16(new.write ? EV_ADD : EV_DELETE), fflags: 0, data: 0, udata: nil))
         }
         let count = Int32(changes.count)
-        try systemCall("kevent(\(fd))") { kevent(pollFD, &changes, count, nil, 0, nil) }
+        try systemCall("kevent(\(fd))") { Darwin.kevent(pollFD, &changes, count, nil, 0, nil) }
         #endif
     }
 
@@ -117,9 +117,9 @@ package struct EventPoller: Sendable {
         var timeout = timespec(tv_sec: Int(timeoutMilliseconds / 1000), tv_nsec: Int(timeoutMilliseconds % 1000) * 1_000_000)
         let count: Int32
         if timeoutMilliseconds < 0 {
-            count = try systemCall("kevent(wait)") { kevent(pollFD, nil, 0, &received, Int32(capacity), nil) }
+            count = try systemCall("kevent(wait)") { Darwin.kevent(pollFD, nil, 0, &received, Int32(capacity), nil) }
         } else {
-            count = try systemCall("kevent(wait)") { kevent(pollFD, nil, 0, &received, Int32(capacity), &timeout) }
+            count = try systemCall("kevent(wait)") { Darwin.kevent(pollFD, nil, 0, &received, Int32(capacity), &timeout) }
         }
         for index in 0..<min(Int(count), capacity) {
             let event = received[index]

@@ -23,7 +23,8 @@ package final class HTTPServer: Sendable {
     /// The configuration it was started with (with `port` as configured, maybe 0).
     package let configuration: HTTPServerConfiguration
     private let control: ServerControl
-    private let loopThread: Locked<LoopThread?>
+    /// In a lock only because `pthread_t` is a pointer (not `Sendable`) on Darwin; it never changes.
+    private let loopThread: Locked<LoopThread>
     /// Left by the loop thread as its last act; later `stop()` callers wait on it.
     private let loopEnded: DispatchGroup
     /// Short critical sections only: nothing waits for the loop while holding it, because
@@ -99,16 +100,15 @@ package final class HTTPServer: Sendable {
             return !state.stopped
         }
         if first { control.send(.stop) }
-        let thread = loopThread.withLock { $0 }
-        if let thread, thread.isCurrent {
-            // Stopping from its own handler: the loop ends after this turn; nobody joins.
-            if first { loopThread.withLock { $0 = nil } }
+        let thread = loopThread.snapshot
+        if thread.isCurrent {
+            // Stopping from its own handler: the loop ends after this turn; nobody joins,
+            // and waiting here would wait for ourselves.
             if first { thread.detach() }
             return
         }
-        if first, let thread {
+        if first {
             thread.join()
-            loopThread.withLock { $0 = nil }
         } else {
             loopEnded.wait()
         }
@@ -139,7 +139,7 @@ package final class HTTPServer: Sendable {
             return true
         }
         guard changed else { return nil }
-        let onLoopThread = loopThread.withLock { $0?.isCurrent ?? false }
+        let onLoopThread = loopThread.snapshot.isCurrent
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<SystemError?>(nil)
         let command: ServerCommand = refuse ? .refuse(done: done) : .listen(port: port, outcome: outcome, done: done)

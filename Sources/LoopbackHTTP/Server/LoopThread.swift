@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import CLoopbackShim
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -7,6 +8,9 @@ import Darwin
 /// A joinable POSIX thread that runs a server's loop. `join` is how `stop()` knows that
 /// no thread of the server is left.
 struct LoopThread {
+    /// The name every server loop thread carries (at most 15 bytes on Linux).
+    static let threadName = "LoopbackHTTP"
+
     private let handle: pthread_t
 
     private final class Body {
@@ -40,6 +44,12 @@ struct LoopThread {
     fileprivate static func runBody(_ context: UnsafeMutableRawPointer?) {
         guard let context else { return }
         let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
+        // Named, so a debugger or /proc/self/task/*/comm shows which threads are servers.
+        #if canImport(Glibc)
+        _ = cls_set_thread_name(LoopThread.threadName)
+        #else
+        _ = pthread_setname_np(LoopThread.threadName)
+        #endif
         body.run()
     }
 

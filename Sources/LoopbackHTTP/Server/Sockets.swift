@@ -97,8 +97,14 @@ package enum Sockets {
             #if canImport(Glibc)
             fd = try systemCall("accept") { cls_accept_nonblocking(listener) }
             #else
-            fd = try systemCall("accept") { Darwin.accept(listener, nil, nil) }
-            try setNonBlocking(fd)
+            let accepted = try systemCall("accept") { Darwin.accept(listener, nil, nil) }
+            do throws(SystemError) {
+                try setNonBlocking(accepted)
+            } catch {
+                closeDescriptor(accepted)
+                return nil
+            }
+            fd = accepted
             #endif
         } catch {
             if error.wouldBlock || error.errno == ECONNABORTED { return nil }

@@ -2,7 +2,7 @@ import Foundation
 import Contracts
 
 /// One request the backend received, whatever became of it.
-public struct JournalEntry: Sendable, Hashable, Codable {
+public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
     public var sequence: UInt64
     public var time: Date
@@ -39,41 +39,5 @@ public struct JournalEntry: Sendable, Hashable, Codable {
         let statusText = status.map(String.init) ?? "---"
         let faultText = fault.map { " fault=\($0)" } ?? ""
         return "\(method) \(path) \(statusText) account=\(account ?? "-") violations=\(violations.count)\(faultText)"
-    }
-}
-
-/// A bounded journal: a ring buffer that drops the oldest entry when full and counts drops.
-struct JournalBuffer: Sendable {
-    private var storage: [JournalEntry] = []
-    private var head = 0
-    private(set) var capacity: Int
-    private(set) var dropped = 0
-
-    init(capacity: Int) {
-        self.capacity = max(1, capacity)
-    }
-
-    mutating func append(_ entry: JournalEntry) {
-        if storage.count < capacity {
-            storage.append(entry)
-        } else {
-            storage[head] = entry
-            head = (head + 1) % capacity
-            dropped &+= 1
-        }
-    }
-
-    /// Oldest first.
-    var entries: [JournalEntry] {
-        if head == 0 { return storage }
-        return Array(storage[head...] + storage[..<head])
-    }
-
-    var count: Int { storage.count }
-
-    mutating func removeAll() {
-        storage.removeAll()
-        head = 0
-        dropped = 0
     }
 }
