@@ -45,10 +45,19 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     static let allSuffixes: [String] = allCases.compactMap(\.topicSuffix).sorted { $0.count > $1.count }
 
     /// The bundle id a topic names: the topic without any known push-type suffix.
+    /// Byte-wise (suffixes are ASCII): this runs on every request.
     static func bundleID(ofTopic topic: String) -> String {
-        for suffix in allSuffixes where topic.hasSuffix(suffix) && topic.count > suffix.count {
-            return String(topic.dropLast(suffix.count))
+        let bytes = topic.utf8
+        for suffix in allSuffixes where hasByteSuffix(bytes, suffix) && bytes.count > suffix.utf8.count {
+            return String(decoding: bytes.dropLast(suffix.utf8.count), as: UTF8.self)
         }
         return topic
+    }
+
+    /// Whether `bytes` ends with `suffix`'s UTF-8, compared byte for byte.
+    static func hasByteSuffix(_ bytes: String.UTF8View, _ suffix: String) -> Bool {
+        let tail = suffix.utf8
+        guard bytes.count >= tail.count else { return false }
+        return bytes.suffix(tail.count).elementsEqual(tail)
     }
 }

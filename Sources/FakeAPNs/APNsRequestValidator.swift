@@ -49,17 +49,20 @@ public struct APNsRequestValidator: Sendable {
     /// Returns the device token text from the path.
     public func checkFraming(_ request: HTTPRequest) -> Result<Substring, APNsReason> {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
-        let path = request.pathWithoutQuery
-        let prefix = "/3/device"
-        guard path.hasPrefix(prefix) else { return .failure(.badPath) }
-        let rest = path.dropFirst(prefix.count)
-        if rest.isEmpty || rest == "/" { return .failure(.missingDeviceToken) }
-        guard rest.first == "/" else { return .failure(.badPath) }
-        let token = rest.dropFirst()
-        guard !token.contains("/") else { return .failure(.badPath) }
+        // Byte-wise (this runs on every request): "/3/device/" then the token, up to any query.
+        let path = request.path.utf8
+        let prefix = "/3/device".utf8
+        guard path.starts(with: prefix) else { return .failure(.badPath) }
+        let afterPrefix = path.index(path.startIndex, offsetBy: prefix.count)
+        let end = path[afterPrefix...].firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex
+        let rest = path[afterPrefix..<end]
+        if rest.isEmpty || rest.elementsEqual("/".utf8) { return .failure(.missingDeviceToken) }
+        guard rest.first == UInt8(ascii: "/") else { return .failure(.badPath) }
+        let tokenStart = path.index(after: afterPrefix)
+        guard !path[tokenStart..<end].contains(UInt8(ascii: "/")) else { return .failure(.badPath) }
         if hasDuplicateHeaders(request.headers) { return .failure(.duplicateHeaders) }
         if let id = request.headers["apns-id"], !Self.isUUID(id) { return .failure(.badMessageId) }
-        return .success(token)
+        return .success(request.path[tokenStart..<end])
     }
 
     /// Steps 6–9: headers, device token syntax and payload. `inspectPayload` answers
@@ -101,7 +104,7 @@ public struct APNsRequestValidator: Sendable {
         if !isJSONObject(payload) { return .failure(.invalidPayloadJSON) }
 
         return .success(APNsPushRequest(
-            deviceToken: token.lowercased(), apnsID: headers["apns-id"], topic: topic,
+            deviceToken: Self.lowercasedHex(token), apnsID: headers["apns-id"], topic: topic,
             pushType: pushType, priority: priority, expiration: expiration,
             collapseID: collapseID, payload: payload))
     }
@@ -112,7 +115,7 @@ public struct APNsRequestValidator: Sendable {
               !topic.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
         if pushType != .mdm {
             if let suffix = pushType.topicSuffix {
-                guard topic.hasSuffix(suffix), topic.count > suffix.count else { return .badTopic }
+                guard APNsPushType.hasByteSuffix(topic.utf8, suffix), topic.utf8.count > suffix.utf8.count else { return .badTopic }
             } else if APNsPushType.bundleID(ofTopic: topic) != topic {
                 return .badTopic
             }
@@ -126,9 +129,24 @@ public struct APNsRequestValidator: Sendable {
     private static let uniqueHeaders = ["authorization", "apns-id", "apns-topic", "apns-push-type",
                                         "apns-priority", "apns-expiration", "apns-collapse-id"]
 
+    /// One pass over the fields: any of ``uniqueHeaders`` seen twice.
     private func hasDuplicateHeaders(_ headers: HTTPFields) -> Bool {
-        for name in Self.uniqueHeaders where headers.values(for: name).count > 1 { return true }
+        var seen = [Bool](repeating: false, count: Self.uniqueHeaders.count)
+        for field in headers {
+            let count = field.name.utf8.count
+            guard count == 13 || (count >= 7 && count <= 16) else { continue }
+            for (index, name) in Self.uniqueHeaders.enumerated() where name.utf8.count == count && HTTPFields.namesEqual(field.name, name) {
+                if seen[index] { return true }
+                seen[index] = true
+            }
+        }
         return false
+    }
+
+    /// The hex token in lowercase (the registry's form), copying only when needed.
+    static func lowercasedHex(_ token: Substring) -> String {
+        if !token.utf8.contains(where: { $0 >= 65 && $0 <= 70 }) { return String(token) }
+        return String(decoding: token.utf8.map { $0 >= 65 && $0 <= 70 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// 8-4-4-4-12 hex digits, either case.

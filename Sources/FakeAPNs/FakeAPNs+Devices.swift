@@ -32,7 +32,7 @@ extension FakeAPNs {
                                                             bufferingPolicy: .bufferingNewest(10_000))
         let id = state.withLock { s -> UInt64 in
             let id = s.makeID()
-            var device = s.devices[key] ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
             for delivered in device.keptDeliveries(s.configuration.deliveriesKeptPerDevice) { continuation.yield(delivered) }
             device.streams[id] = continuation
             s.devices[key] = device
@@ -53,7 +53,7 @@ extension FakeAPNs {
         var wakeups = Wakeups()
         state.withLock { s in
             let key = token.lowercased()
-            var device = s.devices[key] ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
             let wasOnline = device.online
             device.online = online
             if online && !wasOnline, let stored = device.stored {

@@ -10,14 +10,14 @@ extension FakeAPNs {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = clock.nowMilliseconds()
         let framing = validator.checkFraming(request)
-        let pathToken: String? = (try? framing.get()).map { $0.lowercased() }
+        let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }
         let inspection = inspectIfReadable(request.body)
 
         var wakeups = Wakeups()
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
             let sentID = request.headers["apns-id"]
-            let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? UUID().uuidString
+            let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
             var entry = APNsJournalEntry(
                 sequence: s.sequence, receivedAt: now, method: request.method, path: request.path,
                 deviceToken: pathToken, apnsID: apnsID, topic: request.headers["apns-topic"],
@@ -79,7 +79,7 @@ extension FakeAPNs {
     /// runs outside the lock).
     private func inspectIfReadable(_ body: [UInt8]) -> PayloadInspection? {
         guard !body.isEmpty, body.count <= APNsPushType.voip.maximumPayloadBytes else { return nil }
-        return inspectPayload(body)
+        return inspectionCache.inspection(of: body, inspectPayload)
     }
 
     struct Verdict {
@@ -120,14 +120,26 @@ extension FakeAPNs {
             return reject(.payloadContractViolation, push: push)
         }
 
-        // Device state.
+        // Device state. The record is taken out of the dictionary while it is worked on, so
+        // its arrays stay uniquely referenced (no copy-on-write of the delivery list).
         let accepting = s.configuration.acceptAnyDeviceToken
         var device: FakeAPNsState.Device
-        if let known = s.devices[push.deviceToken] {
+        if let known = s.devices.removeValue(forKey: push.deviceToken) {
             device = known
-            if let at = device.unregisteredAt { return reject(.unregistered, push: push, timestamp: at) }
-            if device.environment != s.configuration.environment && !accepting { return reject(.badDeviceToken, push: push) }
-            if !accepting && !device.topics.contains(push.topic) { return reject(.deviceTokenNotForTopic, push: push) }
+            var refusal: (APNsReason, Int64?)?
+            if let at = device.unregisteredAt {
+                refusal = (.unregistered, at)
+            } else if accepting {
+                refusal = nil
+            } else if !device.registered || device.environment != s.configuration.environment {
+                refusal = (.badDeviceToken, nil)
+            } else if !device.anyTopic && !device.topics.contains(push.topic) {
+                refusal = (.deviceTokenNotForTopic, nil)
+            }
+            if let (reason, timestamp) = refusal {
+                s.devices[push.deviceToken] = device
+                return reject(reason, push: push, timestamp: timestamp)
+            }
         } else if accepting {
             device = FakeAPNsState.Device(environment: s.configuration.environment)
         } else {
@@ -151,7 +163,7 @@ extension FakeAPNs {
         var headers = HTTPFields()
         headers.append(name: "apns-id", value: apnsID)
         if s.configuration.environment == .sandbox {
-            headers.append(name: "apns-unique-id", value: UUID().uuidString.lowercased())
+            headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))
         }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
                        response: HTTPResponse(status: .ok, headers: headers))

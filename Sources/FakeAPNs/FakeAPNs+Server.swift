@@ -18,6 +18,25 @@ extension FakeAPNs {
         return fake
     }
 
+    /// The synchronous form of ``start(configuration:payloadInspector:)``, for callers
+    /// outside async code (the `contract-check serve` command).
+    /// - Throws: ``FakeAPNsError/serverUnavailable`` when the port cannot be bound.
+    public static func startListening(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+                                      payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) throws -> FakeAPNs {
+        let fake = FakeAPNs(configuration: configuration, payloadInspector: payloadInspector)
+        try fake.listen()
+        return fake
+    }
+
+    /// The synchronous form of ``stop()``.
+    public func stopListening() {
+        let server = server_.withLock { s -> HTTPServer? in
+            defer { s = nil }
+            return s
+        }
+        server?.stop()
+    }
+
     /// Binds the configured address and serves this fake's handler.
     func listen() throws {
         let configuration = self.configuration
@@ -26,6 +45,7 @@ extension FakeAPNs {
         server.port = configuration.port
         server.idleTimeout = configuration.idleTimeout
         server.maxBodyBytes = configuration.maxBodyBytes
+        server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
         let started: HTTPServer
         do {
             started = try HTTPServer.start(configuration: server) { [weak self] request in

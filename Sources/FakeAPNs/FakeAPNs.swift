@@ -22,6 +22,8 @@ public final class FakeAPNs: Sendable {
     let validator: APNsRequestValidator
     let clock: any APNsClock
     let inspectPayload: PayloadInspector
+    /// Identical payloads (a fan-out) are inspected once.
+    let inspectionCache = PayloadInspectionCache()
     let decodeToken: ProviderTokenDecoder
     /// The HTTP server while listening.
     let server_ = Locked<HTTPServer?>(nil)
@@ -77,14 +79,16 @@ public final class FakeAPNs: Sendable {
     /// - Parameters:
     ///   - token: hex device token (any case).
     ///   - topic: the exact `apns-topic` it accepts pushes for, e.g. `com.example.app`, or
-    ///     `com.example.app.voip` for a PushKit token. Call again to add topics.
-    public func register(token: String, topic: String, environment: APNsEnvironment? = nil) {
+    ///     `com.example.app.voip` for a PushKit token. Call again to add topics. nil: any
+    ///     topic (for a token learnt without its app, e.g. from FakeBackend).
+    public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
         state.withLock { s in
             let key = token.lowercased()
             let env = environment ?? s.configuration.environment
-            var device = s.devices[key] ?? FakeAPNsState.Device(environment: env)
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: env)
+            device.registered = true
             device.environment = env
-            device.topics.insert(topic)
+            if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
             device.unregisteredAt = nil
             s.devices[key] = device
         }
@@ -97,7 +101,7 @@ public final class FakeAPNs: Sendable {
         let millis = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? clock.nowMilliseconds()
         state.withLock { s in
             let key = token.lowercased()
-            var device = s.devices[key] ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
             device.unregisteredAt = millis
             s.devices[key] = device
         }

@@ -68,6 +68,9 @@ public struct FakeAPNsConfiguration: Sendable {
     public var port: UInt16 = 0
     /// Seconds a connection may stay idle before the server closes it.
     public var idleTimeout: Double = 60
+    /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
+    /// more streams gets them refused, as with APNs' stream limit.
+    public var maxConcurrentStreams: Int = 1000
     /// Largest request body the server reads (bigger is refused before the handler; the
     /// handler's 413 applies up to this size).
     public var maxBodyBytes: Int = 64 * 1024

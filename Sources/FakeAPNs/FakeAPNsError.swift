@@ -4,6 +4,7 @@ public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible 
         case timedOut
         case cancelled
         case serverUnavailable
+        case badKeySpec
     }
 
     private let code: Code
@@ -25,6 +26,11 @@ public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible 
     public static let cancelled = FakeAPNsError(.cancelled, "cancelled")
     /// The HTTP server could not start.
     public static let serverUnavailable = FakeAPNsError(.serverUnavailable, "the HTTP server is unavailable")
+
+    /// A `KEY_ID:TEAM_ID:FILE.p8` key spec or its file is unusable.
+    public static let badKeySpec = FakeAPNsError(.badKeySpec, "bad key spec")
+
+    static func badKeySpec(_ why: String) -> FakeAPNsError { FakeAPNsError(.badKeySpec, why) }
 
     static func timedOut(_ what: String) -> FakeAPNsError {
         FakeAPNsError(.timedOut, "timed out waiting for \(what); check the journal (`fake.journal`) for what arrived")

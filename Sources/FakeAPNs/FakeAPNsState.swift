@@ -21,7 +21,12 @@ struct FakeAPNsState {
     }
 
     struct Device {
+        /// Registered by ``FakeAPNs/register(token:topic:environment:)`` (a record also
+        /// exists for a token a test only watched, unregistered or put offline).
+        var registered = false
+        /// The exact topics it accepts; with `anyTopic`, every topic.
         var topics: Set<String> = []
+        var anyTopic = false
         var environment: APNsEnvironment
         var unregisteredAt: Int64?
         var online = true
@@ -65,6 +70,8 @@ struct FakeAPNsState {
     var journal: JournalRing
     var sequence = 0
     var nextID: UInt64 = 1
+    /// For apns-id and apns-unique-id: seeded once from the system generator.
+    var identifiers = SeededGenerator(seed: UInt64.random(in: 1...UInt64.max))
     var requestWaiters: [UInt64: RequestWaiter] = [:]
     var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
 

@@ -151,3 +151,31 @@ import Testing
         #expect(waited.count == 3)
     }
 }
+
+@Suite struct RegistryTests {
+    typealias T = APNsTestbed
+
+    @Test func watchingOrUnregisteringAnUnknownTokenDoesNotRegisterIt() {
+        let bed = T()
+        let other = APNsReasonTable.otherToken
+        _ = bed.fake.deliveries(for: other)
+        bed.fake.setOnline(false, token: other)
+        #expect(reason(of: bed.fake.handle(T.push(token: other))) == "BadDeviceToken")
+    }
+
+    @Test func aTokenRegisteredWithoutTopicAcceptsAnyTopic() {
+        let bed = T()
+        let other = APNsReasonTable.otherToken
+        bed.fake.register(token: other, topic: nil)
+        #expect(bed.fake.handle(T.push(token: other)).status.code == 200)
+        bed.fake.register(token: other, topic: nil, environment: .production)
+        #expect(reason(of: bed.fake.handle(T.push(token: other))) == "BadDeviceToken")
+    }
+
+    @Test func unregisteredBeatsUnknown() {
+        let bed = T()
+        let other = APNsReasonTable.otherToken
+        bed.fake.unregister(token: other, at: Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(bed.fake.handle(T.push(token: other)).status.code == 410)
+    }
+}

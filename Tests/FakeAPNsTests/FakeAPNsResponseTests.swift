@@ -142,3 +142,54 @@ final class CountingKey: ProviderTokenVerificationKey {
         #expect(delivered.pushPayload?.notificationID.rawValue == "91")
     }
 }
+
+@Suite struct SmallPartsTests {
+    @Test(arguments: [("bearer abc", "abc"), ("Bearer  abc ", "abc"), ("\tBEARER\tabc", "abc"),
+                      ("bearer", ""), ("bearerabc", ""), ("basic abc", ""), ("", ""), ("bearer é.x", "é.x")])
+    func bearerToken(_ header: String, _ token: String) {
+        #expect(FakeAPNs.bearerToken(header) == token)
+    }
+
+    @Test func generatedIdentifiersAreVersion4UUIDs() {
+        let ids = (0..<100).map { _ in APNsIdentifier.make() }
+        #expect(ids.allSatisfy { APNsRequestValidator.isUUID($0) && $0 == $0.uppercased() })
+        #expect(ids.allSatisfy { Array($0.utf8)[14] == UInt8(ascii: "4") })
+        #expect(ids.allSatisfy { "89AB".utf8.contains(Array($0.utf8)[19]) })
+        #expect(Set(ids).count == 100)
+        let lower = APNsIdentifier.make(uppercase: false)
+        #expect(lower == lower.lowercased())
+    }
+}
+
+@Suite struct FramingTests {
+    @Test(arguments: [
+        ("/3/device/abcd", "abcd"), ("/3/device/abcd?x=1", "abcd"), ("/3/device/", "MissingDeviceToken"),
+        ("/3/device", "MissingDeviceToken"), ("/3/device?x", "MissingDeviceToken"), ("/3/devices/ab", "BadPath"),
+        ("/3/device/ab/cd", "BadPath"), ("/2/device/ab", "BadPath"), ("/", "BadPath"), ("", "BadPath"),
+    ])
+    func pathFraming(_ path: String, _ expected: String) {
+        let request = HTTPRequest(method: "POST", path: path)
+        switch APNsRequestValidator().checkFraming(request) {
+        case .success(let token): #expect(String(token) == expected)
+        case .failure(let reason): #expect(reason.reason == expected)
+        }
+    }
+}
+
+@Suite struct PayloadInspectionCacheTests {
+    @Test func identicalPayloadsAreInspectedOnceAndOthersAgain() {
+        let calls = Locked(0)
+        let inspector: PayloadInspector = { bytes in
+            calls.withLock { $0 += 1 }
+            return PayloadInspection(isJSONObject: bytes.first == UInt8(ascii: "{"))
+        }
+        let cache = PayloadInspectionCache(capacity: 2)
+        for _ in 0..<5 { #expect(cache.inspection(of: Array("{}".utf8), inspector).isJSONObject) }
+        #expect(calls.snapshot == 1)
+        #expect(!cache.inspection(of: Array("[]".utf8), inspector).isJSONObject)
+        #expect(calls.snapshot == 2)
+        _ = cache.inspection(of: Array("{ }".utf8), inspector)   // full: starts over
+        _ = cache.inspection(of: Array("{}".utf8), inspector)
+        #expect(calls.snapshot == 4)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import FakeAPNs
+
+@Suite struct AdminRoutesTests {
+    typealias T = APNsTestbed
+
+    static func call(_ fake: FakeAPNs, _ method: String, _ path: String, _ body: String = "") -> HTTPResponse {
+        let bare = path.split(separator: "?").first.map(String.init) ?? path
+        guard let route = fake.adminRoutes.first(where: { $0.method == method && $0.path == bare }) else {
+            return HTTPResponse(status: .notFound)
+        }
+        return route.handler(HTTPRequest(method: method, path: path, body: Array(body.utf8)))
+    }
+
+    static func object(_ response: HTTPResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+    }
+
+    @Test func registerTokenThenPushThenReadJournalAndDeliveries() {
+        let bed = T()
+        let other = APNsReasonTable.otherToken
+        #expect(Self.call(bed.fake, "POST", "/apns/tokens", #"{"token":"\#(other)","topic":"com.example.app"}"#).status.code == 204)
+        #expect(bed.fake.handle(T.push(token: other)).status.code == 200)
+        let journal = Self.object(Self.call(bed.fake, "GET", "/apns/journal"))
+        let entries = journal["entries"] as? [[String: Any]] ?? []
+        #expect(entries.count == 1)
+        #expect(entries.first?["status"] as? Int == 200)
+        let view = Self.object(Self.call(bed.fake, "GET", "/apns/deliveries?token=\(other)"))
+        #expect((view["delivered"] as? [[String: Any]])?.count == 1)
+        #expect(view["online"] as? Bool == true)
+    }
+
+    @Test func unregisterGives410WithTheGivenTime() {
+        let bed = T()
+        #expect(Self.call(bed.fake, "POST", "/apns/tokens/unregister", #"{"token":"\#(T.token)","at":1699999000000}"#).status.code == 204)
+        let response = bed.fake.handle(T.push())
+        #expect(response.status.code == 410)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("1699999000000"))
+    }
+
+    @Test func keysFromPEMAreVerified() throws {
+        let bed = T()
+        let key = APNsSigningKey.generate()
+        let pem = key.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
+        #expect(Self.call(bed.fake, "POST", "/apns/keys", #"{"keyID":"PEMKEY0001","teamID":"\#(T.teamID)","pem":"\#(pem)"}"#).status.code == 204)
+        let token = ProviderToken.mint(keyID: "PEMKEY0001", teamID: T.teamID,
+                                       issuedAt: Date(timeIntervalSince1970: Double(T.start / 1000)), signingKey: key)
+        #expect(bed.fake.handle(T.push(headers: [("authorization", "bearer " + token)])).status.code == 200)
+        #expect(Self.call(bed.fake, "POST", "/apns/keys", #"{"keyID":"K","teamID":"T","pem":"nope"}"#).status.code == 400)
+    }
+
+    @Test func faultsCanBeSetAndCleared() {
+        let bed = T()
+        #expect(Self.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":500,"reason":"InternalServerError"},"count":1}"#).status.code == 204)
+        #expect(bed.fake.handle(T.push()).status.code == 500)
+        #expect(Self.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"kind":"loseResponse"},"count":5}"#).status.code == 204)
+        #expect(Self.call(bed.fake, "DELETE", "/apns/faults").status.code == 204)
+        #expect(bed.fake.handle(T.push()).disposition == .send)
+    }
+
+    @Test func badAdminBodiesSayWhatToSend() {
+        let bed = T()
+        let missing = Self.call(bed.fake, "POST", "/apns/tokens", #"{"topic":"com.example.app"}"#)
+        #expect(missing.status.code == 400)
+        #expect(missing.headers["content-type"] == "application/problem+json")
+        #expect((Self.object(missing)["detail"] as? String)?.contains("/token") == true)
+        #expect(Self.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"kind":"explode"},"count":1}"#).status.code == 400)
+        #expect(Self.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"kind":"reset"}}"#).status.code == 400)
+        #expect(Self.call(bed.fake, "POST", "/apns/tokens", "not json").status.code == 400)
+        #expect(Self.call(bed.fake, "GET", "/apns/deliveries").status.code == 400)
+    }
+
+    @Test func devicesGoOfflineAndBackOnline() {
+        let bed = T()
+        #expect(Self.call(bed.fake, "POST", "/apns/devices/online", #"{"token":"\#(T.token)","online":false}"#).status.code == 204)
+        _ = bed.fake.handle(T.push())
+        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)
+        #expect(Self.call(bed.fake, "POST", "/apns/devices/online", #"{"token":"\#(T.token)","online":true}"#).status.code == 204)
+        #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
+    }
+
+    @Test func everyRouteIsUnderApnsAndSummarised() {
+        let routes = APNsTestbed().fake.adminRoutes
+        #expect(routes.allSatisfy { $0.path.hasPrefix("/apns/") && !$0.summary.isEmpty })
+        #expect(Set(routes.map { "\($0.method) \($0.path)" }).count == routes.count)
+    }
+
+    @Test func keySpecsParseAndLoad() throws {
+        let key = APNsSigningKey.generate()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey_\(UUID().uuidString).p8")
+        try Data(key.pemRepresentation.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let spec = try APNsKeySpec(parsing: "ABC123DEFG:DEF123GHIJ:\(file.path)")
+        #expect(spec.keyID == "ABC123DEFG" && spec.teamID == "DEF123GHIJ")
+        #expect(try spec.loadPublicKey() == key.publicKey)
+        #expect(throws: FakeAPNsError.badKeySpec) { try APNsKeySpec(parsing: "ABC123DEFG:/tmp/x.p8") }
+        #expect(throws: FakeAPNsError.badKeySpec) { try APNsKeySpec(parsing: "A:B:/no/such/file.p8").loadPublicKey() }
+    }
+}
