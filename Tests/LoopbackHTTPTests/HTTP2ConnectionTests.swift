@@ -233,4 +233,14 @@ import Testing
         #expect(configuration.maxBodyBytes == 4096)
         #expect(configuration.maxHeaderListSize == 8192)
     }
+
+    @Test func peerGoAwayFinishesInFlightStreamsThenCloses() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])
+        let output = peer.send([HTTP2Frame(stream: 0, payload: .goAway(lastStream: 0, code: .noError, debugData: []))])
+        #expect(!output.closed)
+        let done = peer.respond(HTTPResponse(status: .ok, body: [1]), stream: 1)
+        #expect(done.data(on: 1) == [1] && done.ended(1))
+        #expect(done.closed)
+    }
 }
