@@ -6,7 +6,33 @@ import Foundation
 package enum GoldenSchemaSource {
     /// Why the old schemas could not be read.
     package struct ReadError: Error, Sendable, CustomStringConvertible {
+        private enum Code: Sendable {
+            case badSource
+            case unreadable
+            case notJSON
+            case empty
+            case git
+        }
+
+        private let code: Code
+        /// The sentence after `Error: `.
         package let description: String
+
+        private init(_ code: Code, _ description: String) {
+            self.code = code
+            self.description = description
+        }
+
+        /// `--against` is neither a folder nor `git:REF:PATH`.
+        static func badSource(_ text: String) -> ReadError { ReadError(.badSource, text) }
+        /// A schema file cannot be read.
+        static func unreadable(_ text: String) -> ReadError { ReadError(.unreadable, text) }
+        /// A schema file is not JSON.
+        static func notJSON(_ text: String) -> ReadError { ReadError(.notJSON, text) }
+        /// No schema file at all.
+        static func empty(_ text: String) -> ReadError { ReadError(.empty, text) }
+        /// git failed (unknown ref or path, no repository).
+        static func git(_ text: String) -> ReadError { ReadError(.git, text) }
     }
 
     /// The old schemas, keyed by their `title` (the contract name).
@@ -14,7 +40,7 @@ package enum GoldenSchemaSource {
         if source.hasPrefix("git:") {
             let rest = source.dropFirst(4)
             guard let colon = rest.firstIndex(of: ":") else {
-                return .failure(ReadError(description: "expected git:REF:PATH, found \(source)"))
+                return .failure(.badSource("expected git:REF:PATH, found \(source)"))
             }
             return loadFromGit(ref: String(rest[..<colon]), path: String(rest[rest.index(after: colon)...]),
                                currentDirectory: currentDirectory)
@@ -22,12 +48,12 @@ package enum GoldenSchemaSource {
         let folder = TextFiles.resolve(source, in: currentDirectory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return .failure(ReadError(description: "\(source) is not a folder of *.schema.json files"))
+            return .failure(.badSource("\(source) is not a folder of *.schema.json files"))
         }
         var files: [(String, String)] = []
         for name in TextFiles.names(in: folder) where name.hasSuffix(".schema.json") {
             guard let text = TextFiles.read(folder + "/" + name) else {
-                return .failure(ReadError(description: "cannot read \(source)/\(name)"))
+                return .failure(.unreadable("cannot read \(source)/\(name)"))
             }
             files.append((name, text))
         }
@@ -37,17 +63,17 @@ package enum GoldenSchemaSource {
     static func loadFromGit(ref: String, path: String, currentDirectory: String) -> Result<[String: JSONTree], ReadError> {
         let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
         guard !ref.isEmpty, !ref.hasPrefix("-"), !folder.hasPrefix("-") else {
-            return .failure(ReadError(description: "expected git:REF:PATH with a ref and a path"))
+            return .failure(.badSource("expected git:REF:PATH with a ref and a path"))
         }
         let listing = runGit(["ls-tree", "--name-only", ref, "--", folder + "/"], in: currentDirectory)
         guard listing.status == 0 else {
-            return .failure(ReadError(description: "git ls-tree \(ref) \(folder)/ failed: \(listing.error.trimmingCharacters(in: .whitespacesAndNewlines))"))
+            return .failure(.git("git ls-tree \(ref) \(folder)/ failed: \(listing.error.trimmingCharacters(in: .whitespacesAndNewlines))"))
         }
         var files: [(String, String)] = []
         for line in listing.output.split(separator: "\n") where line.hasSuffix(".schema.json") {
             let shown = runGit(["show", "\(ref):\(line)"], in: currentDirectory)
             guard shown.status == 0 else {
-                return .failure(ReadError(description: "git show \(ref):\(line) failed: \(shown.error)"))
+                return .failure(.git("git show \(ref):\(line) failed: \(shown.error)"))
             }
             files.append((String(line.split(separator: "/").last ?? line), shown.output))
         }
@@ -61,13 +87,13 @@ package enum GoldenSchemaSource {
             do {
                 node = try JSONReader.parse(Array(file.text.utf8))
             } catch {
-                return .failure(ReadError(description: "\(source)/\(file.name): \(error.description)"))
+                return .failure(.notJSON("\(source)/\(file.name): \(error.description)"))
             }
             let tree = JSONTree(node)
             let name = tree["title"]?.stringValue ?? String(file.name.dropLast(".schema.json".count))
             result[name] = tree
         }
-        if result.isEmpty { return .failure(ReadError(description: "\(source) holds no *.schema.json files")) }
+        if result.isEmpty { return .failure(.empty("\(source) holds no *.schema.json files")) }
         return .success(result)
     }
 

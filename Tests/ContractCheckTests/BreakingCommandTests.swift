@@ -122,6 +122,12 @@ import Testing
         #expect(result.status == 64)
     }
 
+    @Test func unknownGitRefIsAnError() {
+        let result = runTool(["breaking", "--against", "git:no-such-ref-xyz:Fixtures/schemas"], in: packageRoot)
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("Error: git ls-tree no-such-ref-xyz Fixtures/schemas/ failed"))
+    }
+
     @Test func unreadableFolderIsAnError() {
         let result = runTool(["breaking", "--against", "/nonexistent/schemas"])
         #expect(result.status == 1)
