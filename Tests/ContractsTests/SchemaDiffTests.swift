@@ -166,6 +166,8 @@ let diffCases: [DiffCase] = [
          ["breaking.provider-to-apns.enum-value-removed@/a"]),
     pair("P new optional member", .providerToAPNs, object([a]), object([a, .optional("b", .string())]),
          ["info.provider-to-apns.member-added@/b"]),
+    pair("Rule reworded only", .appToBackend, object([a]), object([a]), oldRules: [formRule("b")],
+         newRules: [ContractRule(id: "t.r", summary: "Reworded.", form: RuleForm(when: .present(["a"]), then: .present(["b"])), check: noCheck)], []),
     pair("Unchanged", .backendToApp, object([a, .optional("b", tags)]), object([a, .optional("b", tags)]), []),
 ]
 

@@ -72,6 +72,15 @@ import Testing
         #expect(JSONTreeWriter.compactText(JSONSchemaExporter.condition(.absent(["x"]))) == #"{"not":{"required":["x"]}}"#)
     }
 
+    @Test func memberNeedsMemberIsDependentRequired() {
+        let rule = ContractRule(id: "t.b-needs-c", summary: "b needs c.", form: RuleForm(when: .present(["b"]), then: .present(["c"]))) { _, _ in }
+        let contract = Contract(name: "t", direction: .appToBackend, summary: "T.", schema: .object([]), rules: [rule])
+        let entry = JSONSchemaExporter.document(for: contract)["allOf"]?.arrayValue?.first
+        #expect(entry?["dependentRequired"] == .object(["b": .strings(["c"])]))
+        #expect(entry?["x-rule"] == .string("t.b-needs-c"))
+        #expect(entry?["if"] == nil)
+    }
+
     @Test func expressibilityVerdicts() {
         let verdicts = Dictionary(RuleExpressibility.of(ContractSet.v1).map { ($0.id, $0.isExpressible) }, uniquingKeysWith: { $0 && $1 })
         #expect(verdicts["payload.duplicate-key"] == false)

@@ -1,7 +1,8 @@
 /// Emits JSON Schema (draft 2020-12) from a contract's declaration — the same ``Schema`` and
 /// ``ContractRule/form`` values the validator walks, so the two cannot drift apart.
 ///
-/// Cross-field rules with a ``RuleForm`` become `allOf` entries of `if`/`then`; the others are
+/// Cross-field rules with a ``RuleForm`` become `allOf` entries of `if`/`then` (or
+/// `dependentRequired` for "member a needs member b"); the others are
 /// listed in the schema's `description` and in `x-rules` with their ids. Keywords starting
 /// with `x-` are annotations for tools (validators ignore them): `x-direction`, `x-rule`
 /// (the id a node's violations carry), `x-format` (the format's name) and
@@ -37,12 +38,15 @@ public enum JSONSchemaExporter {
         var unexpressed: [ContractRule] = []
         for rule in contract.rules {
             if let form = rule.form {
-                conditionals.append(.object([
-                    "x-rule": .string(rule.id),
-                    "description": .string(rule.summary),
-                    "if": condition(form.when),
-                    "then": condition(form.then),
-                ]))
+                var entry: [String: JSONTree] = ["x-rule": .string(rule.id), "description": .string(rule.summary)]
+                if case .present(let when) = form.when, case .present(let then) = form.then, when.count == 1, then.count == 1 {
+                    // "a needs b" between two top-level members is JSON Schema's own keyword.
+                    entry["dependentRequired"] = .object([when[0]: .strings(then)])
+                } else {
+                    entry["if"] = condition(form.when)
+                    entry["then"] = condition(form.then)
+                }
+                conditionals.append(.object(entry))
             } else {
                 unexpressed.append(rule)
             }

@@ -258,12 +258,14 @@ public struct SchemaDiff {
         }
     }
 
-    /// Rule id → its `if`/`then` (or its summary for a rule only listed in `x-rules`).
+    /// Rule id → its keywords (`if`/`then` or `dependentRequired`; the severity for a rule
+/// only listed in `x-rules`), without the description, so rewording is not a change.
     static func rules(of schema: JSONTree) -> [String: JSONTree] {
         var result: [String: JSONTree] = [:]
         for entry in schema["allOf"]?.arrayValue ?? [] {
-            guard let id = entry["x-rule"]?.stringValue else { continue }
-            result[id] = .object(["if": entry["if"] ?? .null, "then": entry["then"] ?? .null])
+            guard let id = entry["x-rule"]?.stringValue, case .object(var form) = entry else { continue }
+            form["description"] = nil
+            result[id] = .object(form)
         }
         for entry in schema["x-rules"]?.arrayValue ?? [] {
             guard let id = entry["id"]?.stringValue else { continue }
