@@ -1,14 +1,15 @@
 import Foundation
 import Dispatch
 import FakeBackend
+import FakeAPNs
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// `contract-check serve`: runs FakeBackend (FakeAPNs later) and the admin API as local
-/// servers until Ctrl-C or SIGTERM, for local development and CI scripts.
+/// `contract-check serve`: runs FakeBackend, FakeAPNs (with any `--apns-*` option) and the
+/// admin API as local servers until Ctrl-C or SIGTERM, for local development and CI scripts.
 ///
 /// ```
 /// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
@@ -37,13 +38,22 @@ public enum ServeCommand {
           --ready-file PATH           Once every server listens, write their URLs to PATH as
                                       JSON (atomically); removed again on exit.
           --quiet                     Do not log requests (the journal still keeps them).
-          --apns-port N, --apns-topic BUNDLE_ID, --apns-key KEY_ID:TEAM_ID:FILE.p8,
-          --apns-any-token, --forward-to-simulator BUNDLE_ID, --scenario NAME
+          --apns-port N               Run FakeAPNs on this port (0: a free port). Any
+                                      --apns-* option runs FakeAPNs.
+          --apns-topic BUNDLE_ID      A bundle id FakeAPNs serves; repeat for more. Tokens
+                                      the app PUTs to FakeBackend become devices for them.
+          --apns-key KEY_ID:TEAM_ID:FILE.p8
+                                      A provider-token signing key (Apple's .p8, or a PEM
+                                      public key); repeat for more. Without any, FakeAPNs
+                                      accepts every provider token unchecked.
+          --apns-any-token            Accept every well-formed device token.
+          --forward-to-simulator BUNDLE_ID, --scenario NAME
                                       Not yet available in this build.
           -h, --help                  Show this help.
 
         Prints one line per server when it listens ("backend http://127.0.0.1:PORT",
-        "admin http://127.0.0.1:PORT"), then one line per request. Stops on Ctrl-C or SIGTERM
+        "apns http://127.0.0.1:PORT", "admin http://127.0.0.1:PORT"), then one line per
+        backend request. Stops on Ctrl-C or SIGTERM
         and exits 0. The admin API is described in Docs/admin-openapi.json.
 
         """
@@ -54,9 +64,16 @@ public enum ServeCommand {
         var adminPort: UInt16 = 0
         var sessions: [String: String] = [:]
         var readyFile: String?
+        var apnsPort: UInt16?
+        var apnsTopics: [String] = []
+        var apnsKeys: [APNsKeySpec] = []
+        var apnsAnyToken = false
         var unavailable: [String] = []
         var quiet = false
         var wantsHelp = false
+
+        /// Whether FakeAPNs runs: any APNs option asks for it.
+        var runsAPNs: Bool { apnsPort != nil || !apnsTopics.isEmpty || !apnsKeys.isEmpty || apnsAnyToken }
     }
 
     /// A command line that cannot be run.
@@ -67,8 +84,7 @@ public enum ServeCommand {
     private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
                                        "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario"]
     private static let flagOptions = ["--apns-any-token", "--quiet", "-h", "--help"]
-    private static let notYetAvailable: Set<String> = ["--apns-port", "--apns-topic", "--apns-key", "--apns-any-token",
-                                                       "--forward-to-simulator", "--scenario"]
+    private static let notYetAvailable: Set<String> = ["--forward-to-simulator", "--scenario"]
 
     /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
     /// cannot start, 64 for a usage error.
@@ -109,14 +125,25 @@ public enum ServeCommand {
             return 0
         }
         if !options.unavailable.isEmpty {
-            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available: FakeAPNs is not in this build.")
-            output.error("  Run 'contract-check serve' without the APNs options to serve FakeBackend alone.")
+            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available in this build.")
+            output.error("  Run 'contract-check serve' without them.")
             return 64
         }
 
-        var log: (@Sendable (BackendJournalEntry) -> Void)?
-        if !options.quiet {
-            log = { entry in output.line(logLine(entry)) }
+        let apns: FakeAPNs?
+        do {
+            apns = try startAPNs(options, output: output)
+        } catch {
+            output.error("Error: cannot start FakeAPNs: \(error)")
+            return 1
+        }
+        let quiet = options.quiet
+        let topics = options.apnsTopics
+        // Set once FakeBackend listens; the hook reads the environment the app declared.
+        let backendBox = Locked<FakeBackend?>(nil)
+        let log: @Sendable (BackendJournalEntry) -> Void = { entry in
+            if !quiet { output.line(logLine(entry)) }
+            if let apns { learnDevice(from: entry, into: apns, topics: topics, backend: backendBox.snapshot) }
         }
         let configuration = FakeBackend.Configuration(
             port: options.backendPort,
@@ -127,18 +154,25 @@ public enum ServeCommand {
         let admin: AdminServer
         do {
             backend = try FakeBackend.startListening(configuration: configuration)
+            backendBox.withLock { $0 = backend }
         } catch {
+            apns?.stopListening()
             output.error("Error: cannot start FakeBackend: \(error)")
             return 1
         }
+        var api = AdminAPI(backend: backend)
+        for route in apns?.adminRoutes ?? [] { api.add(route.method, route.path, summary: route.summary, route.handler) }
         do {
-            admin = try AdminServer.start(api: AdminAPI(backend: backend), port: options.adminPort)
+            admin = try AdminServer.start(api: api, port: options.adminPort)
         } catch {
             backend.stopListening()
+            apns?.stopListening()
             output.error("Error: cannot start the admin API: \(error)")
             return 1
         }
-        let servers = [("backend", backend.baseURL.absoluteString), ("admin", admin.baseURL.absoluteString)]
+        var servers = [("backend", backend.baseURL.absoluteString)]
+        if let apns { servers.append(("apns", apns.baseURL.absoluteString)) }
+        servers.append(("admin", admin.baseURL.absoluteString))
         for (name, url) in servers { output.line("\(name) \(url)") }
         var readyFileWritten = false
         if let path = options.readyFile {
@@ -149,6 +183,7 @@ public enum ServeCommand {
                 output.error("Error: cannot write the ready file \(path): \(error)")
                 admin.stopNow()
                 backend.stopListening()
+                apns?.stopListening()
                 return 1
             }
         }
@@ -157,6 +192,7 @@ public enum ServeCommand {
 
         admin.stopNow()
         backend.stopListening()
+        apns?.stopListening()
         if readyFileWritten, let path = options.readyFile { unlink(path) }
         output.line("stopped")
         return 0
@@ -177,6 +213,7 @@ public enum ServeCommand {
             if flagOptions.contains(argument) {
                 if argument == "-h" || argument == "--help" { options.wantsHelp = true }
                 if argument == "--quiet" { options.quiet = true }
+                if argument == "--apns-any-token" { options.apnsAnyToken = true }
                 if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
                 continue
             }
@@ -206,6 +243,18 @@ public enum ServeCommand {
             case "--ready-file":
                 guard !value.isEmpty else { throw UsageProblem(message: "--ready-file needs a path.") }
                 options.readyFile = value
+            case "--apns-port": options.apnsPort = try port(value, option: argument)
+            case "--apns-topic":
+                guard !value.isEmpty, !value.contains(" ") else {
+                    throw UsageProblem(message: "--apns-topic expects a bundle id such as com.example.app, found '\(value)'.")
+                }
+                options.apnsTopics.append(value)
+            case "--apns-key":
+                do {
+                    options.apnsKeys.append(try APNsKeySpec(parsing: value))
+                } catch {
+                    throw UsageProblem(message: "\(error)")
+                }
             default:
                 if notYetAvailable.contains(argument), !options.unavailable.contains(argument) {
                     options.unavailable.append(argument)
@@ -213,6 +262,42 @@ public enum ServeCommand {
             }
         }
         return options
+    }
+
+    /// Starts FakeAPNs when an APNs option asks for it: the topics served, the keys (or no
+    /// provider-token checks without any), accept-any tokens.
+    static func startAPNs(_ options: Options, output: some ServeOutput) throws -> FakeAPNs? {
+        guard options.runsAPNs else { return nil }
+        var configuration = FakeAPNsConfiguration()
+        if !options.quiet {
+            configuration.onRequest = { entry in
+                var line = "apns \(entry.logLine)"
+                for violation in entry.violations { line += "\n    \(violation)" }
+                output.line(line)
+            }
+        }
+        configuration.port = options.apnsPort ?? 0
+        configuration.topics = Set(options.apnsTopics)
+        configuration.acceptAnyDeviceToken = options.apnsAnyToken
+        configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
+        let keys = try options.apnsKeys.map { spec in (spec, try spec.loadPublicKey()) }
+        let apns = try FakeAPNs.startListening(configuration: configuration)
+        for (spec, key) in keys { apns.registerSigningKey(key, keyID: spec.keyID, teamID: spec.teamID) }
+        return apns
+    }
+
+    /// A device token the app registered with FakeBackend (`PUT /v1/devices/{token}` → 204)
+    /// becomes a FakeAPNs device, in the environment the app declared, for each served topic.
+    static func learnDevice(from entry: BackendJournalEntry, into apns: FakeAPNs, topics: [String], backend: FakeBackend?) {
+        guard entry.endpoint == .putDevice, entry.status == 204 else { return }
+        let path = entry.path.split(separator: "?").first.map(String.init) ?? entry.path
+        guard let token = path.split(separator: "/").last.map(String.init), APNsRequestValidator.isDeviceToken(token) else { return }
+        let environment = backend?.devices[token.lowercased()].flatMap { APNsEnvironment(rawValue: $0.environment) }
+        if topics.isEmpty {
+            apns.register(token: token, topic: nil, environment: environment)
+        } else {
+            for topic in topics { apns.register(token: token, topic: topic, environment: environment) }
+        }
     }
 
     private static func port(_ text: String, option: String) throws(UsageProblem) -> UInt16 {

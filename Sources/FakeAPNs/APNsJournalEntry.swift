@@ -34,4 +34,15 @@ public struct APNsJournalEntry: Sendable, Hashable {
 
     /// True for a 200.
     public var isAccepted: Bool { status == 200 }
+
+    /// `POST /3/device/ab12… 400 BadPriority delivery=- fault=-`: a log line.
+    public var logLine: String {
+        let token = deviceToken.map { $0.count > 12 ? String($0.prefix(12)) + "…" : $0 } ?? "-"
+        var line = "\(method) /3/device/\(token) \(status == 0 ? "---" : String(status))"
+        if let reason { line += " \(reason)" }
+        if let delivery { line += " delivery=\(delivery)" }
+        if let fault { line += " fault=\(fault)" }
+        if !violations.isEmpty { line += " violations=\(violations.count)" }
+        return line
+    }
 }

@@ -14,6 +14,7 @@ extension FakeAPNs {
         let inspection = inspectIfReadable(request.body)
 
         var wakeups = Wakeups()
+        var journaled: APNsJournalEntry?
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
             let sentID = request.headers["apns-id"]
@@ -62,6 +63,8 @@ extension FakeAPNs {
                         connection.errors = 0
                         if response.disposition == .send {
                             response.disposition = .goAway(debugData: response.body)
+                            entry.detail = [entry.detail, "answered with GOAWAY: \(limit) errors on this connection"]
+                                .compactMap { $0 }.joined(separator: "; ")
                         }
                     }
                     s.connections[request.connectionID] = connection
@@ -69,9 +72,11 @@ extension FakeAPNs {
             }
             s.journal.append(entry)
             collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+            if onRequest != nil { journaled = entry }
             return response
         }
         wakeups.resume()
+        if let journaled { onRequest?(journaled) }
         return response
     }
 

@@ -22,6 +22,7 @@ extension FakeAPNs {
         let id = state.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                if Task.isCancelled { continuation.resume(throwing: FakeAPNsError.cancelled); return }
                 let ready = state.withLock { s -> [APNsJournalEntry]? in
                     let matched = s.journal.entries.filter(predicate)
                     if matched.count >= count { return Array(matched.prefix(count)) }
@@ -30,6 +31,7 @@ extension FakeAPNs {
                 }
                 if let ready { continuation.resume(returning: ready); return }
                 scheduleTimeout(id: id, after: timeout, what: "\(count) request(s)")
+                if Task.isCancelled { failWaiter(id: id, with: .cancelled) }   // cancelled while registering
             }
         } onCancel: {
             failWaiter(id: id, with: .cancelled)
@@ -46,6 +48,7 @@ extension FakeAPNs {
         let id = state.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                if Task.isCancelled { continuation.resume(throwing: FakeAPNsError.cancelled); return }
                 let ready = state.withLock { s -> [DeliveredNotification]? in
                     if let device = s.devices[key], device.deliveredCount >= count { return device.keptDeliveries(s.configuration.deliveriesKeptPerDevice) }
                     s.deliveryWaiters[id] = .init(deviceToken: key, count: count, continuation: continuation)
@@ -53,6 +56,7 @@ extension FakeAPNs {
                 }
                 if let ready { continuation.resume(returning: ready); return }
                 scheduleTimeout(id: id, after: timeout, what: "\(count) delivery(ies) to \(key)")
+                if Task.isCancelled { failWaiter(id: id, with: .cancelled) }   // cancelled while registering
             }
         } onCancel: {
             failWaiter(id: id, with: .cancelled)
@@ -60,15 +64,27 @@ extension FakeAPNs {
     }
 
     private func scheduleTimeout(id: UInt64, after timeout: Duration, what: String) {
-        Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+        let task = Task { [weak self] in
+            do {
+                try await Task.sleep(for: timeout)
+            } catch {
+                return   // cancelled: the wait was satisfied first
+            }
             self?.failWaiter(id: id, with: .timedOut(what))
+        }
+        state.withLock { s in
+            if s.requestWaiters[id] != nil || s.deliveryWaiters[id] != nil {
+                s.timeouts[id] = task
+            } else {
+                task.cancel()
+            }
         }
     }
 
     private func failWaiter(id: UInt64, with error: FakeAPNsError) {
         let (request, delivery) = state.withLock { s in
-            (s.requestWaiters.removeValue(forKey: id), s.deliveryWaiters.removeValue(forKey: id))
+            s.timeouts.removeValue(forKey: id)?.cancel()
+            return (s.requestWaiters.removeValue(forKey: id), s.deliveryWaiters.removeValue(forKey: id))
         }
         request?.continuation.resume(throwing: error)
         delivery?.continuation.resume(throwing: error)
@@ -80,6 +96,7 @@ extension FakeAPNs {
             waiter.matched.append(entry)
             if waiter.matched.count >= waiter.count {
                 s.requestWaiters.removeValue(forKey: id)
+                s.timeouts.removeValue(forKey: id)?.cancel()
                 wakeups.requests.append((waiter.continuation, Array(waiter.matched.prefix(waiter.count))))
             } else {
                 s.requestWaiters[id] = waiter
@@ -92,6 +109,7 @@ extension FakeAPNs {
         guard !s.deliveryWaiters.isEmpty else { return }
         for (id, waiter) in s.deliveryWaiters where waiter.deviceToken == token && device.deliveredCount >= waiter.count {
             s.deliveryWaiters.removeValue(forKey: id)
+            s.timeouts.removeValue(forKey: id)?.cancel()
             wakeups.deliveries.append((waiter.continuation, device.keptDeliveries(s.configuration.deliveriesKeptPerDevice)))
         }
     }

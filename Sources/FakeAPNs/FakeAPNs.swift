@@ -25,6 +25,7 @@ public final class FakeAPNs: Sendable {
     /// Identical payloads (a fan-out) are inspected once.
     let inspectionCache = PayloadInspectionCache()
     let decodeToken: ProviderTokenDecoder
+    let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
     /// The HTTP server while listening.
     let server_ = Locked<HTTPServer?>(nil)
 
@@ -46,6 +47,7 @@ public final class FakeAPNs: Sendable {
         clock = configuration.clock
         inspectPayload = payloadInspector
         decodeToken = tokenDecoder
+        onRequest = configuration.onRequest
     }
 
     /// The configuration the fake runs with.

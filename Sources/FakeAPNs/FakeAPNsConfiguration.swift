@@ -61,6 +61,9 @@ public struct FakeAPNsConfiguration: Sendable {
     /// `TooManyProviderTokenUpdates` (APNs: 20 minutes).
     public var providerTokenMinimumRefreshSeconds: Int64 = 1200
     public var clock: any APNsClock = WallClock()
+    /// Called with each journal entry once its request is handled (outside the fake's lock,
+    /// on the server's thread: keep it short), e.g. to log requests.
+    public var onRequest: (@Sendable (APNsJournalEntry) -> Void)? = nil
     /// The address ``FakeAPNs/start(configuration:payloadInspector:)`` binds: loopback.
     /// Binding another address is an explicit choice.
     public var host: String = "127.0.0.1"

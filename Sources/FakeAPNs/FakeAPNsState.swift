@@ -74,6 +74,8 @@ struct FakeAPNsState {
     var identifiers = SeededGenerator(seed: UInt64.random(in: 1...UInt64.max))
     var requestWaiters: [UInt64: RequestWaiter] = [:]
     var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
+    /// Each pending waiter's timeout, cancelled when the waiter is satisfied.
+    var timeouts: [UInt64: Task<Void, Never>] = [:]
 
     init(configuration: FakeAPNsConfiguration) {
         self.configuration = configuration

@@ -35,7 +35,13 @@ import FoundationNetworking
         #expect(options.sessions == ["s1": "a1", "s2": "a=2"])
         #expect(options.readyFile == "/tmp/x.json")
         #expect(options.quiet)
-        #expect(try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example"]).unavailable == ["--apns-any-token", "--apns-topic"])
+        let apns = try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example", "--apns-port=8082",
+                                           "--apns-key", "ABC123DEFG:DEF123GHIJ:/keys/AuthKey.p8"])
+        #expect(apns.unavailable.isEmpty)
+        #expect(apns.apnsAnyToken && apns.apnsTopics == ["com.example"] && apns.apnsPort == 8082)
+        #expect(apns.apnsKeys.map(\.keyID) == ["ABC123DEFG"] && apns.apnsKeys.first?.path == "/keys/AuthKey.p8")
+        #expect(apns.runsAPNs)
+        #expect(try !ServeCommand.parse(["--quiet"]).runsAPNs)
     }
 
     @Test(arguments: [
@@ -44,6 +50,7 @@ import FoundationNetworking
         (["--ready-file"], "needs a value"),
         (["--backend-prot", "1"], "Did you mean '--backend-port'"),
         (["extra"], "options only"),
+        (["--apns-key", "ABC123DEFG:/x.p8"], "KEY_ID:TEAM_ID:FILE.p8"),
     ])
     func usageErrorsExit64(arguments: [String], expected: String) {
         let output = Collected()
@@ -53,10 +60,17 @@ import FoundationNetworking
         #expect(output.errorOutput.contains { $0.hasPrefix("Usage: contract-check serve") })
     }
 
-    @Test func apnsOptionsAreNotYetAvailable() {
+    @Test func scenariosAreNotYetAvailable() {
         let output = Collected()
-        #expect(ServeCommand.serve(["--apns-port", "0"], output: output, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(ServeCommand.serve(["--scenario", "throttling"], output: output, until: DispatchSemaphore(value: 0)) == 64)
         #expect(output.errorOutput.first?.contains("not yet available") == true)
+    }
+
+    @Test func anUnreadableAPNsKeyFileExits1() {
+        let output = Collected()
+        #expect(ServeCommand.serve(["--apns-key", "ABC123DEFG:DEF123GHIJ:/no/such/AuthKey.p8"], output: output,
+                                   until: DispatchSemaphore(value: 0)) == 1)
+        #expect(output.errorOutput.first?.contains("cannot start FakeAPNs") == true)
     }
 
     @Test func servesUntilStoppedWithReadyFileAndLog() async throws {

@@ -73,6 +73,7 @@ import Testing
         #expect(bed.fake.handle(T.push(headers: [("apns-priority", "2")], connection: 10)).disposition == .send)
         let third = bed.fake.handle(bad)
         #expect(third.disposition == .goAway(debugData: Array(#"{"reason":"BadPriority"}"#.utf8)))
+        #expect(bed.fake.journal.last?.detail?.contains("GOAWAY") == true)
     }
 
     @Test func theJournalIsBoundedAndCountsWhatItDropped() {
@@ -127,5 +128,26 @@ import Testing
         Task.detached { fake.setOnline(true, token: T.token) }
         let delivered = try await waited
         #expect(delivered.count == 1)
+    }
+}
+
+@Suite struct OnRequestTests {
+    @Test func onRequestSeesEachEntryWithALogLine() {
+        let seen = Locked<[String]>([])
+        let bed = APNsTestbed { $0.onRequest = { entry in seen.withLock { $0.append(entry.logLine) } } }
+        _ = bed.fake.handle(APNsTestbed.push())
+        _ = bed.fake.handle(APNsTestbed.push(headers: [("apns-priority", "3")]))
+        #expect(seen.snapshot == ["POST /3/device/abababababab… 200 delivery=delivered",
+                                  "POST /3/device/abababababab… 400 BadPriority"])
+    }
+}
+
+@Suite struct WaitCancellationTests {
+    @Test func aCancelledWaitThrowsCancelledNotTimedOut() async {
+        let bed = APNsTestbed()
+        let fake = bed.fake
+        let task = Task { try await fake.waitForDeliveries(to: APNsTestbed.token, count: 1, timeout: .seconds(30)) }
+        task.cancel()
+        await #expect(throws: FakeAPNsError.cancelled) { try await task.value }
     }
 }

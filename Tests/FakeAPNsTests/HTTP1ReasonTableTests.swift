@@ -7,7 +7,9 @@ import Testing
 
 /// The reason table again, each request sent by URLSession over HTTP/1.1 to a listening
 /// FakeAPNs: the same verdicts as the handler gives.
-@Suite struct HTTP1ReasonTableTests {
+/// Serialized: each row starts its own server, and a row at a time keeps the process's
+/// thread count low for suites that measure it.
+@Suite(.serialized) struct HTTP1ReasonTableTests {
     /// URLSession folds repeated header fields into one (`a, a`), so a duplicated header
     /// cannot be sent with it; the HTTP/2 table sends that case with curl.
     static let cases = APNsReasonTable.cases.filter { $0.reason != "DuplicateHeaders" }

@@ -4,7 +4,7 @@ import Testing
 
 /// The reason table again, sent over HTTP/2 cleartext (prior knowledge) by Python's `h2`, as
 /// real APNs clients talk: the same verdicts as the handler gives, on one connection.
-@Suite(.enabled(if: H2PeerSender.isAvailable, "python3 with the h2 package is not installed"))
+@Suite(.serialized, .enabled(if: H2PeerSender.isAvailable, "python3 with the h2 package is not installed"))
 struct HTTP2ReasonTableTests {
     @Test(arguments: APNsReasonTable.cases)
     func h2ClientGetsTheSameVerdict(_ row: ReasonCase) async throws {
