@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Times `contract-check validate` (release build) against `jq empty` over the same 10,000
-# generated APNs payload files, in the same run, and prints both times and the ratio.
+# Times `contract-check validate` (release build) against `jq empty` and `check-jsonschema`
+# over the same 10,000 generated APNs payload files, in the same run, and prints the times
+# and the ratios.
 #
 # Target (issue 2): validating (parse + every rule) takes no longer than jq's parse alone,
 # i.e. ratio contract-check / jq <= 1.0.
 #
 # Usage: Benchmarks/validate.sh [FILE_COUNT] [RUNS]      (defaults: 10000 files, 5 runs)
 #        CONTRACT_CHECK_BIN=path/to/contract-check Benchmarks/validate.sh   (skip the build)
-# Needs: swift, python3 (generator), jq (installed with apt-get when missing).
+# Needs: swift, python3 (generator), jq (installed with apt-get when missing), check-jsonschema
+# (installed from PyPI when missing; third column, issue 6: the same files against the emitted
+# payload schema; CJS_RUNS=N runs, default 2).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -157,14 +160,23 @@ echo "== timing, best of $RUNS runs, same file list, one process each"
 read -r CC_WALL CC_CPU <<< "$(best_of contract-check "$BIN" validate "${FILES[@]}")"
 read -r JQ_WALL JQ_CPU <<< "$(best_of jq jq empty "${FILES[@]}")"
 
-# Third column (issue 6): check-jsonschema over the same files with the emitted payload
-# schema, e.g.
-#   read -r CJS_WALL CJS_CPU <<< "$(best_of check-jsonschema check-jsonschema --schemafile "$SCHEMA" "${FILES[@]}")"
+# Third column (issue 6): check-jsonschema (PyPI) over the same files with the payload
+# schema contract-check emits. It is slow, so it runs CJS_RUNS times (default 2).
 CJS_WALL="n/a"; CJS_CPU="n/a"
+if command -v check-jsonschema >/dev/null 2>&1 || python3 -m pip install --quiet check-jsonschema; then
+    "$BIN" schema --write --dir "$WORK/schemas" >/dev/null
+    SCHEMA="$WORK/schemas/payload.schema.json"
+    RUNS="${CJS_RUNS:-2}" best_of check-jsonschema check-jsonschema --schemafile "$SCHEMA" "${FILES[@]}" > "$WORK/cjs.times"
+    read -r CJS_WALL CJS_CPU < "$WORK/cjs.times"
+    CJS_WALL="${CJS_WALL}ms"; CJS_CPU="${CJS_CPU}ms"
+fi
 
 printf '\n%-22s %16s %12s %18s\n' "${#FILES[@]} payloads" "contract-check" "jq empty" "check-jsonschema"
 printf '%-22s %14sms %10sms %18s\n' "wall (best)" "$CC_WALL" "$JQ_WALL" "$CJS_WALL"
 printf '%-22s %14sms %10sms %18s\n' "cpu user+sys (best)" "$CC_CPU" "$JQ_CPU" "$CJS_CPU"
 echo
 echo "ratio contract-check / jq empty: wall $(ratio "$CC_WALL" "$JQ_WALL"), cpu $(ratio "$CC_CPU" "$JQ_CPU")  (target <= 1.00)"
+if [ "$CJS_WALL" != "n/a" ]; then
+    echo "ratio check-jsonschema / contract-check: wall $(ratio "${CJS_WALL%ms}" "$CC_WALL")x, cpu $(ratio "${CJS_CPU%ms}" "$CC_CPU")x  (target >= 10, goal 20)"
+fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

@@ -36,9 +36,9 @@ public enum ContractCheck {
     package static var commandTable: [Entry] {
         [
             .command(ValidateCommand.self),
-            .planned("schema", abstract: "Emit JSON Schema files, or check the golden ones are current."),
-            .planned("breaking", abstract: "Report breaking changes against a previous schema folder."),
-            .planned("openapi", abstract: "Write the OpenAPI 3.1 document for the backend endpoints."),
+            .command(SchemaCommand.self),
+            .command(BreakingCommand.self),
+            .command(OpenAPICommand.self),
             .command(ServeCommand.self),
         ]
     }

@@ -1,0 +1,63 @@
+import Contracts
+
+/// `contract-check breaking --against DIR`: compares old golden schemas with the schemas the
+/// current contracts emit, with direction-aware rules (see ``ChangeKind``).
+///
+/// ```
+/// $ contract-check breaking --against git:origin/main:Fixtures/schemas --format github
+/// $ contract-check breaking --against old/ --allow breaking.app-to-backend.required-added@/locale
+/// ```
+enum BreakingCommand: Subcommand {
+    static let name = "breaking"
+
+    static let help = CommandHelp(
+        abstract: "Report breaking changes against a previous schema folder.",
+        usage: "breaking --against DIR|git:REF:PATH [--allow RULE@POINTER ...] [--format text|json|github]",
+        options: [
+            OptionSpec("--against", valueName: "DIR", help: "The old golden schemas: a folder, or git:REF:PATH (e.g. git:origin/main:Fixtures/schemas)."),
+            OptionSpec("--allow", valueName: "RULE@POINTER", isRepeatable: true,
+                       help: "Accept one intended break, e.g. breaking.backend-to-app.enum-value-added@/aps/category."),
+            OptionSpec("--format", allowedValues: ["text", "json", "github"], help: "Output format (default text)."),
+        ],
+        discussion: """
+            Ids are breaking.<direction>.<kind> (exit 1 unless allowed) and info.<direction>.<kind> (listed only).
+            appToBackend breaks on tightening (old apps keep sending the old shape); backendToApp breaks on \
+            loosening and on removing what apps rely on (unless the member declares x-unknown-value-fallback); \
+            providerToAPNs breaks on either. Rule changes use the pointer #<rule id>.
+            """)
+
+    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        run(arguments, io: io, contracts: .v1)
+    }
+
+    static func run(_ arguments: [String], io: CommandIO, contracts: ContractSet) -> Int32 {
+        let parsed: ParsedArguments
+        switch parse(arguments, io: io) {
+        case .run(let arguments): parsed = arguments
+        case .exit(let code): return code
+        }
+        if let extra = parsed.positionals.first { return reportUsageError(.unexpectedArgument(extra), io: io) }
+        guard let against = parsed.value(for: "--against") else { return reportUsageError(.missingArgument("--against DIR"), io: io) }
+        let allows = parsed.values["--allow"] ?? []
+        for allow in allows where !allow.contains("@") {
+            return reportUsageError(.invalidValue(allow, option: "--allow", allowed: ["RULE@POINTER"], suggestion: nil), io: io)
+        }
+        let old: [String: JSONTree]
+        switch GoldenSchemaSource.load(against, currentDirectory: io.currentDirectory) {
+        case .success(let trees): old = trees
+        case .failure(let error):
+            io.writeErrorLine("Error: \(error.description)")
+            return ExitCode.findings
+        }
+        var new: [String: JSONTree] = [:]
+        for contract in contracts.contracts { new[contract.name] = JSONSchemaExporter.document(for: contract) }
+        let changes = SchemaDiff.compare(old: old, new: new)
+        let report = BreakingReport(changes: changes, allows: allows)
+        switch parsed.value(for: "--format") ?? "text" {
+        case "json": io.write(JSONTreeWriter.prettyText(report.json()))
+        case "github": report.writeGitHub(io: io, directory: SchemaCommand.defaultDirectory)
+        default: report.writeText(io: io, against: against)
+        }
+        return report.unallowedBreaking > 0 ? ExitCode.findings : ExitCode.success
+    }
+}

@@ -1,0 +1,38 @@
+import Contracts
+
+/// `contract-check openapi`: writes the OpenAPI 3.1 document of the backend endpoints.
+///
+/// ```
+/// $ contract-check openapi --output Fixtures/openapi.json
+/// ```
+enum OpenAPICommand: Subcommand {
+    static let name = "openapi"
+
+    static let help = CommandHelp(
+        abstract: "Write the OpenAPI 3.1 document for the backend endpoints.",
+        usage: "openapi [--output FILE]",
+        options: [OptionSpec("--output", valueName: "FILE", help: "Write to FILE instead of standard output.")],
+        discussion: "Built from the v1 contracts (bodies, path parameters) and FakeBackend's problem+json errors; sorted keys.")
+
+    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        let parsed: ParsedArguments
+        switch parse(arguments, io: io) {
+        case .run(let arguments): parsed = arguments
+        case .exit(let code): return code
+        }
+        if let extra = parsed.positionals.first { return reportUsageError(.unexpectedArgument(extra), io: io) }
+        let text = JSONTreeWriter.prettyText(OpenAPIExporter.document(for: .v1))
+        guard let output = parsed.value(for: "--output"), output != "-" else {
+            io.write(text)
+            return ExitCode.success
+        }
+        do {
+            try TextFiles.write(text, to: TextFiles.resolve(output, in: io.currentDirectory))
+        } catch {
+            io.writeErrorLine("Error: cannot write \(output): \(error)")
+            return ExitCode.findings
+        }
+        io.writeLine("wrote \(output)")
+        return ExitCode.success
+    }
+}
