@@ -23,7 +23,7 @@ public enum ServeCommand {
     public static let abstract = "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port."
 
     /// The usage line, after the tool's name.
-    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
+    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
 
     /// The full `--help` text.
     public static let helpText = """
@@ -39,8 +39,8 @@ public enum ServeCommand {
           --ready-file PATH           Once every server listens, write their URLs to PATH as
                                       JSON (atomically); removed again on exit.
           --quiet                     Do not log requests (the journal still keeps them).
-          --apns-port N               Run FakeAPNs on this port (0: a free port). Any
-                                      --apns-* option runs FakeAPNs.
+          --apns-port N               Port for FakeAPNs (default 0: a free port).
+          --no-apns                   Run FakeBackend only (no FakeAPNs).
           --apns-topic BUNDLE_ID      A bundle id FakeAPNs serves; repeat for more. Tokens
                                       the app PUTs to FakeBackend become devices for them.
           --apns-key KEY_ID:TEAM_ID:FILE.p8
@@ -81,11 +81,10 @@ public enum ServeCommand {
         var quiet = false
         var wantsHelp = false
 
-        /// Whether FakeAPNs runs: any APNs option asks for it.
-        var runsAPNs: Bool {
-            apnsPort != nil || !apnsTopics.isEmpty || !apnsKeys.isEmpty || apnsAnyToken || simulatorBundleID != nil
-                || scenario != nil
-        }
+        var noAPNs = false
+
+        /// Whether FakeAPNs runs: always, both fakes in one process, unless `--no-apns`.
+        var runsAPNs: Bool { !noAPNs }
     }
 
     /// A command line that cannot be run.
@@ -95,7 +94,7 @@ public enum ServeCommand {
 
     private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
                                        "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario", "--color"]
-    private static let flagOptions = ["--apns-any-token", "--quiet", "-h", "--help"]
+    private static let flagOptions = ["--apns-any-token", "--no-apns", "--quiet", "-h", "--help"]
     private static let notYetAvailable: Set<String> = []
 
     /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
@@ -239,6 +238,7 @@ public enum ServeCommand {
                 if argument == "-h" || argument == "--help" { options.wantsHelp = true }
                 if argument == "--quiet" { options.quiet = true }
                 if argument == "--apns-any-token" { options.apnsAnyToken = true }
+                if argument == "--no-apns" { options.noAPNs = true }
                 if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
                 continue
             }
@@ -303,7 +303,7 @@ public enum ServeCommand {
         return options
     }
 
-    /// Starts FakeAPNs when an APNs option asks for it: the topics served, the keys (or no
+    /// Starts FakeAPNs (unless `--no-apns`): the topics served, the keys (or no
     /// provider-token checks without any), accept-any tokens.
     static func startAPNs(_ options: Options, output: some ServeOutput, development: Development) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }

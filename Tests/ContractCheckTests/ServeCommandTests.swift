@@ -41,7 +41,8 @@ import FoundationNetworking
         #expect(apns.apnsAnyToken && apns.apnsTopics == ["com.example"] && apns.apnsPort == 8082)
         #expect(apns.apnsKeys.map(\.keyID) == ["ABC123DEFG"] && apns.apnsKeys.first?.path == "/keys/AuthKey.p8")
         #expect(apns.runsAPNs)
-        #expect(try !ServeCommand.parse(["--quiet"]).runsAPNs)
+        #expect(try ServeCommand.parse(["--quiet"]).runsAPNs)
+        #expect(try !ServeCommand.parse(["--no-apns"]).runsAPNs)
         let development = try ServeCommand.parse(["--scenario", "410s", "--forward-to-simulator", "com.example", "--color", "never"])
         #expect(development.scenario == .unregistered)
         #expect(development.simulatorBundleID == "com.example")
@@ -95,7 +96,8 @@ import FoundationNetworking
         }
         let backendURL = try #require(ready?["backend"] as? String)
         let adminURL = try #require(ready?["admin"] as? String)
-        #expect(output.output.prefix(2) == ["backend \(backendURL)", "admin \(adminURL)"])
+        let apnsURL = try #require(ready?["apns"] as? String)
+        #expect(output.output.prefix(3) == ["backend \(backendURL)", "apns \(apnsURL)", "admin \(adminURL)"])
 
         var put = URLRequest(url: try #require(URL(string: backendURL + "/v1/devices/abcd")))
         put.httpMethod = "PUT"
