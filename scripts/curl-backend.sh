@@ -4,11 +4,12 @@
 # script faults over the admin API, check every status, then stop it with SIGTERM.
 #
 # Usage: scripts/curl-backend.sh            (builds contract-check in debug first)
-#        CONTRACT_CHECK=/path/to/contract-check scripts/curl-backend.sh
+#        CONTRACT_CHECK_BIN=/path/to/contract-check scripts/curl-backend.sh   (skip the build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -z "${CONTRACT_CHECK:-}" ]; then
+CONTRACT_CHECK="${CONTRACT_CHECK_BIN:-${CONTRACT_CHECK:-}}"
+if [ -z "$CONTRACT_CHECK" ]; then
     swift build --product contract-check >/dev/null
     CONTRACT_CHECK="$(swift build --show-bin-path)/contract-check"
 fi

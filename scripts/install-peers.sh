@@ -1,13 +1,35 @@
 #!/usr/bin/env bash
-# Installs the real HTTP peers the interop tests and benchmarks talk to:
-# curl and nghttp2-client (nghttp, h2load) from Debian, httpx[http2] and h2 from PyPI.
-# Node's core http2 module needs no install. Safe to run again.
+# Installs every real peer the tests, CI scripts and benchmarks talk to, so a fresh machine
+# runs them instead of skipping them. Safe to run again: what is present is not reinstalled.
+#
+#   Debian: curl, jq, nghttp2-client (nghttp, h2load), nginx-light, wrk, openssl
+#   PyPI:   httpx[http2], h2, aioapns, jsonschema, check-jsonschema, schemathesis
+#   Node's core http2 module needs no install.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update
-$SUDO apt-get install -y curl nghttp2-client
-python3 -m pip install --quiet 'httpx[http2]' h2
-python3 -m pip install --quiet aioapns   # FakeAPNs interop: a real APNs client (PyJWT, cryptography)
-echo "peers installed: $(command -v curl) $(command -v nghttp) $(command -v h2load)"
+
+debian=()
+for pair in curl:curl jq:jq nghttp:nghttp2-client h2load:nghttp2-client nginx:nginx-light wrk:wrk openssl:openssl; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || debian+=("${pair#*:}")
+done
+if [ "${#debian[@]}" -gt 0 ]; then
+    $SUDO apt-get update -qq
+    # shellcheck disable=SC2046
+    $SUDO apt-get install -y -qq $(printf '%s\n' "${debian[@]}" | sort -u) >/dev/null
+fi
+
+# One package per pip call: several in one call crashed pip 23's resolver on this image.
+pip_install() {  # pip_install MODULE REQUIREMENT
+    python3 -c "import $1" >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check "$2"
+}
+pip_install httpx 'httpx[http2]'
+pip_install h2 h2
+pip_install aioapns aioapns
+pip_install jsonschema jsonschema
+command -v check-jsonschema >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check check-jsonschema
+command -v schemathesis >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check schemathesis
+
+echo "peers: $(curl --version | head -1 | cut -d' ' -f1-2); nghttp $(nghttp --version | awk '{print $2}'); h2load, nginx, wrk, jq present;" \
+     "python: $(python3 -c 'import httpx, h2, aioapns, jsonschema; print("httpx", httpx.__version__, "h2", h2.__version__, "jsonschema", jsonschema.__version__ if hasattr(jsonschema, "__version__") else "")' 2>/dev/null)"
