@@ -25,14 +25,17 @@ enum CompactSize {
 
     /// A string with its quotes and the escapes a compact writer needs.
     static func of(_ text: String) -> Int {
-        var total = 2
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: total &+= 2
-            case 0x00..<0x20: total &+= 6
-            default: total &+= 1
+        var text = text
+        return text.withUTF8 { bytes in
+            // Contiguous bytes: iterating `String.UTF8View` costs several times more per byte.
+            var total = 2 &+ bytes.count
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                switch byte {
+                case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: total &+= 1
+                default: total &+= 5
+                }
             }
+            return total
         }
-        return total
     }
 }
