@@ -1,6 +1,7 @@
 /// The generic rule ids of one namespace (`payload.type`, `payload.required`, …), built once
-/// per contract (see ``Contract/ruleNamespace``) rather than on every validation.
-struct GenericRuleIDs: Sendable, Hashable {
+/// per contract (see ``Contract/ruleNamespace``) rather than on every validation. A class, so
+/// copying a ``Contract`` (once per checked file) retains one object, not ten strings.
+final class GenericRuleIDs: Sendable, Hashable {
     let namespace: String
     let type: String
     let required: String
@@ -26,4 +27,8 @@ struct GenericRuleIDs: Sendable, Hashable {
         integerFlag = namespace + ".integer-flag"
         forbidden = namespace + ".forbidden"
     }
+
+    static func == (lhs: GenericRuleIDs, rhs: GenericRuleIDs) -> Bool { lhs.namespace == rhs.namespace }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(namespace) }
 }
