@@ -9,8 +9,10 @@ package struct ContractResolver {
     /// Answers by folder and extension, the only parts of a path that decide: a folder of
     /// 10,000 payloads is resolved once.
     private var cache: [String: String?] = [:]
-    /// The last answer, checked first without allocating: files come folder by folder.
-    private var last: (folder: String, fileExtension: String, contract: String?)?
+    /// The last answer (folder and extension as UTF-8), checked first by comparing bytes
+    /// in place: files come folder by folder, so 10,000 payloads cost one lookup and 9,999
+    /// byte comparisons, with no string built per file.
+    private var last: (folder: [UInt8], fileExtension: [UInt8], contract: String?)?
 
     /// - Parameters:
     ///   - checker: the contract set, which names the folders and extensions.
@@ -24,12 +26,20 @@ package struct ContractResolver {
 
     /// The contract for the file at `path`, or `nil` when none can be told.
     package mutating func contract(for path: String) -> String? {
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        let folder = path[..<slash]
-        let name = path[slash...]
-        let fileExtension = name.lastIndex(of: ".").map { name[$0...] } ?? ""
-        if let last, last.folder == folder, last.fileExtension == fileExtension { return last.contract }
-        let key = String(folder) + "/*" + String(fileExtension)
+        var path = path
+        let last = self.last
+        let (folderEnd, extensionStart, hit) = path.withUTF8 { bytes -> (Int, Int, String??) in
+            let (folderEnd, extensionStart) = ContractResolver.split(bytes)
+            guard let last, last.folder.count == folderEnd, last.fileExtension.count == bytes.count - extensionStart,
+                  ContractResolver.equal(bytes, from: 0, last.folder),
+                  ContractResolver.equal(bytes, from: extensionStart, last.fileExtension) else { return (folderEnd, extensionStart, nil) }
+            return (folderEnd, extensionStart, .some(last.contract))
+        }
+        if let hit { return hit }
+        let bytes = Array(path.utf8)
+        let folder = Array(bytes[..<folderEnd])
+        let fileExtension = Array(bytes[extensionStart...])
+        let key = String(decoding: folder, as: UTF8.self) + "/*" + String(decoding: fileExtension, as: UTF8.self)
         let contract: String?
         if let known = cache[key] {
             contract = known
@@ -37,8 +47,33 @@ package struct ContractResolver {
             contract = resolve(path)
             cache[key] = .some(contract)
         }
-        last = (String(folder), String(fileExtension), contract)
+        self.last = (folder, fileExtension, contract)
         return contract
+    }
+
+    /// Where the folder part of a path ends (its last `/`, or 0) and where the file
+    /// extension starts (the last `.` after that, or the end).
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (folderEnd: Int, extensionStart: Int) {
+        var index = bytes.count
+        var extensionStart = bytes.count
+        while index > 0 {
+            index -= 1
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") { return (index, extensionStart) }
+            if byte == UInt8(ascii: "."), extensionStart == bytes.count { extensionStart = index }
+        }
+        return (0, extensionStart)
+    }
+
+    /// True when `bytes` from `start` begin with `expected`.
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ expected: [UInt8]) -> Bool {
+        guard start >= 0, bytes.count - start >= expected.count else { return false }
+        var index = 0
+        while index < expected.count {
+            if bytes[start + index] != expected[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     private func resolve(_ path: String) -> String? {

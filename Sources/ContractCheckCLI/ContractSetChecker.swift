@@ -25,7 +25,8 @@ package struct ContractSetChecker: DocumentChecker {
     }
 
     package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
-        guard let contract = contracts.contract(named: name) else {
+        // By index: copying a Contract out of the set (once per file) retains all its parts.
+        guard let index = contracts.contracts.firstIndex(where: { $0.name == name }) else {
             return .checked([Violation(pointer: "", ruleID: "file.unknown-contract", message: "no contract named '\(name)' in this contract set")])
         }
         let document: JSONNode
@@ -34,6 +35,6 @@ package struct ContractSetChecker: DocumentChecker {
         } catch {
             return .syntaxError(position: error.position, message: Contract.syntaxViolation(error).message)
         }
-        return .checked(contract.validate(document, options: ValidationOptions(sourceByteCount: bytes.count)))
+        return .checked(contracts.contracts[index].validate(document, options: ValidationOptions(sourceByteCount: bytes.count)))
     }
 }

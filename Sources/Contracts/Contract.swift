@@ -17,7 +17,11 @@ public struct Contract: Sendable, Hashable {
     public var rules: [ContractRule]
     /// Prefix of the generic rule ids (`<namespace>.type`, `.required`, …); usually the name.
     /// The `.apns` file contract shares `payload` because its rules are the payload's.
-    public var ruleNamespace: String
+    public var ruleNamespace: String {
+        didSet { genericRuleIDs = GenericRuleIDs(namespace: ruleNamespace) }
+    }
+    /// The generic rule ids of ``ruleNamespace``, built once here rather than per document.
+    private(set) var genericRuleIDs: GenericRuleIDs
     /// For a URL path parameter contract, the parameter's name (`token` in `/v1/devices/{token}`).
     public var pathParameter: String?
     /// The fixture folder name that selects this contract in `contract-check validate`, e.g. `payloads`.
@@ -34,6 +38,7 @@ public struct Contract: Sendable, Hashable {
         self.schema = schema
         self.rules = rules
         self.ruleNamespace = ruleNamespace ?? name
+        self.genericRuleIDs = GenericRuleIDs(namespace: ruleNamespace ?? name)
         self.pathParameter = pathParameter
         self.folderName = folderName
         self.fileExtension = fileExtension
@@ -51,7 +56,7 @@ public struct Contract: Sendable, Hashable {
 
     /// Every violation of the schema and of every rule, in document order.
     public func validate(_ document: JSONNode, options: ValidationOptions) -> [Violation] {
-        var walker = SchemaValidator(namespace: ruleNamespace)
+        var walker = SchemaValidator(ids: genericRuleIDs)
         walker.validate(document, against: schema)
         var violations = walker.violations
         for index in rules.indices {

@@ -29,14 +29,14 @@ extension AdminAPI {
             }
         }
         add("DELETE", "/faults", summary: "Clear every fault and come back online") { [backend] _ in
-            backend.clearFaults()
+            if let failure = backend.clearFaults() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
         add("POST", "/offline", summary: "Refuse connections on the backend's port, or stop refusing") { [backend] request in
             switch AdminAPI.decode(OfflineBody.self, from: request) {
             case .failure(let error): return error.response
             case .success(let body):
-                backend.setOffline(body.offline)
+                if let failure = backend.setOffline(body.offline) { return AdminAPI.cannotComeOnline(failure) }
                 return HTTPResponse(status: .noContent)
             }
         }
@@ -52,7 +52,7 @@ extension AdminAPI {
             }
         }
         add("POST", "/reset", summary: "Forget devices, opens, journal and faults; sessions stay") { [backend] _ in
-            backend.reset()
+            if let failure = backend.reset() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
     }
@@ -89,4 +89,11 @@ struct OfflineBody: Codable {
 struct SessionBody: Codable {
     var bearer: String
     var account: String
+}
+
+extension AdminAPI {
+    /// 503 with the reason: the backend's port could not be bound again, so it stays offline.
+    static func cannotComeOnline(_ failure: FakeBackendError) -> HTTPResponse {
+        problem(status: 503, title: "Service Unavailable", detail: failure.message)
+    }
 }

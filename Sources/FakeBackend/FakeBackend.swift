@@ -127,17 +127,17 @@ public final class FakeBackend: Sendable {
 
     /// Forgets devices, opens, the journal and request counts, clears every fault and comes
     /// back online. Sessions stay.
-    public func reset() {
+    /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
+    @discardableResult
+    public func reset() -> FakeBackendError? {
         store.withLock { store in
             store.devices.removeAll()
             store.opens.removeAll()
             store.journal.removeAll()
             store.requestCounts.removeAll()
             store.faults.removeAll()
-            store.isOffline = false
         }
-        server.withLock { $0 }?.refuseConnections(false)
-        notifyWaiters()
+        return setOffline(false)
     }
 
     // MARK: Faults
@@ -170,9 +170,11 @@ public final class FakeBackend: Sendable {
     }
 
     /// Removes every fault plan and comes back online.
-    public func clearFaults() {
+    /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
+    @discardableResult
+    public func clearFaults() -> FakeBackendError? {
         store.withLock { $0.faults.removeAll() }
-        setOffline(false)
+        return setOffline(false)
     }
 
     /// Takes the backend offline (new connections are refused, requests on connections
@@ -180,11 +182,41 @@ public final class FakeBackend: Sendable {
     ///
     /// Offline is server-wide: it cannot be limited to one endpoint, because a refused
     /// connection carries no request to tell endpoints apart.
-    public func setOffline(_ offline: Bool) {
-        store.withLock { $0.isOffline = offline }
-        server.withLock { $0 }?.refuseConnections(offline)
-        notifyWaiters()
+    ///
+    /// Coming back online listens again on the same port. If another process took the port
+    /// meanwhile, the bind is retried (up to ``relistenAttempts`` times, ``relistenInterval``
+    /// apart); if it still fails the backend stays offline (``isOffline`` stays true) and the
+    /// error is returned, so a test fails with the reason instead of timing out later.
+    /// - Returns: nil, or ``FakeBackendError/cannotListen`` with the port and the system error.
+    @discardableResult
+    public func setOffline(_ offline: Bool) -> FakeBackendError? {
+        defer { notifyWaiters() }
+        guard let running = server.withLock({ $0 }) else {
+            store.withLock { $0.isOffline = offline }
+            return nil
+        }
+        guard !offline else {
+            store.withLock { $0.isOffline = true }
+            running.refuseConnections(true)
+            return nil
+        }
+        store.withLock { $0.isOffline = false }
+        var failure = running.refuseConnections(false)
+        var attempts = 1
+        while failure != nil, attempts < FakeBackend.relistenAttempts {
+            Thread.sleep(forTimeInterval: FakeBackend.relistenInterval)
+            failure = running.refuseConnections(false)
+            attempts += 1
+        }
+        guard let failure else { return nil }
+        store.withLock { $0.isOffline = true }
+        return FakeBackendError.cannotListenAgain(host: configuration.host, port: running.port, attempts: attempts, underlying: failure)
     }
+
+    /// How many times ``setOffline(_:)`` tries to bind the port again before it reports failure.
+    public static let relistenAttempts = 50
+    /// The pause between two of those attempts (seconds): 50 × 10 ms, half a second in all.
+    public static let relistenInterval: TimeInterval = 0.01
 
     /// True while the backend refuses connections.
     public var isOffline: Bool { store.withLock { $0.isOffline } }

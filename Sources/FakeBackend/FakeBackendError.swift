@@ -21,7 +21,7 @@ public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConverti
 
     /// Kind: a `waitFor` ran out of time. Compare with `==`.
     public static let waitTimedOut = FakeBackendError(.waitTimedOut, "wait timed out")
-    /// Kind: the server could not bind or start.
+    /// Kind: the server could not bind or start, or could not listen again after being offline.
     public static let cannotListen = FakeBackendError(.cannotListen, "cannot listen")
     /// Kind: the waiting task was cancelled.
     public static let cancelled = FakeBackendError(.cancelled, "wait cancelled")
@@ -36,7 +36,13 @@ public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConverti
             "FakeBackend: cannot listen on \(host):\(port): \(underlying). Use port 0 to pick a free port.")
     }
 
-    static func cancelled(what: String) -> FakeBackendError {
+    static func cannotListenAgain(host: String, port: UInt16, attempts: Int, underlying: any Error) -> FakeBackendError {
+        FakeBackendError(.cannotListen,
+            "FakeBackend: cannot listen on \(host):\(port) again after being offline (\(attempts) attempts): \(underlying). "
+                + "Another process took the port; the backend stays offline.")
+    }
+
+        static func cancelled(what: String) -> FakeBackendError {
         FakeBackendError(.cancelled, "FakeBackend: the task waiting for \(what) was cancelled")
     }
 }

@@ -28,8 +28,6 @@ import Testing
              statusLine: "400 Bad Request", reason: "the request line must be METHOD SP TARGET SP HTTP/1.1"),
         Case(name: "two spaces", bytes: "GET  / HTTP/1.1\r\nHost: h\r\n\r\n",
              statusLine: "400 Bad Request", reason: "the request line must be METHOD SP TARGET SP HTTP/1.1"),
-        Case(name: "not HTTP", bytes: "GET / FTP/1.1\r\nHost: h\r\n\r\n",
-             statusLine: "400 Bad Request", reason: "the request line must end in HTTP/1.1 or HTTP/1.0"),
         Case(name: "target not origin-form", bytes: "GET x HTTP/1.1\r\nHost: h\r\n\r\n",
              statusLine: "400 Bad Request", reason: "the request target must start with / (origin-form)"),
         Case(name: "missing host", bytes: "GET / HTTP/1.1\r\n\r\n",
@@ -58,6 +56,12 @@ import Testing
              statusLine: "501 Not Implemented", reason: "transfer coding gzip, chunked is not supported; only chunked is"),
         Case(name: "HTTP/2.0 text", bytes: "GET / HTTP/2.0\r\nHost: h\r\n\r\n",
              statusLine: "505 HTTP Version Not Supported", reason: "HTTP/2.0 is not supported; use HTTP/1.1"),
+        Case(name: "HTTP/3.0 text", bytes: "GET / HTTP/3.0\r\nHost: h\r\n\r\n",
+             statusLine: "505 HTTP Version Not Supported", reason: "HTTP/3.0 is not supported; use HTTP/1.1"),
+        Case(name: "HTTP/0.9 version token", bytes: "GET / HTTP/0.9\r\nHost: h\r\n\r\n",
+             statusLine: "505 HTTP Version Not Supported", reason: "HTTP/0.9 is not supported; use HTTP/1.1"),
+        Case(name: "request line without a version", bytes: "GET /\r\nHost: h\r\n\r\n",
+             statusLine: "400 Bad Request", reason: "the request line must be METHOD SP TARGET SP HTTP/1.1"),
         Case(name: "expect other", bytes: "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nExpect: 200-ok\r\n\r\n",
              statusLine: "417 Expectation Failed", reason: "unsupported expectation \"200-ok\"; only 100-continue is understood"),
     ]
@@ -70,7 +74,33 @@ import Testing
         #expect(driver.receive("GET / HTTP/1.1\r\nHost: h\r\n\r\n") == [], "nothing is parsed after an error")
     }
 
-    @Test func unsupportedMethodGets405WithAllow() {
+    /// Request lines whose version token is not `HTTP/<digit>.<digit>`: not HTTP/1.x at all,
+    /// so the connection closes with no response (h2spec 3.5/2 sends the first one).
+    static let notHTTPLines = [
+        "INVALID CONNECTION PREFACE\r\n\r\n",
+        "GET / FTP/1.1\r\nHost: h\r\n\r\n",
+        "GET / http/1.1\r\nHost: h\r\n\r\n",
+        "GET / HTTP/1.10\r\nHost: h\r\n\r\n",
+        "GET / HTTP/1\r\nHost: h\r\n\r\n",
+        "GET / HTTP/x.1\r\nHost: h\r\n\r\n",
+        "GET / HTTP/1,1\r\nHost: h\r\n\r\n",
+    ]
+
+    @Test(arguments: notHTTPLines)
+    func versionThatIsNotHTTPClosesWithoutAResponse(_ bytes: String) {
+        var driver = CodecDriver()
+        #expect(driver.receive(bytes) == [.close])
+        #expect(driver.receive("GET / HTTP/1.1\r\nHost: h\r\n\r\n") == [], "nothing is parsed after the close")
+    }
+
+    @Test func notHTTPStaysUnansweredEvenWhenItArrivesInPieces() {
+        var driver = CodecDriver()
+        #expect(driver.receive("INVALID CONNECTION ") == [])
+        #expect(driver.receive("PREFACE\r\n") == [])
+        #expect(driver.receive("\r\n") == [.close])
+    }
+
+        @Test func unsupportedMethodGets405WithAllow() {
         var driver = CodecDriver()
         let actions = driver.receive("BREW /pot HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(actions == [

@@ -89,6 +89,21 @@ import Testing
         }
     }
 
+    /// h2spec 3.5/2 on the shared HTTP/1.1 + HTTP/2 port: not an HTTP/2 preface, and not
+    /// HTTP/1.x either, so the server closes without writing a byte.
+    @Test func invalidConnectionPrefaceIsClosedWithoutAResponse() async throws {
+        let calls = Locked(0)
+        try await withServer(handler: { request in
+            calls.withLock { $0 += 1 }
+            return echoHandler(request)
+        }) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("INVALID CONNECTION PREFACE\r\n\r\n")
+            #expect(try client.readToEnd() == [])
+            #expect(calls.snapshot == 0)
+        }
+    }
+
     @Test func aClientThatNeverReadsCannotMakeTheServerBufferWithoutBound() async throws {
         let calls = Locked(0)
         let megabyte = [UInt8](repeating: 0x61, count: 1024 * 1024)

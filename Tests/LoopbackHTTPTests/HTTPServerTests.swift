@@ -98,7 +98,9 @@ import Testing
         Refusal(name: "413 body", request: "PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 2000000\r\n\r\n", status: 413),
         Refusal(name: "400 no colon", request: "GET / HTTP/1.1\r\nHost: h\r\nBroken header\r\n\r\n", status: 400),
         Refusal(name: "405 method", request: "TRACE / HTTP/1.1\r\nHost: h\r\n\r\n", status: 405),
-        Refusal(name: "400 garbage", request: "\u{1}\u{2}\u{3} garbage \u{7f}\r\n\r\n", status: 400),
+        // One token, not METHOD SP TARGET SP VERSION: a 400. (Three tokens whose last is not
+        // HTTP/<digit>.<digit> close without a response; see HTTPServerRobustnessTests.)
+        Refusal(name: "400 garbage", request: "\u{1}\u{2}\u{3}garbage\u{7f}\r\n\r\n", status: 400),
     ])
     func refusalThenCleanClose(_ refusal: Refusal) async throws {
         let calls = Locked(0)

@@ -12,9 +12,10 @@ public enum Route: Sendable, Hashable, Codable, CustomStringConvertible {
         if string == "home" {
             self = .home
         } else if StringFormat.orderRoute.matches(string) {
-            self = .order(String(string.dropFirst("orders/".count)))
+            // By bytes (the ASCII prefix is matched): no grapheme breaking per route.
+            self = .order(String(Substring(string.utf8.dropFirst(7))))
         } else if StringFormat.offerRoute.matches(string) {
-            self = .offer(String(string.dropFirst("offers/".count)))
+            self = .offer(String(Substring(string.utf8.dropFirst(7))))
         } else {
             return nil
         }

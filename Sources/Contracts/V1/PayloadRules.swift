@@ -77,7 +77,9 @@ enum PayloadRules {
         guard isCategory("ORDER_UPDATE", document), let aps = NodeQuery.member("aps", of: document) else { return }
         var orderID: Substring?
         if let route = NodeQuery.string(at: ["route"], in: document), StringFormat.orderRoute.matches(route) {
-            orderID = route.dropFirst("orders/".count)
+            // By bytes: the format guarantees the ASCII prefix, and dropping Characters would
+            // run grapheme breaking on every payload.
+            orderID = Substring(route.utf8.dropFirst(7))
         }
         let expected = orderID.map { "\"order-\($0)\"" } ?? "order-<id>"
         guard let thread = NodeQuery.member("thread-id", of: aps.value) else {
@@ -190,13 +192,33 @@ enum PayloadRules {
         }
     }
 
-    /// A 64-bit Bloom filter over ``personalKeyHashes``' top bits: rejects most keys before
-    /// the set is hashed.
-    static let personalKeyBloom: UInt64 = personalKeyHashes.reduce(0) { $0 | (1 << ($1 >> 58)) }
+    /// A 256-bit Bloom filter over ``personalKeyHashes`` (two probes, from the top 16 bits):
+    /// rejects almost every other key before the set is hashed.
+    static let personalKeyBloom: [UInt64] = personalKeyHashes.reduce(into: [0, 0, 0, 0]) { bloom, hash in
+        let (first, second) = bloomBits(hash)
+        bloom[first >> 6] |= 1 << UInt64(first & 63)
+        bloom[second >> 6] |= 1 << UInt64(second & 63)
+    }
+
+    /// The two Bloom filter bit numbers (0-255) of a key hash.
+    @inline(__always)
+    static func bloomBits(_ hash: UInt64) -> (Int, Int) {
+        (Int(truncatingIfNeeded: hash >> 56), Int(truncatingIfNeeded: (hash >> 48) & 0xFF))
+    }
+
+    /// True when the Bloom filter may hold `hash` (false: surely not a personal key).
+    static func mayBePersonal(_ hash: UInt64) -> Bool {
+        let (first, second) = bloomBits(hash)
+        return personalKeyBloom.withUnsafeBufferPointer { bloom in
+            bloom.count == 4
+                && bloom[first >> 6] & (1 << UInt64(first & 63)) != 0
+                && bloom[second >> 6] & (1 << UInt64(second & 63)) != 0
+        }
+    }
 
     /// True when `key`, lowercased with '_' and '-' removed, is one of ``personalKeys``.
     static func isPersonalKey(_ key: String) -> Bool {
-        guard let hash = normalizedHash(key), personalKeyBloom & (1 << (hash >> 58)) != 0,
+        guard let hash = normalizedHash(key), mayBePersonal(hash),
               personalKeyHashes.contains(hash) else { return false }
         var normalized = ""
         for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {

@@ -1,16 +1,34 @@
-/// The generic rule ids of one namespace. Each id is built only when a violation is
-/// reported, so a clean document costs no string work.
-struct GenericRuleIDs: Sendable {
+/// The generic rule ids of one namespace (`payload.type`, `payload.required`, …), built once
+/// per contract (see ``Contract/ruleNamespace``) rather than on every validation. A class, so
+/// copying a ``Contract`` (once per checked file) retains one object, not ten strings.
+final class GenericRuleIDs: Sendable, Hashable {
     let namespace: String
+    let type: String
+    let required: String
+    let unknownMember: String
+    let duplicateKey: String
+    let enumeration: String
+    let format: String
+    let length: String
+    let range: String
+    let integerFlag: String
+    let forbidden: String
 
-    var type: String { namespace + ".type" }
-    var required: String { namespace + ".required" }
-    var unknownMember: String { namespace + ".unknown-member" }
-    var duplicateKey: String { namespace + ".duplicate-key" }
-    var enumeration: String { namespace + ".enum" }
-    var format: String { namespace + ".format" }
-    var length: String { namespace + ".length" }
-    var range: String { namespace + ".range" }
-    var integerFlag: String { namespace + ".integer-flag" }
-    var forbidden: String { namespace + ".forbidden" }
+    init(namespace: String) {
+        self.namespace = namespace
+        type = namespace + ".type"
+        required = namespace + ".required"
+        unknownMember = namespace + ".unknown-member"
+        duplicateKey = namespace + ".duplicate-key"
+        enumeration = namespace + ".enum"
+        format = namespace + ".format"
+        length = namespace + ".length"
+        range = namespace + ".range"
+        integerFlag = namespace + ".integer-flag"
+        forbidden = namespace + ".forbidden"
+    }
+
+    static func == (lhs: GenericRuleIDs, rhs: GenericRuleIDs) -> Bool { lhs.namespace == rhs.namespace }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(namespace) }
 }

@@ -3,16 +3,21 @@
 enum NodeQuery {
     /// The last member called `name` of `node`, when `node` is an object.
     static func member(_ name: String, of node: JSONNode) -> JSONMember? {
-        guard case .object(let members) = node.value,
-              let index = members.lastIndex(where: { $0.key.utf8.count == name.utf8.count && $0.key == name }) else { return nil }
-        return members[index]
+        guard case .object(let members) = node.value else { return nil }
+        let count = name.utf8.count
+        var index = members.count
+        while index > 0 {
+            index &-= 1
+            if members[index].key.utf8.count == count && members[index].key == name { return members[index] }
+        }
+        return nil
     }
 
     /// The node at a member path from `document`, when every step is an object member.
     static func node(at path: [String], in document: JSONNode) -> JSONNode? {
         var current = document
-        for name in path {
-            guard let next = member(name, of: current) else { return nil }
+        for index in path.indices {
+            guard let next = member(path[index], of: current) else { return nil }
             current = next.value
         }
         return current

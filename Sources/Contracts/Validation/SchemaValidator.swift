@@ -7,8 +7,8 @@ struct SchemaValidator {
     private(set) var violations: [Violation] = []
     private var path: [String] = []
 
-    init(namespace: String) {
-        self.ids = GenericRuleIDs(namespace: namespace)
+    init(ids: GenericRuleIDs) {
+        self.ids = ids
         path.reserveCapacity(8)
     }
 

@@ -3,7 +3,9 @@
 /// Requests are answered strictly in order: one request is dispatched at a time and any
 /// pipelined bytes behind it stay buffered until its response is written. Framing errors
 /// get their status (400, 405, 408, 413, 417, 431, 501, 505) with `connection: close`, and
-/// then the connection closes; nothing a client sends can trap.
+/// then the connection closes; a request line whose version is not `HTTP/<digit>.<digit>`
+/// (not HTTP/1.x at all, e.g. h2spec's `INVALID CONNECTION PREFACE`) closes without a
+/// response. Nothing a client sends can trap.
 ///
 /// ```swift
 /// var codec = HTTP1Codec(configuration: .init(), connectionID: 1)
@@ -324,7 +326,7 @@ package struct HTTP1Codec: ConnectionCodec {
     }
 
     private mutating func fail(_ error: HTTP1RequestError, into actions: inout [ConnectionAction]) {
-        actions.append(.write(HTTP1ResponseWriter.errorResponse(error)))
+        if error.isAnswered { actions.append(.write(HTTP1ResponseWriter.errorResponse(error))) }
         close(into: &actions)
     }
 

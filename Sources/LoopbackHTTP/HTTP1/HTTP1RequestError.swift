@@ -2,10 +2,11 @@
 /// (the response body), e.g. `400 header line 3 has no colon`.
 ///
 /// After any of these the connection closes, because the framing can no longer be trusted.
+/// One kind, ``notHTTP(_:)``, closes without a response: the peer is not speaking HTTP/1.x.
 package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
         case malformed, headerTooLarge, bodyTooLarge, methodNotAllowed, versionNotSupported
-        case notImplemented, expectationFailed, requestTimeout
+        case notImplemented, expectationFailed, requestTimeout, notHTTP
     }
 
     private let code: Code
@@ -17,10 +18,14 @@ package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
         self.detail = detail
     }
 
-    /// The status the client receives.
+    /// False when the connection closes without any response (``notHTTP(_:)``).
+    package var isAnswered: Bool { code != .notHTTP }
+
+    /// The status the client receives (for ``notHTTP(_:)``, which is not answered, the 400 it
+    /// would have been).
     package var status: HTTPStatus {
         switch code {
-        case .malformed: return .badRequest
+        case .malformed, .notHTTP: return .badRequest
         case .headerTooLarge: return .requestHeaderFieldsTooLarge
         case .bodyTooLarge: return .contentTooLarge
         case .methodNotAllowed: return .methodNotAllowed
@@ -36,6 +41,12 @@ package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
     /// Equality on the kind only, so tests can match `.malformed("")` against any 400.
     package static func == (lhs: HTTP1RequestError, rhs: HTTP1RequestError) -> Bool { lhs.code == rhs.code }
     package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    // MARK: No response
+    /// The request line's version is not `HTTP/<digit>.<digit>` (h2spec's `INVALID CONNECTION
+    /// PREFACE`, another protocol): a 400 would not be understood, so the connection just
+    /// closes (RFC 9112 §2.2 makes the 400 a SHOULD).
+    package static func notHTTP(_ detail: String) -> HTTP1RequestError { .init(.notHTTP, detail) }
 
     // MARK: 4xx
     /// 400: broken request line, header syntax, framing headers or chunk syntax.
@@ -61,7 +72,7 @@ package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
     // MARK: 5xx
     /// 501: a transfer coding other than `chunked`.
     package static func notImplemented(_ detail: String) -> HTTP1RequestError { .init(.notImplemented, detail) }
-    /// 505: an HTTP version other than 1.0 and 1.1.
+    /// 505: an HTTP version other than 1.0 and 1.1 (`HTTP/2.0`, `HTTP/3.0`).
     package static func versionNotSupported(_ version: String) -> HTTP1RequestError {
         .init(.versionNotSupported, "\(version) is not supported; use HTTP/1.1")
     }

@@ -70,7 +70,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
               let major = digit(versionBytes, at: 5), versionBytes[versionBytes.startIndex + 6] == UInt8(ascii: "."),
               let minor = digit(versionBytes, at: 7)
         else {
-            throw .malformed("the request line must end in HTTP/1.1 or HTTP/1.0")
+            throw .notHTTP("the request line's version is not HTTP/<digit>.<digit>")
         }
         let version = String(decoding: versionBytes, as: UTF8.self)
         guard major == 1, minor <= 1 else { throw .versionNotSupported(version) }
