@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the test suite under sanitizers, in separate build folders so the normal .build
+# is never rebuilt with sanitizer flags.
+#
+#   scripts/sanitizers.sh                 thread sanitizer, every test target
+#   scripts/sanitizers.sh thread address  both, one after the other
+#   SANITIZER_FILTER=LoopbackHTTPTests scripts/sanitizers.sh thread   one target
+#
+# The whole suite runs under TSan in about 2 minutes once built (the build dominates:
+# about 5 minutes on 2 cores), so CI runs all of it rather than a subset. Any sanitizer
+# report fails the run: TSan and ASan make the test process exit non-zero.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+sanitizers=("$@")
+[[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread)
+
+for sanitizer in "${sanitizers[@]}"; do
+    case "$sanitizer" in
+        thread|address) ;;
+        *) echo "Usage: scripts/sanitizers.sh [thread] [address]" >&2; exit 64 ;;
+    esac
+    scratch="$root/.build-${sanitizer:0:1}san"
+    filter=()
+    if [[ -n "${SANITIZER_FILTER:-}" ]]; then filter=(--filter "$SANITIZER_FILTER"); fi
+    echo "==> swift test --sanitize=$sanitizer (build folder ${scratch#"$root"/})" >&2
+    started=$(date +%s)
+    # halt_on_error=0 lists every race, not only the first; the exit status still fails.
+    TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" \
+    ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" \
+        swift test --sanitize="$sanitizer" --scratch-path "$scratch" ${filter[@]+"${filter[@]}"}
+    echo "<== $sanitizer sanitizer: tests passed, no reports ($(( $(date +%s) - started ))s)" >&2
+done
