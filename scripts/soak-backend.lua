@@ -1,11 +1,15 @@
 -- wrk script for scripts/soak.sh: rotates through valid, invalid and refused backend
 -- requests, and stops each thread after its share of the request count, so a soak is
--- "N requests" rather than "N seconds". Arguments (after --): total requests, threads.
+-- "N requests" rather than "N seconds". Arguments (after --): total requests, threads,
+-- and a folder where each thread leaves a file when done: wrk itself only ends after its
+-- duration or SIGINT, so soak.sh sends SIGINT once every thread has left its file.
 local requests = {}
 local counter = 0
 local limit = 0
-local statuses = {}
-local answered = 0
+local doneFolder = nil
+-- Globals, so done() can read them from each thread with thread:get.
+statuses = {}
+answered = 0
 
 local token = "e3b53618dc34756b82873ffe5b4214615ebad4f51fb3bc4f447d0327be70eb5"
 local registration = '{"platform":"ios","environment":"production","appVersion":"4.2.0",' ..
@@ -16,6 +20,7 @@ function init(args)
   local total = tonumber(args[1]) or 1000
   local threads = tonumber(args[2]) or 1
   limit = math.floor(total / threads)
+  doneFolder = args[3]
   -- Valid: register (16 tokens, so the device table stays small), delete, opened.
   for i = 0, 15 do
     table.insert(requests, wrk.format("PUT", "/v1/devices/" .. token .. string.format("%x", i), auth, registration))
@@ -42,12 +47,19 @@ end
 function response(status, headers, body)
   answered = answered + 1
   statuses[status] = (statuses[status] or 0) + 1
-  if answered >= limit then wrk.thread:stop() end
+  if answered == limit then
+    if doneFolder then
+      local file = io.open(doneFolder .. "/thread-" .. tostring(id), "w")
+      if file then file:close() end
+    end
+    wrk.thread:stop()
+  end
 end
 
 local threads = {}
 function setup(thread)
   table.insert(threads, thread)
+  thread:set("id", #threads)
 end
 
 -- Printed for soak.sh: one "responses N" line and one "status CODE N" line per status.
@@ -61,6 +73,7 @@ function done(summary, latency, requests)
     end
   end
   io.write(string.format("responses %d\n", total))
+  io.write(string.format("wrk-requests %d\n", summary.requests))
   for code, count in pairs(byStatus) do
     io.write(string.format("status %d %d\n", code, count))
   end

@@ -101,9 +101,20 @@ wrk_threads=2; wrk_connections=32
 started=$(date +%s.%N)
 
 echo "HTTP/1.1: $h1_requests requests with wrk ($wrk_threads threads, $wrk_connections connections)" >&2
+mkdir -p "$work/wrk-done"
 wrk -t"$wrk_threads" -c"$wrk_connections" -d"${seconds}s" --timeout 10s -s scripts/soak-backend.lua \
-    "$backend" -- "$h1_requests" "$wrk_threads" > "$work/wrk.out" 2>&1 || { cat "$work/wrk.out" >&2; echo "Error: wrk failed" >&2; exit 1; }
-wrk_responses="$(awk '$1 == "responses" { print $2 }' "$work/wrk.out")"
+    "$backend" -- "$h1_requests" "$wrk_threads" "$work/wrk-done" > "$work/wrk.out" 2>&1 &
+wrk_pid=$!
+# wrk runs for its duration unless interrupted: SIGINT once every thread has its share.
+while kill -0 "$wrk_pid" 2>/dev/null; do
+    if [[ "$(ls "$work/wrk-done" | wc -l)" -ge "$wrk_threads" ]]; then kill -INT "$wrk_pid" 2>/dev/null || true; break; fi
+    sleep 0.2
+done
+wait "$wrk_pid" || { cat "$work/wrk.out" >&2; echo "Error: wrk failed" >&2; exit 1; }
+grep -q '^wrk-requests ' "$work/wrk.out" || { cat "$work/wrk.out" >&2; echo "Error: wrk printed no summary" >&2; exit 1; }
+# wrk's own count of completed responses (its Lua per-thread counters can miss the last
+# responses a stopping thread reads).
+wrk_responses="$(awk '$1 == "wrk-requests" { print $2 }' "$work/wrk.out")"
 wrk_errors="$(grep '^errors ' "$work/wrk.out" || true)"
 
 # HTTP/2: four h2load runs of h2_each requests (h2load counts exactly).
