@@ -23,7 +23,7 @@ public func fuzzHTTP2Connection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         }
     }
     for stream in session.held where !session.closed {
-        session.run { $0.respond(HTTPResponse(status: .accepted), stream: stream, into: &$1) }
+        session.run { $0.respond(HTTPResponse(status: .noContent), stream: stream, into: &$1) }
     }
     session.run { $0.shutdown(into: &$1) }
     session.run { $0.peerClosed(into: &$1) }
