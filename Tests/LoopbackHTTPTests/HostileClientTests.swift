@@ -17,31 +17,33 @@ import Testing
     /// request could be complete, and serves other clients meanwhile.
     @Test func slowlorisGets408AfterTheRequestTimeoutWhileOthersAreServed() async throws {
         try await withServer({ $0.requestTimeout = 1.5; $0.idleTimeout = 30 }, handler: echoHandler) { server in
-            let slow = try RawClient(port: server.port, timeoutSeconds: 20)
             let request = Array("GET /slow HTTP/1.1\r\nHost: h\r\nX-Padding: 0123456789\r\n\r\n".utf8)
+            let slow = try RawClient(port: server.port, timeoutSeconds: 20)
             let sent = Locked(0)
             let closed = Locked(false)
-            let sender = Thread {
+            Thread {
                 for byte in request {
                     if closed.snapshot { return }
                     do { try slow.send([byte]) } catch { return }
                     sent.withLock { $0 += 1 }
                     Thread.sleep(forTimeInterval: 1)  // the hostile client's pace, not a wait
                 }
-            }
-            sender.start()
-            #expect(eventually { sent.snapshot >= 1 })
+            }.start()
+            #expect(await offThread { eventually { sent.snapshot >= 1 } })
             // Others are served while the slowloris dribbles.
             for index in 0..<5 {
-                let other = try RawClient(port: server.port)
-                try other.send("GET /other\(index) HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-                #expect(try other.readToEnd().text.hasSuffix("GET /other\(index) 0"))
+                let reply = try await offThread {
+                    let other = try RawClient(port: server.port)
+                    try other.send("GET /other\(index) HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                    return try other.readToEnd()
+                }
+                #expect(reply.text.hasSuffix("GET /other\(index) 0"))
             }
-            let reply = try slow.readToEnd()
+            let reply = try await offThread { try slow.readToEnd() }
             closed.withLock { $0 = true }
             #expect(statusCode(reply) == 408)
             #expect(sent.snapshot < request.count, "closed before the slow request could complete")
-            #expect(eventually { server.openConnectionCount == 0 })
+            #expect(await offThread { eventually { server.openConnectionCount == 0 } })
         }
     }
 
@@ -55,16 +57,15 @@ import Testing
             let headers = peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true).bytes
             let closed = Locked(false)
             let sent = Locked(0)
-            let sender = Thread {
+            Thread {
                 for byte in headers {
                     if closed.snapshot { return }
                     do { try slow.send([byte]) } catch { return }
                     sent.withLock { $0 += 1 }
                     Thread.sleep(forTimeInterval: 0.5)  // the hostile client's pace
                 }
-            }
-            sender.start()
-            let received = try slow.readToEnd()
+            }.start()
+            let received = try await offThread { try slow.readToEnd() }
             closed.withLock { $0 = true }
             var decoder = HTTP2FrameDecoder(maximumFrameSize: 1 << 24)
             decoder.append(received)
@@ -74,9 +75,12 @@ import Testing
             }
             #expect(sawGoAway)
             #expect(sent.snapshot < headers.count, "closed before the slow HEADERS could complete")
-            let other = try RawClient(port: server.port)
-            try other.send("GET /after HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-            #expect(try other.readToEnd().text.hasSuffix("GET /after 0"))
+            let after = try await offThread {
+                let other = try RawClient(port: server.port)
+                try other.send("GET /after HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                return try other.readToEnd()
+            }
+            #expect(after.text.hasSuffix("GET /after 0"))
         }
     }
 
@@ -95,12 +99,15 @@ import Testing
             let stuck = try RawClient(port: server.port, timeoutSeconds: 20)
             let requests = 200
             try stuck.send(String(repeating: "GET /big HTTP/1.1\r\nHost: h\r\n\r\n", count: requests))
-            #expect(eventually { calls.snapshot >= 2 })
-            let fresh = try RawClient(port: server.port)
-            try fresh.send("GET /fresh HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-            #expect(try fresh.readToEnd().text.hasSuffix("GET /fresh 0"))
+            #expect(await offThread { eventually { calls.snapshot >= 2 } })
+            let fresh = try await offThread {
+                let client = try RawClient(port: server.port)
+                try client.send("GET /fresh HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                return try client.readToEnd()
+            }
+            #expect(fresh.text.hasSuffix("GET /fresh 0"))
             // The stuck connection is destroyed by its timeout although we keep it open.
-            #expect(eventually(timeout: 20) { server.openConnectionCount == 0 })
+            #expect(await offThread { eventually(timeout: 20) { server.openConnectionCount == 0 } })
             // Socket buffers hold a few MiB at most: far fewer than 200 answers were made.
             #expect(calls.snapshot < requests / 2)
             withExtendedLifetime(stuck) {}
@@ -114,26 +121,52 @@ import Testing
         // Each connection costs a descriptor here and one in the server (same process).
         try raiseDescriptorLimit(to: 2 * connections + 256)
         try await withServer(handler: echoHandler) { server in
-            var clients: [RawClient] = []
-            clients.reserveCapacity(connections)
-            for _ in 0..<connections {
-                clients.append(try RawClient(port: server.port, timeoutSeconds: 20))
-            }
-            for (index, client) in clients.enumerated() {
-                try client.send("GET /c\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
-            }
-            var answered = 0
-            for (index, client) in clients.enumerated() {
-                let reply = try client.read { $0.text.hasSuffix("GET /c\(index) 0") }
-                if statusCode(reply) == 200 && reply.text.hasSuffix("GET /c\(index) 0") { answered += 1 }
+            let (answered, open, fresh) = try await offThread {
+                var clients: [RawClient] = []
+                clients.reserveCapacity(connections)
+                for _ in 0..<connections {
+                    clients.append(try RawClient(port: server.port, timeoutSeconds: 20))
+                }
+                for (index, client) in clients.enumerated() {
+                    try client.send("GET /c\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+                }
+                var answered = 0
+                for (index, client) in clients.enumerated() {
+                    let reply = try client.read { $0.text.hasSuffix("GET /c\(index) 0") }
+                    if statusCode(reply) == 200 && reply.text.hasSuffix("GET /c\(index) 0") { answered += 1 }
+                }
+                let open = server.openConnectionCount
+                let client = try RawClient(port: server.port)
+                try client.send("GET /fresh HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                let fresh = try client.readToEnd()
+                return (answered, open, fresh)
             }
             #expect(answered == connections)
-            #expect(server.openConnectionCount == connections)
-            let fresh = try RawClient(port: server.port)
-            try fresh.send("GET /fresh HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-            #expect(try fresh.readToEnd().text.hasSuffix("GET /fresh 0"))
-            clients.removeAll()
-            #expect(eventually(timeout: 20) { server.openConnectionCount == 0 })
+            #expect(open == connections)
+            #expect(fresh.text.hasSuffix("GET /fresh 0"))
+            // The clients are closed now: the server closes its side of every one.
+            #expect(await offThread { eventually(timeout: 20) { server.openConnectionCount == 0 } })
+        }
+    }
+
+    /// Runs blocking socket work on a thread of its own and awaits the result, so a test
+    /// waiting seconds for a slow client's timeout does not hold one of the cooperative
+    /// pool's few threads (two on a two-core machine) that other suites' `await`s need.
+    func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    continuation.resume(returning: try work())
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+
+    func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
