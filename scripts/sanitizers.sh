@@ -8,7 +8,9 @@
 #
 # The whole suite runs under TSan in about 2 minutes once built (the build dominates:
 # about 5 minutes on 2 cores), so CI runs all of it rather than a subset. Any sanitizer
-# report fails the run: TSan and ASan make the test process exit non-zero.
+# report fails the run: TSan and ASan make the test process exit non-zero. ASan runs with
+# detect_leaks=0: LeakSanitizer reports only leaks in Foundation (file reads), libcurl
+# (URLSession) and XCTest, none in our Sources/.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -6,7 +6,7 @@
 #   scripts/soak.sh [REQUESTS]        default 1000000; e.g. scripts/soak.sh 50000 in CI
 #
 # Environment: SOAK_SECONDS (default 900) bounds each load phase; SOAK_MAX_RSS_MB (default
-# 256) is the peak-memory bound; SOAK_BIN uses an already built contract-check.
+# 128) is the peak-memory bound; SOAK_BIN uses an already built contract-check.
 #
 # Mix (HTTP/1.1, rotated by scripts/soak-backend.lua): device registrations for 16 tokens,
 # deletes, opened reports (valid), and JSON syntax errors, contract violations, bad path
@@ -31,7 +31,7 @@ cd "$root"
 requests="${1:-1000000}"
 [[ "$requests" =~ ^[0-9]+$ ]] && (( requests >= 1000 )) || { echo "Usage: scripts/soak.sh [REQUESTS >= 1000]" >&2; exit 64; }
 seconds="${SOAK_SECONDS:-900}"
-max_rss_mb="${SOAK_MAX_RSS_MB:-256}"
+max_rss_mb="${SOAK_MAX_RSS_MB:-128}"
 
 for tool in wrk h2load curl python3; do
     command -v "$tool" >/dev/null || { echo "Error: $tool is missing (scripts/install-peers.sh installs wrk and nghttp2-client)" >&2; exit 69; }
