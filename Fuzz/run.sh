@@ -25,7 +25,7 @@ LOOPBACK_FLAGS="-package-name PushContracts -I $root/Fuzz/out/modules"
 # flags:   extra swiftc flags (e.g. -I for a C module, -Xcc ...); C files in sources are
 #          compiled with clang first and linked in.
 declare -A SOURCES=(
-    [JSONReader]="Sources/Contracts/*.swift"
+    [JSONReader]="Sources/Contracts/*.swift Sources/Contracts/*/*.swift"
     [HTTP1Parser]="$LOOPBACK"
     [HTTP2Frames]="$LOOPBACK"
     [HPACK]="$LOOPBACK"
