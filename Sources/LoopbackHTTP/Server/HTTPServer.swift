@@ -27,8 +27,8 @@ package final class HTTPServer: Sendable {
     private let loopThread: Locked<LoopThread>
     /// Left by the loop thread as its last act; later `stop()` callers wait on it.
     private let loopEnded: DispatchGroup
-    /// Short critical sections only: nothing waits for the loop while holding it, because
-    /// the loop thread itself (a handler) may call `stop()` or `refuseConnections`.
+    /// Short critical sections only (commands are queued under it, never awaited): the
+    /// loop thread itself (a handler) may call `stop()` or `refuseConnections`.
     private let lifecycle = Locked(Lifecycle())
 
     private struct Lifecycle {
@@ -96,10 +96,11 @@ package final class HTTPServer: Sendable {
     /// returns at once.
     package func stop() {
         let first = lifecycle.withLock { state -> Bool in
-            defer { state.stopped = true }
-            return !state.stopped
+            guard !state.stopped else { return false }
+            state.stopped = true
+            control.send(.stop)
+            return true
         }
-        if first { control.send(.stop) }
         let thread = loopThread.snapshot
         if thread.isCurrent {
             // Stopping from its own handler: the loop ends after this turn; nobody joins,
@@ -133,17 +134,17 @@ package final class HTTPServer: Sendable {
     /// offline and the error is returned.
     @discardableResult
     package func refuseConnections(_ refuse: Bool) -> SystemError? {
-        let changed = lifecycle.withLock { state -> Bool in
-            guard !state.stopped, state.refusing != refuse else { return false }
-            state.refusing = refuse
-            return true
-        }
-        guard changed else { return nil }
-        let onLoopThread = loopThread.snapshot.isCurrent
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<SystemError?>(nil)
-        let command: ServerCommand = refuse ? .refuse(done: done) : .listen(port: port, outcome: outcome, done: done)
-        guard control.send(command), !onLoopThread else { return nil }
+        // Queue the command under the lock, so concurrent calls reach the loop in the
+        // order their state changes were made; wait for it outside the lock.
+        let queued = lifecycle.withLock { state -> Bool in
+            guard !state.stopped, state.refusing != refuse else { return false }
+            state.refusing = refuse
+            let command: ServerCommand = refuse ? .refuse(done: done) : .listen(port: port, outcome: outcome, done: done)
+            return control.send(command)
+        }
+        guard queued, !loopThread.snapshot.isCurrent else { return nil }
         done.wait()
         if let failure = outcome.snapshot {
             lifecycle.withLock { $0.refusing = true }
