@@ -236,7 +236,10 @@ package struct HTTP1Codec: ConnectionCodec {
             index += 1
         }
         guard let end else {
-            headScanned = input.count - inputStart
+            // A lone CR may be the first half of a stray CRLF: leave it unscanned, so the
+            // skip above still applies once its LF arrives in a later read.
+            let pending = input.count - inputStart
+            headScanned = pending == 1 && input[inputStart] == ASCII.cr ? 0 : pending
             if headScanned > maxHeaderBytes { throw .headerTooLarge(limit: maxHeaderBytes) }
             return false
         }
