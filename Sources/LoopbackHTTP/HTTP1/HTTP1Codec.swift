@@ -223,7 +223,10 @@ package struct HTTP1Codec: ConnectionCodec {
         }
         var index = inputStart + headScanned
         var end: Int?
-        while index < input.count {
+        // Never scan past the limit: beyond it the answer is 431 whatever follows, so the
+        // outcome does not depend on how much arrived in one read.
+        let scanEnd = min(input.count, inputStart + maxHeaderBytes)
+        while index < scanEnd {
             if input[index] == ASCII.lf {
                 guard index > inputStart, input[index - 1] == ASCII.cr else {
                     throw .malformed("a bare LF in the request head; lines end in CRLF")
