@@ -2,7 +2,10 @@
 // payload arrives in arbitrary chunkings (FuzzInput). Dispatched streams are answered in
 // varied ways (respond, reset, lose, answer later, GOAWAY), as the fakes' faults do. The
 // connection must never trap, never act after closing, and only ever write whole, valid
-// frames. Built by Fuzz/run.sh HTTP2Connection SECONDS.
+// frames. With every answer deferred to the end, the same bytes delivered in one piece
+// must dispatch the same requests and send the same RST_STREAM and GOAWAY codes: how TCP
+// splits a stream never changes what the server does. Built by
+// Fuzz/run.sh HTTP2Connection SECONDS.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2Connection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -27,7 +30,50 @@ public func fuzzHTTP2Connection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     }
     session.run { $0.shutdown(into: &$1) }
     session.run { $0.peerClosed(into: &$1) }
+
+    var again = FuzzInput(data, size)
+    let chunked = deferredTranscript(of: again.chunks(), prelude: opening)
+    let whole = deferredTranscript(of: [again.payload[...]], prelude: opening)
+    if chunked != whole {
+        fuzzFailure("chunking changed the outcome:\n  chunked \(chunked)\n  whole   \(whole)")
+    }
     return 0
+}
+
+/// Dispatched requests and the RST_STREAM / GOAWAY codes written, with no stream answered
+/// until every chunk was delivered (answers between chunks would legitimately change
+/// which later frames find their stream open).
+func deferredTranscript(of chunks: [ArraySlice<UInt8>], prelude: [UInt8]) -> [String] {
+    var configuration = HTTP2Configuration()
+    configuration.maxBodyBytes = 4_096
+    configuration.maxConcurrentStreams = 10_000
+    var connection = HTTP2Connection(configuration: configuration, connectionID: 3)
+    var output = HTTP2FrameDecoder(maximumFrameSize: 1 << 24)
+    var lines: [String] = []
+    var actions: [ConnectionAction] = []
+    connection.start(into: &actions)
+    prelude.withUnsafeBytes { connection.receive($0, into: &actions) }
+    for chunk in chunks {
+        chunk.withUnsafeBytes { connection.receive($0, into: &actions) }
+    }
+    for action in actions {
+        switch action {
+        case .write(let bytes):
+            output.append(bytes)
+            while let frame = try? output.nextFrame() {
+                switch frame.payload {
+                case .rstStream(let code): lines.append("rst \(frame.stream) \(code.rawValue)")
+                case .goAway(let last, let code, _): lines.append("goaway \(last) \(code.rawValue)")
+                default: break
+                }
+            }
+        case .dispatch(let request, let stream):
+            lines.append("dispatch \(stream) \(request.method) \(request.path) \(request.authority ?? "-") \(request.headers) \(request.body)")
+        case .close: lines.append("close")
+        case .reset: lines.append("reset")
+        }
+    }
+    return lines
 }
 
 /// The connection plus what the fuzz target checks about its output.
