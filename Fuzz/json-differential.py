@@ -59,7 +59,9 @@ count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
 inputs = [gen() for _ in range(count)]
 build = tempfile.mkdtemp(prefix='json-differential.')
 classify = os.path.join(build, 'classify')
-sources = [os.path.join(root, 'Sources/Contracts', f) for f in sorted(os.listdir(os.path.join(root, 'Sources/Contracts'))) if f.endswith('.swift')]
+# The whole Contracts module, subfolders included (Models/, Schema/, V1/, Validation/).
+sources = sorted(os.path.join(folder, f) for folder, _, files in os.walk(os.path.join(root, 'Sources/Contracts'))
+                 for f in files if f.endswith('.swift'))
 subprocess.run(['swiftc', '-O', '-swift-version', '6', '-module-name', 'JSONDifferential', *sources,
                 os.path.join(root, 'Fuzz/JSONDifferential/main.swift'), '-o', classify], check=True)
 res = subprocess.run([classify], input=b'\n'.join(base64.b64encode(x) for x in inputs) + b'\n', capture_output=True).stdout.decode().split('\n')

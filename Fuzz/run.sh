@@ -15,25 +15,40 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 # ---- The one place that lists targets -------------------------------------------------
+# LoopbackHTTP compiled whole with the shared FuzzInput chunker. Its `package` declarations
+# need a package name, and its `import CLoopbackShim` (header-only) finds the module map
+# that the build step below writes into Fuzz/out/modules/.
+LOOPBACK="Sources/LoopbackHTTP/*.swift Sources/LoopbackHTTP/*/*.swift Fuzz/Support/*.swift"
+LOOPBACK_FLAGS="-package-name PushContracts -I $root/Fuzz/out/modules"
 # sources: globs relative to the package root, compiled together with Fuzz/<TARGET>/main.swift.
 # corpus:  folder name under Fuzz/corpus/.
 # flags:   extra swiftc flags (e.g. -I for a C module, -Xcc ...); C files in sources are
 #          compiled with clang first and linked in.
 declare -A SOURCES=(
-    [JSONReader]="Sources/Contracts/*.swift"
-    # [HTTP1Parser]="Sources/LoopbackHTTP/*.swift Sources/CLoopbackShim/shim.c"
-    # [HTTP2Frames]="Sources/LoopbackHTTP/*.swift Sources/CLoopbackShim/shim.c"
-    # [HPACK]="Sources/LoopbackHTTP/*.swift Sources/CLoopbackShim/shim.c"
+    [JSONReader]="Sources/Contracts/*.swift Sources/Contracts/*/*.swift"
+    [HTTP1Parser]="$LOOPBACK"
+    [HTTP2Frames]="$LOOPBACK"
+    [HPACK]="$LOOPBACK"
+    [HTTP2Connection]="$LOOPBACK"
 )
 declare -A CORPUS=(
     [JSONReader]="json"
+    [HTTP1Parser]="http1"
+    [HTTP2Frames]="http2-frames"
+    [HPACK]="hpack"
+    [HTTP2Connection]="http2-connection"
 )
 declare -A FLAGS=(
     [JSONReader]=""
+    [HTTP1Parser]="$LOOPBACK_FLAGS"
+    [HTTP2Frames]="$LOOPBACK_FLAGS"
+    [HPACK]="$LOOPBACK_FLAGS"
+    [HTTP2Connection]="$LOOPBACK_FLAGS"
 )
 # dict:    optional libFuzzer dictionary under Fuzz/dict/.
 declare -A DICT=(
     [JSONReader]="json.dict"
+    [HTTP1Parser]="http1.dict"
 )
 # -----------------------------------------------------------------------------------------
 
@@ -78,7 +93,17 @@ fi
 
 # ---- Build -------------------------------------------------------------------------------
 out="$root/Fuzz/out/$target"
-mkdir -p "$out"
+mkdir -p "$out" "$root/Fuzz/out/modules"
+# SwiftPM synthesises CLoopbackShim's module map; outside SwiftPM we write the same one.
+# Written to a temporary file and renamed, so targets built in parallel never read it half-written.
+modulemap_tmp="$(mktemp "$root/Fuzz/out/modules/module.modulemap.XXXXXX")"
+cat > "$modulemap_tmp" <<MODULEMAP
+module CLoopbackShim {
+    header "$root/Sources/CLoopbackShim/include/CLoopbackShim.h"
+    export *
+}
+MODULEMAP
+mv -f "$modulemap_tmp" "$root/Fuzz/out/modules/module.modulemap"
 swift_files=()
 c_objects=()
 for pattern in ${SOURCES[$target]}; do

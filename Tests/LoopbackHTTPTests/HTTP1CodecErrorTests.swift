@@ -110,6 +110,22 @@ import Testing
         ])
     }
 
+    /// Found by Fuzz/run.sh HTTP1Parser: an oversized head with a bare LF past the limit
+    /// was a 400 when it arrived in one read and a 431 when it arrived in pieces.
+    @Test(arguments: [1, 7, 4096])
+    func anOversizedHeadIs431HoweverItArrives(_ pieceSize: Int) {
+        var driver = CodecDriver(maxHeaderBytes: 1024)
+        let head = Array("GET / HTTP/1.1\r\nX-Long: \(String(repeating: "a", count: 1100))\nHost: h\r\n\r\n".utf8)
+        var actions: [ConnectionAction] = []
+        var offset = 0
+        while offset < head.count {
+            let end = min(head.count, offset + pieceSize)
+            actions += driver.receive(Array(head[offset..<end]))
+            offset = end
+        }
+        #expect(actions == [errorWire("431 Request Header Fields Too Large", "request header block exceeds 1024 bytes"), .close])
+    }
+
     @Test func headerBlockOverTheLimitGets431EvenBeforeItEnds() {
         var driver = CodecDriver(maxHeaderBytes: 1024)
         let actions = driver.receive("GET / HTTP/1.1\r\nHost: h\r\nX-Big: " + String(repeating: "a", count: 1100))

@@ -60,6 +60,18 @@ func request(_ method: String, _ path: String, headers: HTTPFields, body: String
         #expect(actions == [.dispatch(request("PUT", "/d", headers: ["Host": "h", "Content-Length": "5"], body: "hello"), stream: 1)])
     }
 
+    /// Found by Fuzz/run.sh HTTP1Parser: a stray CRLF before a request (RFC 9112 §2.2)
+    /// split across two reads, "\r" then "\nGET …", made the request a 400.
+    @Test(arguments: [["\r", "\nGET /s HTTP/1.1\r\nHost: h\r\n\r\n"],
+                      ["\r\n\r", "\nGET /s HTTP/1.1\r\nHost: h\r\n\r\n"],
+                      ["\r", "\n", "\r", "\nGET /s HTTP/1.1\r\nHost: h\r\n\r\n"]])
+    func aStrayCRLFSplitAcrossReadsIsStillSkipped(_ pieces: [String]) {
+        var driver = CodecDriver()
+        var actions: [ConnectionAction] = []
+        for piece in pieces { actions += driver.receive(piece) }
+        #expect(actions == [.dispatch(request("GET", "/s", headers: ["Host": "h"]), stream: 1)])
+    }
+
     @Test func pipelinedRequestsAreDispatchedOneAtATimeInOrder() {
         var driver = CodecDriver()
         let first = driver.receive("GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\nGET /3 HTTP/1.1\r\nHost: h\r\n\r\n")

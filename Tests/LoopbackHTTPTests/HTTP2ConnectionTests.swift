@@ -28,6 +28,26 @@ import Testing
         #expect(peer.connection.activity == .awaitingResponse)
     }
 
+    /// Found by Fuzz/run.sh HTTP2Connection: a complete request followed by a connection
+    /// error in the same read was dropped, but dispatched when the error came in a later
+    /// read. GOAWAY names the stream as possibly processed, so it is dispatched either way.
+    @Test(arguments: [false, true])
+    func aCompleteRequestBeforeAConnectionErrorIsDispatchedHoweverItArrives(_ splitReads: Bool) {
+        var peer = HTTP2TestPeer()
+        let request = peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)
+        let bad = HTTP2Frame(stream: 1, payload: .ping(ack: false, opaque: 1))  // PING on a stream: PROTOCOL_ERROR
+        var output = splitReads ? peer.send([request]) : peer.send(request.bytes + bad.bytes)
+        if splitReads {
+            let later = peer.send([bad])
+            output.frames += later.frames
+            output.closed = later.closed
+        }
+        #expect(output.dispatches.map(\.1) == [1])
+        #expect(output.goAway?.code == .protocolError)
+        #expect(output.goAway?.lastStream == 1)
+        #expect(output.closed)
+    }
+
     @Test func responseWithBodyIsHeadersThenData() {
         var peer = HTTP2TestPeer()
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)])

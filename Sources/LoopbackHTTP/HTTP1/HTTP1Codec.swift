@@ -225,7 +225,10 @@ package struct HTTP1Codec: ConnectionCodec {
         }
         var index = inputStart + headScanned
         var end: Int?
-        while index < input.count {
+        // Never scan past the limit: beyond it the answer is 431 whatever follows, so the
+        // outcome does not depend on how much arrived in one read.
+        let scanEnd = min(input.count, inputStart + maxHeaderBytes)
+        while index < scanEnd {
             if input[index] == ASCII.lf {
                 guard index > inputStart, input[index - 1] == ASCII.cr else {
                     throw .malformed("a bare LF in the request head; lines end in CRLF")
@@ -238,7 +241,10 @@ package struct HTTP1Codec: ConnectionCodec {
             index += 1
         }
         guard let end else {
-            headScanned = input.count - inputStart
+            // A lone CR may be the first half of a stray CRLF: leave it unscanned, so the
+            // skip above still applies once its LF arrives in a later read.
+            let pending = input.count - inputStart
+            headScanned = pending == 1 && input[inputStart] == ASCII.cr ? 0 : pending
             if headScanned > maxHeaderBytes { throw .headerTooLarge(limit: maxHeaderBytes) }
             return false
         }

@@ -181,12 +181,13 @@ package struct HTTP2Connection: ConnectionCodec {
         }
     }
 
-    /// A connection error (§5.4.1): GOAWAY with the code, then close.
+    /// A connection error (§5.4.1): GOAWAY with the code, then close. Requests completed
+    /// before the error are still dispatched: GOAWAY names them as possibly processed, and
+    /// whether they arrived in the same read as the error must not matter.
     mutating func connectionError(_ error: HTTP2ProtocolError) {
         write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: error.code, debugData: Array(error.message.utf8))))
         phase = .closed
         closeAfterFlush = true
-        dispatches = []
     }
 
     /// A stream error (§5.4.2) or our own reset: RST_STREAM, forget the stream, remember its id.

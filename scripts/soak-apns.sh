@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Soak for FakeAPNs: REQUESTS HTTP/2 pushes (valid, invalid, unknown routes) with h2load
+# through the fake-apns-bench-server executable, then the same health checks as
+# scripts/soak.sh. Loopback only; bounded in time.
+#
+#   scripts/soak-apns.sh [REQUESTS]       default 1000000
+#
+# `contract-check serve` has no FakeAPNs in this build yet, so this soaks FakeAPNs as the
+# benchmark server runs it (Benchmarks/FakeAPNsServer: any well-formed device token is a
+# device, topic com.example.app, one ES256 provider token). That process has no admin
+# API, so the journal count equality is checked by scripts/soak.sh for the backend only.
+# Environment: SOAK_SECONDS (default 900) bounds each h2load run; SOAK_MAX_RSS_MB (default
+# 128); SOAK_APNS_BIN uses an already built fake-apns-bench-server.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+requests="${1:-1000000}"
+[[ "$requests" =~ ^[0-9]+$ ]] && (( requests >= 1000 )) || { echo "Usage: scripts/soak-apns.sh [REQUESTS >= 1000]" >&2; exit 64; }
+seconds="${SOAK_SECONDS:-900}"
+max_rss_mb="${SOAK_MAX_RSS_MB:-128}"
+for tool in h2load curl python3; do
+    command -v "$tool" >/dev/null || { echo "Error: $tool is missing (scripts/install-peers.sh installs nghttp2-client)" >&2; exit 69; }
+done
+if [[ -z "${SOAK_APNS_BIN:-}" ]]; then
+    echo "Building fake-apns-bench-server (release)" >&2
+    swift build -c release --product fake-apns-bench-server >&2
+    SOAK_APNS_BIN="$(swift build -c release --show-bin-path)/fake-apns-bench-server"
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/soak-apns.XXXXXX")"
+server_pid=""
+cleanup() {
+    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$SOAK_APNS_BIN" > "$work/server.out" 2> "$work/server.err" &
+server_pid=$!
+for _ in $(seq 1 300); do
+    grep -q '^token ' "$work/server.out" 2>/dev/null && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; echo "Error: fake-apns-bench-server exited" >&2; exit 1; }
+    sleep 0.1
+done
+url="$(sed -n 's/^listening //p' "$work/server.out")"; url="${url%/}"
+token="$(sed -n 's/^token //p' "$work/server.out")"
+[[ -n "$url" && -n "$token" ]] || { echo "Error: fake-apns-bench-server printed no URL and token" >&2; exit 1; }
+echo "FakeAPNs $url, pid $server_pid" >&2
+
+fds() { ls "/proc/$server_pid/fd" | wc -l; }
+threads() { ls "/proc/$server_pid/task" | wc -l; }
+status_kb() { awk -v key="$1:" '$1 == key { print $2 }' "/proc/$server_pid/status"; }
+device="$(printf 'ab%.0s' $(seq 1 32))"
+printf '%s' '{"aps":{"alert":{"title":"Soak","body":"Hello"},"sound":"default"}}' > "$work/payload.json"
+printf '%s' '{"aps":' > "$work/broken.json"
+answers() {
+    curl -sS -o /dev/null -w '%{http_code}' --max-time 5 --http2-prior-knowledge -X POST \
+        -H "authorization: bearer $token" -H 'apns-topic: com.example.app' -H 'apns-push-type: alert' \
+        --data-binary @"$work/payload.json" "$url/3/device/$device"
+}
+[[ "$(answers)" == "200" ]] || { echo "Error: FakeAPNs does not accept a push before the soak" >&2; exit 1; }
+sleep 1
+fds_before="$(fds)"; threads_before="$(threads)"; rss_before="$(status_kb VmRSS)"
+echo "before: fds $fds_before, threads $threads_before, RSS $((rss_before / 1024)) MiB" >&2
+
+each=$(( requests / 4 ))
+answered=0
+run() {
+    local name="$1"; shift
+    timeout "$seconds" h2load -n "$each" -c 8 -m 32 -H "authorization: bearer $token" -H 'apns-push-type: alert' "$@" \
+        > "$work/$name.out" 2>&1 || true
+    local codes count
+    codes="$(sed -n 's/^status codes: //p' "$work/$name.out")"
+    count="$(sed -n 's/^status codes: \([0-9]*\) 2xx, \([0-9]*\) 3xx, \([0-9]*\) 4xx, \([0-9]*\) 5xx.*/\1 \2 \3 \4/p' "$work/$name.out" | awk '{ print $1 + $2 + $3 + $4 }')"
+    echo "  $name: ${count:-0} answered ($codes)" >&2
+    answered=$(( answered + ${count:-0} ))
+}
+started=$(date +%s.%N)
+# Valid pushes to 3 devices; a broken payload; a wrong topic and a bad device token; an
+# unknown path and the wrong method.
+run valid -d "$work/payload.json" -H 'apns-topic: com.example.app' \
+    "$url/3/device/$device" "$url/3/device/${device:0:62}cd" "$url/3/device/${device:0:62}ef"
+run broken-payload -d "$work/broken.json" -H 'apns-topic: com.example.app' "$url/3/device/$device"
+run refused -d "$work/payload.json" -H 'apns-topic: com.example.other' "$url/3/device/$device" "$url/3/device/not-hex"
+run routes -H 'apns-topic: com.example.app' "$url/3/device/$device" "$url/4/nowhere"
+finished=$(date +%s.%N)
+
+for _ in $(seq 1 300); do
+    fds_after="$(fds)"; threads_after="$(threads)"
+    [[ "$fds_after" -le "$fds_before" && "$threads_after" -le "$threads_before" ]] && break
+    sleep 0.1
+done
+peak_kb="$(status_kb VmHWM)"
+code="$(answers)"
+rate="$(python3 -c "print(f'{$answered / ($finished - $started):.0f}')")"
+elapsed="$(python3 -c "print(f'{$finished - $started:.1f}')")"
+echo "" >&2
+echo "soak (FakeAPNs): $answered of $(( each * 4 )) answered in ${elapsed}s ($rate req/s)" >&2
+echo "  fds before $fds_before, after $fds_after; threads before $threads_before, after $threads_after" >&2
+echo "  peak memory (VmHWM) $((peak_kb / 1024)) MiB (bound $max_rss_mb MiB); RSS before $((rss_before / 1024)) MiB" >&2
+
+failures=()
+[[ "$code" == "200" ]] || failures+=("FakeAPNs answered $code after the soak")
+(( fds_after <= fds_before )) || failures+=("fds grew from $fds_before to $fds_after")
+(( threads_after <= threads_before )) || failures+=("threads grew from $threads_before to $threads_after")
+(( peak_kb / 1024 <= max_rss_mb )) || failures+=("peak memory $((peak_kb / 1024)) MiB is over $max_rss_mb MiB")
+(( answered == each * 4 )) || failures+=("only $answered of $(( each * 4 )) requests were answered")
+if [[ ${#failures[@]} -gt 0 ]]; then
+    printf 'SOAK FAILURE: %s\n' "${failures[@]}" >&2
+    exit 1
+fi
+echo "soak passed" >&2
