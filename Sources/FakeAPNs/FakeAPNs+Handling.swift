@@ -147,6 +147,7 @@ extension FakeAPNs {
             }
         } else if accepting {
             device = FakeAPNsState.Device(environment: s.configuration.environment)
+            s.rememberImplicitDevice(push.deviceToken)
         } else {
             return reject(.badDeviceToken, push: push)
         }

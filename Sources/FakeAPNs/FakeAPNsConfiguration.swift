@@ -55,6 +55,9 @@ public struct FakeAPNsConfiguration: Sendable {
     public var journalCapacity: Int = 10_000
     /// Deliveries kept per device for ``FakeAPNs/deliveredNotifications(for:)``.
     public var deliveriesKeptPerDevice: Int = 1_000
+    /// Device records `acceptAnyDeviceToken` creates, at most; older unreferenced ones are
+    /// forgotten (internal: tests lower it).
+    var maxImplicitDevices: Int = 100_000
     /// A provider token older than this is `ExpiredProviderToken` (APNs: one hour).
     public var providerTokenLifetimeSeconds: Int64 = 3600
     /// A new token on one connection sooner than this after the last is

@@ -13,4 +13,21 @@ import Testing
         #expect(answer.status.code == 204)
         #expect(bed.fake.handle(T.push()).status.code == 410)
     }
+
+    /// In accept-any mode every new token made a device record that was never forgotten.
+    @Test func acceptAnyKeepsABoundedNumberOfImplicitDevices() {
+        let bed = T { $0.acceptAnyDeviceToken = true; $0.maxImplicitDevices = 3 }
+        let tokens = (0..<10).map { String(format: "%064x", 0xC0DE00 + $0) }
+        let watched = tokens[1]
+        _ = bed.fake.deliveries(for: watched)   // a streamed device is kept
+        for token in tokens { #expect(bed.fake.handle(T.push(token: token)).status.code == 200) }
+        let kept = tokens.filter { !bed.fake.deliveredNotifications(for: $0).isEmpty }
+        #expect(kept.count <= 4)
+        #expect(kept.contains(watched))
+        #expect(kept.contains(tokens[9]))
+        #expect(bed.fake.deliveredNotifications(for: tokens[0]).isEmpty)
+        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)   // registered, untouched
+        #expect(bed.fake.handle(T.push()).status.code == 200)
+        #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
+    }
 }
