@@ -31,3 +31,27 @@ import Testing
         #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
     }
 }
+
+/// Odd paths and headers a client may send: each gets an APNs answer, none traps.
+@Suite struct ReviewOddInputTests {
+    typealias T = APNsTestbed
+
+    @Test(arguments: [
+        ("/3/device/\u{301}ab", 400), ("/3/device/ab\u{301}", 400), ("/3/deviceé", 404), ("/3/device/é?x", 400),
+        ("/3/device/?", 400), ("/3/device?", 400), ("/3/device//", 404), ("/3/device", 400), ("", 404), ("?", 404),
+    ])
+    func oddPathsGetAnAnswer(_ path: String, _ status: Int) {
+        let bed = T()
+        var request = T.push()
+        request.path = path
+        #expect(bed.fake.handle(request).status.code == status)
+    }
+
+    @Test(arguments: ["bearer", "bearer ", "bearer \u{301}", "\u{301}bearer x", "Bearer\tx.y.z", "bearer ..", "bearer a.b.c.d",
+                      "bearer " + String(repeating: "A", count: 5000) + ".e30.", "bearer e30.e30.", "bearer eyJhbGciOiJFUzI1NiIsImtpZCI6WzFdfQ.e30."])
+    func oddAuthorizationsAreRefused(_ value: String) {
+        let bed = T()
+        let status = bed.fake.handle(T.push(headers: [("authorization", value)])).status.code
+        #expect(status == 403)
+    }
+}
