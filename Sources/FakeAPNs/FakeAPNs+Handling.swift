@@ -67,7 +67,7 @@ extension FakeAPNs {
                                 .compactMap { $0 }.joined(separator: "; ")
                         }
                     }
-                    s.connections[request.connectionID] = connection
+                    s.storeConnection(connection, for: request.connectionID)
                 }
             }
             s.journal.append(entry)

@@ -90,6 +90,15 @@ struct FakeAPNsState {
         return nextID
     }
 
+    /// Stores a connection's record. Records are never told their connection closed, so past
+    /// 10 000 they are all forgotten (connections re-verify their token on next use).
+    mutating func storeConnection(_ connection: Connection, for id: UInt64) {
+        if connections.count >= 10_000 && connections[id] == nil {
+            connections.removeAll()
+        }
+        connections[id] = connection
+    }
+
     /// Records a device `acceptAnyDeviceToken` created for a client's token. Once
     /// `maxImplicitDevices` are kept, the oldest such record nothing refers to (not
     /// registered, unregistered, offline, streamed or awaited) is forgotten, so a client

@@ -55,3 +55,16 @@ import Testing
         #expect(status == 403)
     }
 }
+
+/// Per-connection records used to grow by one for every connection that ever erred.
+@Suite struct ReviewConnectionRecordTests {
+    @Test func errorCountsPerConnectionStayBounded() {
+        let bed = APNsTestbed { $0.goAwayAfterErrors = 1_000; $0.providerTokens = .ignore }
+        for connection in UInt64(1)...10_050 {
+            let answer = bed.fake.handle(APNsTestbed.push(headers: [("apns-priority", "7")], connection: connection))
+            #expect(answer.status.code == 400, "connection \(connection)")
+            if answer.status.code != 400 { return }
+        }
+        #expect(bed.fake.state.withLock { $0.connections.count } <= 10_000)
+    }
+}
