@@ -42,7 +42,9 @@ public struct FakeAPNsConfiguration: Sendable {
     /// Bundle ids this fake accepts pushes for; a topic whose bundle id is not listed gets
     /// `TopicDisallowed`. Empty: every bundle id is allowed.
     public var topics: Set<String> = []
-    /// Accept every well-formed device token as a known, online device.
+    /// Accept every well-formed device token as a known, online device. The fake keeps the
+    /// newest 100 000 such devices; older ones nothing refers to (registered, offline,
+    /// streamed, awaited) are forgotten, so a load test cannot grow memory without bound.
     public var acceptAnyDeviceToken: Bool = false
     /// Whether provider tokens are verified (default) or ignored.
     public var providerTokens: ProviderTokenPolicy = .verify
