@@ -68,3 +68,19 @@ import Testing
         #expect(bed.fake.state.withLock { $0.connections.count } <= 10_000)
     }
 }
+
+/// A scripted fault's status must be a final one: a 1xx answer leaves a client waiting.
+@Suite struct ReviewFaultStatusTests {
+    @Test(arguments: [100, 101, 199])
+    func informationalStatusesAreRefused(_ status: Int) {
+        let bed = APNsTestbed()
+        let answer = AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":\#(status),"reason":"X"},"count":1}"#)
+        #expect(answer.status.code == 400)
+        #expect(bed.fake.handle(APNsTestbed.push()).status.code == 200)
+    }
+
+    @Test func aFinalStatusIsAccepted() {
+        let bed = APNsTestbed()
+        #expect(AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":200,"reason":"X"},"count":1}"#).status.code == 204)
+    }
+}
