@@ -8,8 +8,10 @@ public struct ContractSet: Sendable, Hashable {
     /// The rule id of a document that is not JSON at all.
     public static let syntaxRuleID = "json.syntax"
 
+    /// The contracts, in catalogue order.
     public var contracts: [Contract]
 
+    /// A set of `contracts` (names should be unique: ``contract(named:)`` returns the first).
     public init(contracts: [Contract]) {
         self.contracts = contracts
     }

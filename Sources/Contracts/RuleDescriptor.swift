@@ -10,11 +10,16 @@ public struct RuleDescriptor: Sendable, Hashable, Codable {
         case crossField
     }
 
+    /// The stable rule id, e.g. `payload.integer-flag`.
     public var id: String
+    /// The severity its violations carry.
     public var severity: Violation.Severity
+    /// One line saying what the rule requires.
     public var summary: String
+    /// Which part of the validation reports it.
     public var origin: Origin
 
+    /// A descriptor from its parts.
     public init(id: String, severity: Violation.Severity, summary: String, origin: Origin) {
         self.id = id
         self.severity = severity

@@ -14,12 +14,14 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
     public var pointer: String
     /// Stable rule id, e.g. `payload.integer-flag`. Never reworded once published.
     public var ruleID: String
+    /// Whether the violation fails the document (error) or only warns.
     public var severity: Severity
     /// Where the offending value (or key) starts in the source, when there is a source.
     public var position: SourcePosition?
     /// What was expected, what was found, and what to do.
     public var message: String
 
+    /// A violation from its parts.
     public init(pointer: String, ruleID: String, severity: Severity = .error, position: SourcePosition? = nil, message: String) {
         self.pointer = pointer
         self.ruleID = ruleID

@@ -139,8 +139,9 @@ enum APNsAdmin {
             let apnsFault: APNsFault
             switch kind {
             case "reason":
-                guard let status = fault.status, (100...599).contains(status), let reason = fault.reason else {
-                    return .failure(Problem(400, "/fault: send \"status\" (100–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"ServiceUnavailable\"}"))
+                // 1xx is never a final response: a client would wait for the real one.
+                guard let status = fault.status, (200...599).contains(status), let reason = fault.reason else {
+                    return .failure(Problem(400, "/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"ServiceUnavailable\"}"))
                 }
                 apnsFault = .reason(APNsReason(status: status, reason: reason))
             case "delay":

@@ -5,9 +5,13 @@ import LoopbackHTTP
 /// and a handler. `contract-check serve` adds these to its admin API (its own port), e.g.
 /// `for route in apns.adminRoutes { admin.add(route.method, route.path, summary: route.summary, route.handler) }`.
 public struct APNsAdminRoute: Sendable {
+    /// The HTTP method, e.g. `POST`.
     public var method: String
+    /// The exact path, without a query, e.g. `/apns/journal`.
     public var path: String
+    /// One line for the admin API's index.
     public var summary: String
+    /// Answers the route's requests (never blocks, never traps on the body).
     public var handler: @Sendable (HTTPRequest) -> HTTPResponse
 }
 

@@ -12,7 +12,9 @@ public protocol APNsClock: Sendable {
 
 /// The system's wall clock.
 public struct WallClock: APNsClock {
+    /// The system clock.
     public init() {}
+    /// Now, in milliseconds since 1970.
     public func nowMilliseconds() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
@@ -37,6 +39,7 @@ public final class FakeClock: APNsClock {
         current = Locked(milliseconds)
     }
 
+    /// The clock's current time, in milliseconds since 1970 (moves only when told).
     public func nowMilliseconds() -> Int64 { current.snapshot }
 
     /// Moves the clock forward (or back, with a negative value).

@@ -18,14 +18,17 @@ public enum APNsFault: Sendable, Hashable {
 /// When a fault applies: the next `count` matching requests, or each matching request with
 /// a seeded probability, for one device token or for all.
 public struct FaultPlan: Sendable, Hashable {
+    /// When a plan applies: to the next N requests, or each with a seeded probability.
     public enum Trigger: Sendable, Hashable {
         case next(Int)
         case probability(Double, seed: UInt64)
     }
 
+    /// What happens to a request the plan applies to.
     public var fault: APNsFault
     /// The device token (hex, any case) the plan is for; nil: every request.
     public var deviceToken: String?
+    /// Which requests the plan applies to.
     public var trigger: Trigger
 
     /// The next `count` requests (for `deviceToken`, or all) get `fault`.

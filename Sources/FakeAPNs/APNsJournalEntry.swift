@@ -7,15 +7,21 @@ public struct APNsJournalEntry: Sendable, Hashable {
     public var sequence: Int
     /// When it arrived (ms since 1970, on the fake's clock).
     public var receivedAt: Int64
+    /// The request's method (`POST` for a push).
     public var method: String
+    /// The request's path, e.g. `/3/device/<token>`.
     public var path: String
     /// The device token from the path (lowercased) when the path had one.
     public var deviceToken: String?
     /// The `apns-id` answered (echoed or generated).
     public var apnsID: String
+    /// `apns-topic` as sent, nil when absent.
     public var topic: String?
+    /// `apns-push-type` as sent (or as read, `alert` when absent and accepted).
     public var pushType: String?
+    /// `apns-collapse-id` as sent.
     public var collapseID: String?
+    /// The payload's size in bytes.
     public var payloadBytes: Int
     /// 200, or the error status.
     public var status: Int
@@ -29,7 +35,9 @@ public struct APNsJournalEntry: Sendable, Hashable {
     public var delivery: DeliveryOutcome?
     /// Why, in words, when the reason alone does not say (e.g. which provider-token check failed).
     public var detail: String?
+    /// The connection the request came on (provider tokens are per connection).
     public var connectionID: UInt64
+    /// HTTP/2 or HTTP/1.1.
     public var protocolVersion: HTTPProtocolVersion
 
     /// True for a 200.

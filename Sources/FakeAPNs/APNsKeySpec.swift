@@ -4,8 +4,11 @@ import Foundation
 /// --apns-key` takes it. The file is Apple's PKCS#8 `.p8` (a P-256 private key in PEM) or a
 /// PEM public key; only the public half is kept.
 public struct APNsKeySpec: Sendable, Hashable {
+    /// The key id: the provider token's `kid`.
     public var keyID: String
+    /// The team id: the provider token's `iss`.
     public var teamID: String
+    /// The key file (`.p8` or public-key PEM).
     public var path: String
 
     /// Reads `KEY_ID:TEAM_ID:FILE` (the file path may itself contain colons).

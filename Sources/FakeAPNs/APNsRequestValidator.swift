@@ -41,6 +41,7 @@ public struct APNsRequestValidator: Sendable {
     /// Bundle ids served; empty: all.
     public var topics: Set<String>
 
+    /// A validator serving `topics` (empty: every bundle id).
     public init(topics: Set<String> = []) {
         self.topics = topics
     }

@@ -3,12 +3,17 @@ import Foundation
 
 /// A notification as a simulated device received it.
 public struct DeliveredNotification: Sendable, Hashable {
+    /// The device token, lowercase hex.
     public var deviceToken: String
     /// The `apns-id` the fake answered with (echoed or generated).
     public var apnsID: String
+    /// The push's `apns-topic`.
     public var topic: String
+    /// The push's `apns-push-type`.
     public var pushType: APNsPushType
+    /// The push's priority: 10, 5 or 1.
     public var priority: Int
+    /// The push's `apns-collapse-id`, if any.
     public var collapseID: String?
     /// `apns-expiration` as sent, if any.
     public var expiration: Int64?

@@ -67,7 +67,7 @@ extension FakeAPNs {
                                 .compactMap { $0 }.joined(separator: "; ")
                         }
                     }
-                    s.connections[request.connectionID] = connection
+                    s.storeConnection(connection, for: request.connectionID)
                 }
             }
             s.journal.append(entry)
@@ -147,6 +147,7 @@ extension FakeAPNs {
             }
         } else if accepting {
             device = FakeAPNsState.Device(environment: s.configuration.environment)
+            s.rememberImplicitDevice(push.deviceToken)
         } else {
             return reject(.badDeviceToken, push: push)
         }

@@ -67,10 +67,7 @@ extension FakeAPNs {
         connection.teamID = parts.teamID
         connection.issuedAt = issuedAt
         connection.installedAt = now
-        if s.connections.count > 10_000 && s.connections[request.connectionID] == nil {
-            s.connections.removeAll()   // bounded memory; connections re-verify on next use
-        }
-        s.connections[request.connectionID] = connection
+        s.storeConnection(connection, for: request.connectionID)
         return nil
     }
 

@@ -14,6 +14,8 @@ struct Wakeups {
 extension FakeAPNs {
     /// Waits until `count` requests matching `predicate` have arrived (counting those
     /// already in the journal), and returns them. The handler resumes the wait; nothing polls.
+    /// `predicate` runs under the fake's lock, on the server's thread: keep it pure and never
+    /// call the fake from it (that would deadlock).
     /// - Throws: ``FakeAPNsError/timedOut`` after `timeout`.
     @discardableResult
     public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(5),

@@ -100,7 +100,11 @@ public final class FakeAPNs: Sendable {
     /// the token is registered again (as after an app's uninstall).
     /// - Parameter at: when APNs learnt the token is no longer valid (default: now).
     public func unregister(token: String, at: Date? = nil) {
-        let millis = at.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) } ?? clock.nowMilliseconds()
+        // Clamped: a far date (e.g. an admin body's `at` near Int64.max) must not trap.
+        let millis = at.map { date -> Int64 in
+            let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+            return Int64(exactly: ms) ?? (ms > 0 ? .max : .min)
+        } ?? clock.nowMilliseconds()
         state.withLock { s in
             let key = token.lowercased()
             var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)

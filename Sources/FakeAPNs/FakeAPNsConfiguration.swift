@@ -22,8 +22,11 @@ public enum ProviderTokenPolicy: String, Sendable, Hashable {
 
 /// A per-device-token rate limit: at most `limit` accepted pushes in any `windowSeconds`.
 public struct ThrottlePolicy: Sendable, Hashable {
+    /// Accepted pushes allowed per device in a window.
     public var limit: Int
+    /// The rolling window's length in seconds.
     public var windowSeconds: Double
+    /// At most `limit` accepted pushes per device in any `windowSeconds`.
     public init(limit: Int, windowSeconds: Double) {
         self.limit = limit
         self.windowSeconds = windowSeconds
@@ -39,9 +42,13 @@ public struct FakeAPNsConfiguration: Sendable {
     /// Bundle ids this fake accepts pushes for; a topic whose bundle id is not listed gets
     /// `TopicDisallowed`. Empty: every bundle id is allowed.
     public var topics: Set<String> = []
-    /// Accept every well-formed device token as a known, online device.
+    /// Accept every well-formed device token as a known, online device. The fake keeps the
+    /// newest 100 000 such devices; older ones nothing refers to (registered, offline,
+    /// streamed, awaited) are forgotten, so a load test cannot grow memory without bound.
     public var acceptAnyDeviceToken: Bool = false
+    /// Whether provider tokens are verified (default) or ignored.
     public var providerTokens: ProviderTokenPolicy = .verify
+    /// What payload contract violations do: journaled (default) or rejected.
     public var payloadContract: PayloadContractMode = .recordOnly
     /// Per-device rate limit; nil: none.
     public var throttle: ThrottlePolicy? = nil
@@ -55,11 +62,15 @@ public struct FakeAPNsConfiguration: Sendable {
     public var journalCapacity: Int = 10_000
     /// Deliveries kept per device for ``FakeAPNs/deliveredNotifications(for:)``.
     public var deliveriesKeptPerDevice: Int = 1_000
+    /// Device records `acceptAnyDeviceToken` creates, at most; older unreferenced ones are
+    /// forgotten (internal: tests lower it).
+    var maxImplicitDevices: Int = 100_000
     /// A provider token older than this is `ExpiredProviderToken` (APNs: one hour).
     public var providerTokenLifetimeSeconds: Int64 = 3600
     /// A new token on one connection sooner than this after the last is
     /// `TooManyProviderTokenUpdates` (APNs: 20 minutes).
     public var providerTokenMinimumRefreshSeconds: Int64 = 1200
+    /// The clock for token ages, timestamps and throttling (a test's fake clock).
     public var clock: any APNsClock = WallClock()
     /// Called with each journal entry once its request is handled (outside the fake's lock,
     /// on the server's thread: keep it short), e.g. to log requests.
@@ -78,5 +89,6 @@ public struct FakeAPNsConfiguration: Sendable {
     /// handler's 413 applies up to this size).
     public var maxBodyBytes: Int = 64 * 1024
 
+    /// The defaults: sandbox, verified tokens, known devices only, no throttle.
     public init() {}
 }

@@ -65,6 +65,9 @@ struct FakeAPNsState {
     var keys: [String: SigningKey] = [:]
     var connections: [UInt64: Connection] = [:]
     var devices: [String: Device] = [:]
+    /// Tokens `acceptAnyDeviceToken` created a record for, oldest first (see ``rememberImplicitDevice(_:)``).
+    var implicitDevices: [String] = []
+    var implicitDevicesStart = 0
     var faults: [ActiveFault] = []
     var duplicates: [ActiveFault] = []
     var journal: JournalRing
@@ -85,6 +88,36 @@ struct FakeAPNsState {
     mutating func makeID() -> UInt64 {
         defer { nextID &+= 1 }
         return nextID
+    }
+
+    /// Stores a connection's record. Records are never told their connection closed, so past
+    /// 10 000 they are all forgotten (connections re-verify their token on next use).
+    mutating func storeConnection(_ connection: Connection, for id: UInt64) {
+        if connections.count >= 10_000 && connections[id] == nil {
+            connections.removeAll()
+        }
+        connections[id] = connection
+    }
+
+    /// Records a device `acceptAnyDeviceToken` created for a client's token. Once
+    /// `maxImplicitDevices` are kept, the oldest such record nothing refers to (not
+    /// registered, unregistered, offline, streamed or awaited) is forgotten, so a client
+    /// sending to ever new tokens cannot grow memory without bound.
+    mutating func rememberImplicitDevice(_ token: String) {
+        let cap = max(1, configuration.maxImplicitDevices)
+        while implicitDevices.count - implicitDevicesStart >= cap {
+            let oldest = implicitDevices[implicitDevicesStart]
+            implicitDevicesStart += 1
+            if let device = devices[oldest], !device.registered, device.unregisteredAt == nil, device.online,
+               device.streams.isEmpty, !deliveryWaiters.values.contains(where: { $0.deviceToken == oldest }) {
+                devices[oldest] = nil
+            }
+        }
+        if implicitDevicesStart >= 4096 && implicitDevicesStart * 2 >= implicitDevices.count {
+            implicitDevices.removeFirst(implicitDevicesStart)
+            implicitDevicesStart = 0
+        }
+        implicitDevices.append(token)
     }
 
     /// Takes the first fault that applies to a request for `token`, consuming one use.

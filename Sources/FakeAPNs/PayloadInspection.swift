@@ -8,6 +8,7 @@ public struct PayloadInspection: Sendable, Hashable {
     /// Contract violations (empty when the payload keeps the contract or is not JSON).
     public var violations: [Violation]
 
+    /// An inspection verdict, e.g. from a custom ``PayloadInspector``.
     public init(isJSONObject: Bool, violations: [Violation] = []) {
         self.isJSONObject = isJSONObject
         self.violations = violations

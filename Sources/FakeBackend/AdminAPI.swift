@@ -17,12 +17,16 @@ public struct AdminAPI: Sendable {
 
     /// One route: a method and an exact path (the query is not part of the match).
     public struct Route: Sendable {
+        /// The HTTP method, e.g. `POST`.
         public var method: String
+        /// The exact path, e.g. `/faults`.
         public var path: String
         /// One line, listed by `GET /`.
         public var summary: String
+        /// Answers the route's requests.
         public var handler: Handler
 
+        /// A route answering `method` on `path` with `handler`.
         public init(method: String, path: String, summary: String, handler: @escaping Handler) {
             self.method = method
             self.path = path
@@ -138,5 +142,6 @@ public struct AdminAPI: Sendable {
 
 /// A bad admin request, carried as the 400 response that explains it.
 public struct AdminRequestError: Error, Sendable {
+    /// The `application/problem+json` answer saying what to send instead.
     public var response: HTTPResponse
 }

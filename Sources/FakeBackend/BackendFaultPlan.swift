@@ -15,11 +15,14 @@ public struct BackendFaultPlan: Sendable, Hashable {
         case probability(Double, seed: UInt64)
     }
 
+    /// What happens to a request the plan applies to.
     public var fault: BackendFault
     /// The endpoint it applies to; nil for every endpoint.
     public var endpoint: FakeBackend.Endpoint?
+    /// Which requests it applies to: the next N, or each with a seeded probability.
     public var trigger: Trigger
 
+    /// A plan applying `fault` to `endpoint`'s requests (nil: every endpoint) as `trigger` says.
     public init(_ fault: BackendFault, on endpoint: FakeBackend.Endpoint? = nil, trigger: Trigger = .next(count: 1)) {
         self.fault = fault
         self.endpoint = endpoint

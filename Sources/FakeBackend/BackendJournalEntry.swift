@@ -5,9 +5,11 @@ import Contracts
 public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
     public var sequence: UInt64
+    /// When the request arrived, on the backend's clock.
     public var time: Date
     /// The endpoint, or nil for a path the backend does not serve (404/405).
     public var endpoint: FakeBackend.Endpoint?
+    /// The request's method.
     public var method: String
     /// The request target as sent.
     public var path: String
@@ -21,6 +23,7 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// The fault applied to this request, if any.
     public var fault: BackendFault?
 
+    /// An entry from its parts (for tests and tools that build journals).
     public init(sequence: UInt64, time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
                 account: String?, status: Int?, violations: [Violation], fault: BackendFault?) {
         self.sequence = sequence

@@ -28,6 +28,7 @@ extension FakeBackend {
         /// Called after each request is journaled (outside the backend's lock), e.g. to log it.
         public var onRequest: (@Sendable (BackendJournalEntry) -> Void)?
 
+        /// A configuration; the defaults serve loopback on a free port with no sessions.
         public init(
             host: String = "127.0.0.1",
             port: UInt16 = 0,

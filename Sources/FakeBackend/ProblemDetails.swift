@@ -10,11 +10,14 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
         public var pointer: String
         /// The stable rule id, e.g. `device-registration.unknown-key`.
         public var rule: String
+        /// What is wrong, and what to send instead.
         public var message: String
         /// Line and column in the body, when the violation has a source position.
         public var line: Int?
+        /// The column of `line`, when known.
         public var column: Int?
 
+        /// One listed violation.
         public init(pointer: String, rule: String, message: String, line: Int? = nil, column: Int? = nil) {
             self.pointer = pointer
             self.rule = rule
@@ -31,12 +34,16 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
 
     /// A URI naming the kind of problem.
     public var type: String
+    /// A short summary of the problem kind, e.g. `Contract violation`.
     public var title: String
+    /// The HTTP status code.
     public var status: Int
+    /// This occurrence, in words.
     public var detail: String
     /// Present on 400s: each violation of the request's contracts.
     public var violations: [Item]?
 
+    /// A problem (RFC 9457) to answer with.
     public init(type: String, title: String, status: Int, detail: String, violations: [Item]? = nil) {
         self.type = type
         self.title = title

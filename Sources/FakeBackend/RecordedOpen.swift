@@ -16,6 +16,7 @@ public struct RecordedOpen: Sendable, Hashable, Codable {
     public var account: String
     /// `open`, `trackOrder` or `seeOffer`.
     public var action: String
+    /// When the report arrived, on the backend's clock.
     public var time: Date
     /// The journal sequence number of the request that reported it.
     public var sequence: UInt64
@@ -25,6 +26,7 @@ public struct RecordedOpen: Sendable, Hashable, Codable {
     /// a retry, not a new open.
     public var isRepeat: Bool
 
+    /// A recorded open from its parts.
     public init(notificationID: String, account: String, action: String, time: Date, sequence: UInt64,
                 idempotencyKey: String? = nil, isRepeat: Bool = false) {
         self.notificationID = notificationID

@@ -17,6 +17,7 @@ public struct RegisteredDevice: Sendable, Hashable, Codable {
     /// When the record last changed; an identical PUT leaves it alone (PUT is idempotent).
     public var updatedAt: Date
 
+    /// A device record from its parts.
     public init(token: String, account: String, environment: String, appVersion: String,
                 publicKey: String, platform: String = "ios", updatedAt: Date) {
         self.token = token

@@ -51,6 +51,8 @@ public protocol ScenarioClient: Sendable {
 }
 
 extension ScenarioClient {
+    /// Does nothing: the app retries on its own.
     public func resume() async {}
+    /// Returns at once: the app has no background work.
     public func settle() async {}
 }

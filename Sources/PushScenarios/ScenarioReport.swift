@@ -8,6 +8,7 @@ public struct ScenarioReport: Sendable, Hashable, CustomStringConvertible {
     /// The steps the scenario took and what the fakes answered.
     public var steps: [String]
 
+    /// A report for `scenario`; it passes when `failures` is empty.
     public init(scenario: String, failures: [String] = [], steps: [String] = []) {
         self.scenario = scenario
         self.failures = failures

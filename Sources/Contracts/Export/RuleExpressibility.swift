@@ -1,11 +1,14 @@
 /// Whether a rule id is enforced by the emitted JSON Schema, so a third-party validator
 /// must reject what it rejects.
 public struct RuleExpressibility: Sendable, Hashable {
+    /// The rule id.
     public var id: String
+    /// True when the emitted JSON Schema enforces the rule.
     public var isExpressible: Bool
     /// Why, in a few words ("if/then", "duplicate keys vanish when parsed", …).
     public var reason: String
 
+    /// A verdict for rule `id`.
     public init(id: String, isExpressible: Bool, reason: String) {
         self.id = id
         self.isExpressible = isExpressible

@@ -11,7 +11,9 @@ public struct DeviceRegistration: Sendable, Hashable, Codable {
         case sandbox
     }
 
+    /// The platform (`ios`).
     public var platform: Platform
+    /// The APNs environment the token belongs to.
     public var environment: Environment
     /// MAJOR.MINOR.PATCH, e.g. `4.2.0`.
     public var appVersion: String
@@ -19,6 +21,7 @@ public struct DeviceRegistration: Sendable, Hashable, Codable {
     /// `secret` to it.
     public var publicKey: String
 
+    /// A registration body from its members.
     public init(platform: Platform = .ios, environment: Environment, appVersion: String, publicKey: String) {
         self.platform = platform
         self.environment = environment

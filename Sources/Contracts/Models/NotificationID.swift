@@ -1,5 +1,6 @@
 /// A notification's id: 1–64 of `[A-Za-z0-9_-]`. Dedupes taps and keys analytics.
 public struct NotificationID: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The id as sent.
     public let rawValue: String
 
     /// Validates `string` as the `notification-id` contract does; nil otherwise.

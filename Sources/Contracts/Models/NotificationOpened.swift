@@ -10,8 +10,10 @@ public struct NotificationOpened: Sendable, Hashable, Codable {
         case seeOffer
     }
 
+    /// What the user tapped.
     public var action: Action
 
+    /// A report that the user tapped `action`.
     public init(action: Action) {
         self.action = action
     }

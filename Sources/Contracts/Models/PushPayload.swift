@@ -7,6 +7,7 @@
 ///     notificationID: NotificationID("91")!, accountID: "a1", route: "orders/8F3K", orderVersion: 7)
 /// ```
 public struct PushPayload: Sendable, Hashable, Codable {
+    /// The `aps` dictionary APNs and iOS read.
     public var aps: APS
     /// Dedupes taps and keys analytics.
     public var notificationID: NotificationID
@@ -21,6 +22,7 @@ public struct PushPayload: Sendable, Hashable, Codable {
     /// The https URL of the image the service extension attaches.
     public var imageURL: String?
 
+    /// A payload from its members; the optional ones are omitted when nil.
     public init(aps: APS, notificationID: NotificationID, accountID: String? = nil, route: String? = nil,
                 orderVersion: Int? = nil, secret: String? = nil, imageURL: String? = nil) {
         self.aps = aps
