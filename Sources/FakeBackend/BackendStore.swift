@@ -5,6 +5,10 @@ import Contracts
 struct BackendStore {
     var devices: [String: RegisteredDevice] = [:]
     var opens: [RecordedOpen] = []
+    var opensCapacity: Int
+    var opensDropped = 0
+    /// `account NUL idempotency-key` → how many kept opens carry it: a repeat is found in O(1).
+    var openKeys: [String: Int] = [:]
     var journal: JournalBuffer
     var requestCounts: [FakeBackend.Endpoint: Int] = [:]
     var sequence: UInt64 = 0
@@ -25,6 +29,7 @@ struct BackendStore {
 
     init(configuration: FakeBackend.Configuration) {
         journal = JournalBuffer(capacity: configuration.journalCapacity)
+        opensCapacity = max(1, configuration.opensCapacity)
         sessions = configuration.sessions
         acceptsAnyBearer = configuration.acceptsAnyBearer
         faults = configuration.faults.map(ActiveFault.init)
@@ -35,6 +40,38 @@ struct BackendStore {
         FakeBackendState(devices: devices, opens: opens, requestCounts: requestCounts,
                          journalDropped: journal.dropped, isOffline: isOffline, journalBuffer: journal)
     }
+
+    /// Whether an open with this idempotency key was already reported by this account.
+    func isRepeatOpen(key: String?, account: String) -> Bool {
+        guard let key else { return false }
+        return openKeys[Self.openKey(key, account: account)] != nil
+    }
+
+    /// Keeps an accepted "opened" report; past `opensCapacity` the oldest go (in batches, so
+    /// appending stays amortised O(1)) and are counted in `opensDropped`.
+    mutating func recordOpen(_ open: RecordedOpen) {
+        opens.append(open)
+        if let key = open.idempotencyKey { openKeys[Self.openKey(key, account: open.account), default: 0] += 1 }
+        let slack = max(1, opensCapacity / 16)
+        guard opens.count > opensCapacity + slack else { return }
+        let excess = opens.count - opensCapacity
+        for dropped in opens[..<excess] {
+            guard let key = dropped.idempotencyKey else { continue }
+            let name = Self.openKey(key, account: dropped.account)
+            if let count = openKeys[name], count > 1 { openKeys[name] = count - 1 } else { openKeys[name] = nil }
+        }
+        opens.removeFirst(excess)
+        opensDropped &+= excess
+    }
+
+    /// Forgets every open.
+    mutating func removeOpens() {
+        opens.removeAll()
+        openKeys.removeAll()
+        opensDropped = 0
+    }
+
+    private static func openKey(_ key: String, account: String) -> String { account + "\u{0}" + key }
 
     /// The account a request's `Authorization` header names, or why there is none.
     func account(forAuthorization header: String?) -> Result<String, AuthFailure> {

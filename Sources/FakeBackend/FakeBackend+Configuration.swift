@@ -15,6 +15,9 @@ extension FakeBackend {
         public var acceptsAnyBearer: Bool
         /// How many journal entries are kept; older ones are dropped and counted.
         public var journalCapacity: Int
+        /// How many "opened" reports are kept (the newest); older ones are dropped and counted
+        /// in ``FakeBackend/opensDropped``, so a long-running `serve` keeps its memory bounded.
+        public var opensCapacity: Int
         /// Faults in force from the start.
         public var faults: [BackendFaultPlan]
         /// Largest request body the server reads (413 above it).
@@ -35,6 +38,7 @@ extension FakeBackend {
             sessions: [String: String] = [:],
             acceptsAnyBearer: Bool = false,
             journalCapacity: Int = 10_000,
+            opensCapacity: Int = 100_000,
             faults: [BackendFaultPlan] = [],
             maxBodyBytes: Int = 1 << 20,
             contracts: ContractSet = .v1,
@@ -46,6 +50,7 @@ extension FakeBackend {
             self.sessions = sessions
             self.acceptsAnyBearer = acceptsAnyBearer
             self.journalCapacity = journalCapacity
+            self.opensCapacity = opensCapacity
             self.faults = faults
             self.maxBodyBytes = maxBodyBytes
             self.contracts = contracts

@@ -127,12 +127,10 @@ extension FakeBackend {
             let key = request.headers["Idempotency-Key"]
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: violations, fault: fault) { store, sequence in
-                let isRepeat = key.map { key in
-                    store.opens.contains { $0.idempotencyKey == key && $0.account == account }
-                } ?? false
-                store.opens.append(RecordedOpen(notificationID: parameter, account: account, action: action,
-                                                time: now, sequence: sequence, idempotencyKey: key,
-                                                isRepeat: isRepeat))
+                let isRepeat = store.isRepeatOpen(key: key, account: account)
+                store.recordOpen(RecordedOpen(notificationID: parameter, account: account, action: action,
+                                              time: now, sequence: sequence, idempotencyKey: key,
+                                              isRepeat: isRepeat))
                 return Self.noContent
             }
         }

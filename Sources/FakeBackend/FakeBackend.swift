@@ -111,7 +111,8 @@ public final class FakeBackend: Sendable {
     /// Registered tokens (lowercase) and who holds them.
     public var devices: [String: RegisteredDevice] { store.withLock { $0.devices } }
 
-    /// Every accepted "opened" report in arrival order, duplicates included.
+    /// Every accepted "opened" report in arrival order, duplicates included (the newest
+    /// `opensCapacity` of them; see ``opensDropped``).
     public var opens: [RecordedOpen] { store.withLock { $0.opens } }
 
     /// The reports for one notification id, duplicates included.
@@ -121,6 +122,9 @@ public final class FakeBackend: Sendable {
 
     /// Every request, oldest first (the newest `journalCapacity` of them).
     public var journal: [BackendJournalEntry] { store.withLock { $0.journal.entries } }
+
+    /// How many "opened" reports were dropped, oldest first, past `opensCapacity`.
+    public var opensDropped: Int { store.withLock { $0.opensDropped } }
 
     /// How many journal entries were dropped because the journal was full.
     public var journalDropped: Int { store.withLock { $0.journal.dropped } }
@@ -132,7 +136,7 @@ public final class FakeBackend: Sendable {
     public func reset() -> FakeBackendError? {
         store.withLock { store in
             store.devices.removeAll()
-            store.opens.removeAll()
+            store.removeOpens()
             store.journal.removeAll()
             store.requestCounts.removeAll()
             store.faults.removeAll()
