@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# Soak for FakeAPNs: REQUESTS HTTP/2 pushes (valid, invalid, unknown routes) with h2load
-# through the fake-apns-bench-server executable, then the same health checks as
-# scripts/soak.sh. Loopback only; bounded in time.
+# Soak for FakeAPNs: REQUESTS HTTP/2 pushes (valid, invalid, refused, wrong routes) with
+# h2load through FakeAPNs as `contract-check serve` runs it, then the same health checks
+# as scripts/soak.sh, including journal count equality through the admin API.
+# Loopback only; bounded in time.
 #
 #   scripts/soak-apns.sh [REQUESTS]       default 1000000
 #
-# `contract-check serve` has no FakeAPNs in this build yet, so this soaks FakeAPNs as the
-# benchmark server runs it (Benchmarks/FakeAPNsServer: any well-formed device token is a
-# device, topic com.example.app, one ES256 provider token). That process has no admin
-# API, so the journal count equality is checked by scripts/soak.sh for the backend only.
+# serve runs with the public development key (Fixtures/dev), every well-formed device
+# token accepted, topic com.example.app; the provider token comes from the admin API.
 # Environment: SOAK_SECONDS (default 900) bounds each h2load run; SOAK_MAX_RSS_MB (default
-# 128); SOAK_APNS_BIN uses an already built fake-apns-bench-server.
+# 128); SOAK_BIN uses an already built contract-check.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,10 +21,10 @@ max_rss_mb="${SOAK_MAX_RSS_MB:-128}"
 for tool in h2load curl python3; do
     command -v "$tool" >/dev/null || { echo "Error: $tool is missing (scripts/install-peers.sh installs nghttp2-client)" >&2; exit 69; }
 done
-if [[ -z "${SOAK_APNS_BIN:-}" ]]; then
-    echo "Building fake-apns-bench-server (release)" >&2
-    swift build -c release --product fake-apns-bench-server >&2
-    SOAK_APNS_BIN="$(swift build -c release --show-bin-path)/fake-apns-bench-server"
+if [[ -z "${SOAK_BIN:-}" ]]; then
+    echo "Building contract-check (release)" >&2
+    swift build -c release --product contract-check >&2
+    SOAK_BIN="$(swift build -c release --show-bin-path)/contract-check"
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/soak-apns.XXXXXX")"
@@ -39,17 +38,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$SOAK_APNS_BIN" > "$work/server.out" 2> "$work/server.err" &
+"$SOAK_BIN" serve --quiet --apns-topic com.example.app --apns-any-token \
+    --apns-key DEVKEY0001:DEVTEAM001:Fixtures/dev/AuthKey_DEVKEY0001.p8 \
+    --ready-file "$work/ready.json" > "$work/server.out" 2> "$work/server.err" &
 server_pid=$!
 for _ in $(seq 1 300); do
-    grep -q '^token ' "$work/server.out" 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; echo "Error: fake-apns-bench-server exited" >&2; exit 1; }
+    [[ -s "$work/ready.json" ]] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; echo "Error: contract-check serve exited" >&2; exit 1; }
     sleep 0.1
 done
-url="$(sed -n 's/^listening //p' "$work/server.out")"; url="${url%/}"
-token="$(sed -n 's/^token //p' "$work/server.out")"
-[[ -n "$url" && -n "$token" ]] || { echo "Error: fake-apns-bench-server printed no URL and token" >&2; exit 1; }
-echo "FakeAPNs $url, pid $server_pid" >&2
+ready_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/ready.json" "$1"; }
+url="$(ready_field apns)"; admin="$(ready_field admin)"
+token="$(curl -sS --max-time 10 "$admin/apns/provider-token")"
+[[ -n "$url" && -n "$token" ]] || { echo "Error: serve gave no APNs URL or provider token" >&2; exit 1; }
+journal_total() {
+    curl -sS --max-time 30 "$admin/apns/journal" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["entries"]) + d["dropped"])'
+}
+echo "FakeAPNs $url (contract-check serve, pid $server_pid)" >&2
 
 fds() { ls "/proc/$server_pid/fd" | wc -l; }
 threads() { ls "/proc/$server_pid/task" | wc -l; }
@@ -95,6 +100,7 @@ for _ in $(seq 1 300); do
     sleep 0.1
 done
 peak_kb="$(status_kb VmHWM)"
+total="$(journal_total)"
 code="$(answers)"
 rate="$(python3 -c "print(f'{$answered / ($finished - $started):.0f}')")"
 elapsed="$(python3 -c "print(f'{$finished - $started:.1f}')")"
@@ -102,6 +108,7 @@ echo "" >&2
 echo "soak (FakeAPNs): $answered of $(( each * 4 )) answered in ${elapsed}s ($rate req/s)" >&2
 echo "  fds before $fds_before, after $fds_after; threads before $threads_before, after $threads_after" >&2
 echo "  peak memory (VmHWM) $((peak_kb / 1024)) MiB (bound $max_rss_mb MiB); RSS before $((rss_before / 1024)) MiB" >&2
+echo "  journal total $total (entries + dropped) vs answered $answered (+ 1 health check before)" >&2
 
 failures=()
 [[ "$code" == "200" ]] || failures+=("FakeAPNs answered $code after the soak")
@@ -109,6 +116,7 @@ failures=()
 (( threads_after <= threads_before )) || failures+=("threads grew from $threads_before to $threads_after")
 (( peak_kb / 1024 <= max_rss_mb )) || failures+=("peak memory $((peak_kb / 1024)) MiB is over $max_rss_mb MiB")
 (( answered == each * 4 )) || failures+=("only $answered of $(( each * 4 )) requests were answered")
+(( total - 1 == answered )) || failures+=("the journal holds $((total - 1)) soak requests, the load tool counted $answered answers")
 if [[ ${#failures[@]} -gt 0 ]]; then
     printf 'SOAK FAILURE: %s\n' "${failures[@]}" >&2
     exit 1
