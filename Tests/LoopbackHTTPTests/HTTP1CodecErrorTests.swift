@@ -126,6 +126,23 @@ import Testing
         #expect(actions == [errorWire("431 Request Header Fields Too Large", "request header block exceeds 1024 bytes"), .close])
     }
 
+    /// Found by Fuzz/run-all.sh in CI: a trailer section whose bare LF lies past the header
+    /// limit got 400 when it arrived whole and 431 when it arrived in pieces.
+    @Test(arguments: [1, 7, 64, 4096])
+    func anOversizedTrailerSectionIs431HoweverItArrives(_ pieceSize: Int) {
+        var driver = CodecDriver(maxHeaderBytes: 512)
+        let request = Array(("POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+            + "X-Trailer: x\r\nX-Long: " + String(repeating: "a", count: 600) + "\nmore\r\n\r\n").utf8)
+        var actions: [ConnectionAction] = []
+        var offset = 0
+        while offset < request.count {
+            let end = min(request.count, offset + pieceSize)
+            actions += driver.receive(Array(request[offset..<end]))
+            offset = end
+        }
+        #expect(actions == [errorWire("431 Request Header Fields Too Large", "request header block exceeds 512 bytes"), .close])
+    }
+
     @Test func headerBlockOverTheLimitGets431EvenBeforeItEnds() {
         var driver = CodecDriver(maxHeaderBytes: 1024)
         let actions = driver.receive("GET / HTTP/1.1\r\nHost: h\r\nX-Big: " + String(repeating: "a", count: 1100))

@@ -273,7 +273,11 @@ package struct HTTP1Codec: ConnectionCodec {
     /// Takes one CRLF-terminated line (without the CRLF), or nil if it has not all arrived.
     private mutating func takeLine(limit: Int, what: String) throws(HTTP1RequestError) -> ArraySlice<UInt8>? {
         var index = inputStart
-        while index < input.count {
+        // Never scan past the limit (a line and its CRLF fit in `limit` bytes, so its LF is
+        // before `inputStart + limit`): beyond it the answer is "too long" whatever follows,
+        // so the outcome does not depend on how much arrived in one read.
+        let scanEnd = min(input.count, inputStart + max(limit, 0))
+        while index < scanEnd {
             if input[index] == ASCII.lf {
                 guard index > inputStart, input[index - 1] == ASCII.cr else {
                     throw .malformed("a bare LF in the \(what)")
@@ -285,7 +289,7 @@ package struct HTTP1Codec: ConnectionCodec {
             }
             index += 1
         }
-        if input.count - inputStart > limit {
+        if input.count - inputStart >= max(limit, 1) {
             throw what == "trailer section" ? .headerTooLarge(limit: maxHeaderBytes) : .malformed("\(what) is too long")
         }
         return nil
