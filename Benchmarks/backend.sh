@@ -59,7 +59,7 @@ wrk.headers["Authorization"] = "Bearer bench"
 PY
 
 # FakeBackend through contract-check serve (no request log: the journal still records all).
-"$BIN/contract-check" serve --quiet --session bench=acct --ready-file "$WORK/ready.json" >"$WORK/serve.log" 2>&1 &
+"$BIN/contract-check" serve --quiet --no-apns --session bench=acct --ready-file "$WORK/ready.json" >"$WORK/serve.log" 2>&1 &
 SERVE_PID=$!
 for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
 BACKEND="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"

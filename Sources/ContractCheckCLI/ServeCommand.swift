@@ -323,8 +323,12 @@ public enum ServeCommand {
     /// becomes a FakeAPNs device, in the environment the app declared, for each served topic.
     static func learnDevice(from entry: BackendJournalEntry, into apns: FakeAPNs, topics: [String], backend: FakeBackend?) {
         guard entry.endpoint == .putDevice, entry.status == 204 else { return }
-        let path = entry.path.split(separator: "?").first.map(String.init) ?? entry.path
-        guard let token = path.split(separator: "/").last.map(String.init), APNsRequestValidator.isDeviceToken(token) else { return }
+        // Runs for every request serve answers: cut the token out by bytes, no splitting.
+        let utf8 = entry.path.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
+        guard let slash = utf8[..<end].lastIndex(of: UInt8(ascii: "/")) else { return }
+        let token = String(Substring(utf8[utf8.index(after: slash)..<end]))
+        guard APNsRequestValidator.isDeviceToken(token) else { return }
         let environment = backend?.devices[token.lowercased()].flatMap { APNsEnvironment(rawValue: $0.environment) }
         if topics.isEmpty {
             apns.register(token: token, topic: nil, environment: environment)

@@ -17,6 +17,8 @@ struct BackendStore {
     var sessions: [String: String]
     var acceptsAnyBearer: Bool
     var waiters: [UInt64: Waiter] = [:]
+    /// Set by stop(): later waits fail at once instead of timing out.
+    var isStopped = false
     var nextWaiterID: UInt64 = 0
 
     /// A pending `waitFor`.

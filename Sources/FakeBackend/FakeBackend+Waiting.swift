@@ -27,9 +27,16 @@ extension FakeBackend {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FakeBackendState, any Error>) in
-                store.withLock {
-                    $0.waiters[id] = BackendStore.Waiter(what: what, condition: condition,
-                                                         continuation: continuation, timeoutTask: nil)
+                let accepted = store.withLock { store -> Bool in
+                    // A wait that starts after stop() would otherwise sit out its whole timeout.
+                    guard !store.isStopped else { return false }
+                    store.waiters[id] = BackendStore.Waiter(what: what, condition: condition,
+                                                            continuation: continuation, timeoutTask: nil)
+                    return true
+                }
+                guard accepted else {
+                    continuation.resume(throwing: FakeBackendError.cancelled(what: "\(what) (the backend stopped)"))
+                    return
                 }
                 let timer = Task { [weak self] in
                     do { try await Task.sleep(for: timeout) } catch { return }
@@ -121,6 +128,7 @@ extension FakeBackend {
     /// Fails every pending wait (the backend stopped).
     func failAllWaiters() {
         let waiters = store.withLock { store -> [BackendStore.Waiter] in
+            store.isStopped = true
             defer { store.waiters.removeAll() }
             return Array(store.waiters.values)
         }

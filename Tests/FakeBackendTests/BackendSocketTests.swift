@@ -151,6 +151,14 @@ import FoundationNetworking
         }
     }
 
+    @Test func aWaitStartedAfterStopFailsAtOnce() async throws {
+        let backend = try await FakeBackend.start(configuration: configuration)
+        await backend.stop()
+        await #expect(throws: FakeBackendError.cancelled) {
+            try await backend.waitForDevice(token: "abcd", timeout: .seconds(30))
+        }
+    }
+
     @Test func stopFailsPendingWaitsAndFreesThePort() async throws {
         let backend = try await FakeBackend.start(configuration: configuration)
         let port = backend.port

@@ -129,18 +129,34 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     }
 
     private mutating func interpretFields(maxBodyBytes: Int) throws(HTTP1RequestError) {
-        let hosts = headers.values(for: "host")
+        // One pass over the fields (this runs for every request); names compared by length first.
+        var hosts: [String] = []
+        var connection: [String] = []
+        var transferEncoding: [String] = []
+        var contentLength: [String] = []
+        var expect: String?
+        for field in headers {
+            let name = field.name
+            switch name.utf8.count {
+            case 4 where HTTPFields.namesEqual(name, "host"): hosts.append(field.value)
+            case 6 where HTTPFields.namesEqual(name, "expect"): if expect == nil { expect = field.value }
+            case 10 where HTTPFields.namesEqual(name, "connection"): connection.append(field.value)
+            case 14 where HTTPFields.namesEqual(name, "content-length"): contentLength.append(field.value)
+            case 17 where HTTPFields.namesEqual(name, "transfer-encoding"): transferEncoding.append(field.value)
+            default: break
+            }
+        }
         if hosts.count > 1 { throw .malformed("more than one Host header") }
         if minorVersion == 1 && hosts.isEmpty { throw .malformed("HTTP/1.1 requests need a Host header") }
         if authority == nil { authority = hosts.first }
 
-        for token in Self.tokens(headers.values(for: "connection")) {
+        for token in Self.tokens(connection) {
             if token == "close" { keepAlive = false }
             if token == "keep-alive" && minorVersion == 0 { keepAlive = true }
         }
 
-        let codings = Self.tokens(headers.values(for: "transfer-encoding"))
-        let lengths = Self.tokens(headers.values(for: "content-length"))
+        let codings = Self.tokens(transferEncoding)
+        let lengths = Self.tokens(contentLength)
         if !codings.isEmpty {
             guard lengths.isEmpty else { throw .malformed("both Content-Length and Transfer-Encoding are present") }
             guard minorVersion == 1 else { throw .malformed("Transfer-Encoding is not allowed in HTTP/1.0") }
@@ -159,7 +175,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
             framing = length == 0 ? .none : .length(length)
         }
 
-        if let expectation = headers["expect"] {
+        if let expectation = expect {
             guard expectation.lowercased() == "100-continue" else { throw .expectationFailed(expectation) }
             expectsContinue = minorVersion == 1 && framing != .none
         }
@@ -167,7 +183,8 @@ package struct HTTP1RequestHead: Hashable, Sendable {
 
     /// Comma-separated tokens of every value, trimmed and lowercased.
     private static func tokens(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        if values.isEmpty { return [] }
+        return values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingSpacesAndTabs().lowercased() }
             .filter { !$0.isEmpty }
     }
