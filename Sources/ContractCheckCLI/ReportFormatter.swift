@@ -139,26 +139,9 @@ package struct ReportFormatter {
 
     /// A JSON string literal for `text` (RFC 8259 escapes; non-ASCII kept as UTF-8).
     package static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        var result = ""
+        JSONTreeWriter.writeString(text, into: &result)
+        return result
     }
 
     /// GitHub workflow command data: `%`, CR and LF are percent-encoded.

@@ -91,9 +91,9 @@ public enum JSONTreeWriter {
         return "\(value)"
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as short escapes or `\u00XX`,
-    /// everything else (including non-ASCII) as is.
-    static func writeString(_ text: String, into output: inout String) {
+    /// A JSON string: `"` and `\` escaped, control characters and DEL as short escapes or
+    /// `\u00XX`, everything else (including non-ASCII) as is. The CLI's reports use it too.
+    package static func writeString(_ text: String, into output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -105,7 +105,7 @@ public enum JSONTreeWriter {
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || scalar.value == 0x7F {
                     let hex = String(scalar.value, radix: 16, uppercase: false)
                     output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
