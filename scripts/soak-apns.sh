@@ -27,38 +27,14 @@ if [[ -z "${SOAK_BIN:-}" ]]; then
     SOAK_BIN="$(swift build -c release --show-bin-path)/contract-check"
 fi
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/soak-apns.XXXXXX")"
-server_pid=""
-cleanup() {
-    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$SOAK_BIN" serve --quiet --apns-topic com.example.app --apns-any-token \
-    --apns-key DEVKEY0001:DEVTEAM001:Fixtures/dev/AuthKey_DEVKEY0001.p8 \
-    --ready-file "$work/ready.json" > "$work/server.out" 2> "$work/server.err" &
-server_pid=$!
-for _ in $(seq 1 300); do
-    [[ -s "$work/ready.json" ]] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; echo "Error: contract-check serve exited" >&2; exit 1; }
-    sleep 0.1
-done
-ready_field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$work/ready.json" "$1"; }
+source scripts/soak-common.sh
+start_serve --apns-topic com.example.app --apns-any-token \
+    --apns-key DEVKEY0001:DEVTEAM001:Fixtures/dev/AuthKey_DEVKEY0001.p8
 url="$(ready_field apns)"; admin="$(ready_field admin)"
 token="$(curl -sS --max-time 10 "$admin/apns/provider-token")"
 [[ -n "$url" && -n "$token" ]] || { echo "Error: serve gave no APNs URL or provider token" >&2; exit 1; }
-journal_total() {
-    curl -sS --max-time 30 "$admin/apns/journal" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["entries"]) + d["dropped"])'
-}
 echo "FakeAPNs $url (contract-check serve, pid $server_pid)" >&2
 
-fds() { ls "/proc/$server_pid/fd" | wc -l; }
-threads() { ls "/proc/$server_pid/task" | wc -l; }
-status_kb() { awk -v key="$1:" '$1 == key { print $2 }' "/proc/$server_pid/status"; }
 device="$(printf 'ab%.0s' $(seq 1 32))"
 printf '%s' '{"aps":{"alert":{"title":"Soak","body":"Hello"},"sound":"default"}}' > "$work/payload.json"
 printf '%s' '{"aps":' > "$work/broken.json"
@@ -69,8 +45,7 @@ answers() {
 }
 [[ "$(answers)" == "200" ]] || { echo "Error: FakeAPNs does not accept a push before the soak" >&2; exit 1; }
 sleep 1
-fds_before="$(fds)"; threads_before="$(threads)"; rss_before="$(status_kb VmRSS)"
-echo "before: fds $fds_before, threads $threads_before, RSS $((rss_before / 1024)) MiB" >&2
+take_baseline
 
 each=$(( requests / 4 ))
 answered=0
@@ -94,27 +69,18 @@ run refused -d "$work/payload.json" -H 'apns-topic: com.example.other' "$url/3/d
 run routes -H 'apns-topic: com.example.app' "$url/3/device/$device" "$url/4/nowhere"
 finished=$(date +%s.%N)
 
-for _ in $(seq 1 300); do
-    fds_after="$(fds)"; threads_after="$(threads)"
-    [[ "$fds_after" -le "$fds_before" && "$threads_after" -le "$threads_before" ]] && break
-    sleep 0.1
-done
-peak_kb="$(status_kb VmHWM)"
-total="$(journal_total)"
+wait_settled
+total="$(journal_total "$admin/apns/journal")"
 code="$(answers)"
 rate="$(python3 -c "print(f'{$answered / ($finished - $started):.0f}')")"
 elapsed="$(python3 -c "print(f'{$finished - $started:.1f}')")"
 echo "" >&2
 echo "soak (FakeAPNs): $answered of $(( each * 4 )) answered in ${elapsed}s ($rate req/s)" >&2
-echo "  fds before $fds_before, after $fds_after; threads before $threads_before, after $threads_after" >&2
-echo "  peak memory (VmHWM) $((peak_kb / 1024)) MiB (bound $max_rss_mb MiB); RSS before $((rss_before / 1024)) MiB" >&2
 echo "  journal total $total (entries + dropped) vs answered $answered (+ 1 health check before)" >&2
 
 failures=()
+health_report
 [[ "$code" == "200" ]] || failures+=("FakeAPNs answered $code after the soak")
-(( fds_after <= fds_before )) || failures+=("fds grew from $fds_before to $fds_after")
-(( threads_after <= threads_before )) || failures+=("threads grew from $threads_before to $threads_after")
-(( peak_kb / 1024 <= max_rss_mb )) || failures+=("peak memory $((peak_kb / 1024)) MiB is over $max_rss_mb MiB")
 (( answered == each * 4 )) || failures+=("only $answered of $(( each * 4 )) requests were answered")
 (( total - 1 == answered )) || failures+=("the journal holds $((total - 1)) soak requests, the load tool counted $answered answers")
 if [[ ${#failures[@]} -gt 0 ]]; then
