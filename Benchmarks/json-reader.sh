@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${TMPDIR:-/tmp}/pushcontracts-json-bench"
 mkdir -p "$out"
-swiftc -O -wmo -module-name JSONReaderBench -swift-version 6 \
+swiftc -O -wmo -package-name PushContracts -module-name JSONReaderBench -swift-version 6 \
     "$root"/Sources/Contracts/*.swift "$root"/Sources/Contracts/*/*.swift "$root/Benchmarks/JSONReader/main.swift" -o "$out/json-reader-bench"
 iterations="${1:-100000}"
 "$out/json-reader-bench" "$iterations"

@@ -62,7 +62,7 @@ classify = os.path.join(build, 'classify')
 # The whole Contracts module, subfolders included (Models/, Schema/, V1/, Validation/).
 sources = sorted(os.path.join(folder, f) for folder, _, files in os.walk(os.path.join(root, 'Sources/Contracts'))
                  for f in files if f.endswith('.swift'))
-subprocess.run(['swiftc', '-O', '-swift-version', '6', '-module-name', 'JSONDifferential', *sources,
+subprocess.run(['swiftc', '-O', '-swift-version', '6', '-package-name', 'PushContracts', '-module-name', 'JSONDifferential', *sources,
                 os.path.join(root, 'Fuzz/JSONDifferential/main.swift'), '-o', classify], check=True)
 res = subprocess.run([classify], input=b'\n'.join(base64.b64encode(x) for x in inputs) + b'\n', capture_output=True).stdout.decode().split('\n')
 dis = 0; acc = 0

@@ -39,7 +39,7 @@ declare -A CORPUS=(
     [HTTP2Connection]="http2-connection"
 )
 declare -A FLAGS=(
-    [JSONReader]=""
+    [JSONReader]="-package-name PushContracts"
     [HTTP1Parser]="$LOOPBACK_FLAGS"
     [HTTP2Frames]="$LOOPBACK_FLAGS"
     [HPACK]="$LOOPBACK_FLAGS"
