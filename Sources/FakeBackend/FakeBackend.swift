@@ -35,7 +35,11 @@ public final class FakeBackend: Sendable {
     /// default). Returns once it accepts connections.
     /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
     public static func start(configuration: Configuration = .init()) async throws -> FakeBackend {
-        try startListening(configuration: configuration)
+        guard configuration.faults.contains(where: { $0.fault == .offline }) else {
+            return try startListening(configuration: configuration)
+        }
+        // Starting offline waits for the loop to close the port: not on the cooperative pool.
+        return try await offloaded { Result { try startListening(configuration: configuration) } }.get()
     }
 
     /// The synchronous form of ``start(configuration:)``: for XCTest's `setUp()` and other
