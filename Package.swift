@@ -20,8 +20,8 @@ let package = Package(
         .target(name: "LoopbackHTTP", dependencies: ["CLoopbackShim"]),
         .target(name: "FakeBackend", dependencies: ["Contracts", "LoopbackHTTP"]),
         .target(name: "FakeAPNs", dependencies: ["Contracts", "LoopbackHTTP"]),
-        .target(name: "PushScenarios", dependencies: ["Contracts", "FakeBackend", "FakeAPNs"]),
-        .target(name: "ContractCheckCLI", dependencies: ["Contracts", "FakeBackend", "FakeAPNs", "PushScenarios"]),
+        .target(name: "PushScenarios", dependencies: ["Contracts", "LoopbackHTTP", "FakeBackend", "FakeAPNs"]),
+        .target(name: "ContractCheckCLI", dependencies: ["Contracts", "LoopbackHTTP", "FakeBackend", "FakeAPNs", "PushScenarios"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // Benchmark-only server (Benchmarks/h2.sh); not a product.
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),

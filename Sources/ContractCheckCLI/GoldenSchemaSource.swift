@@ -99,18 +99,7 @@ package enum GoldenSchemaSource {
 
     /// Runs git with `arguments` in `directory`; output and error as text.
     static func runGit(_ arguments: [String], in directory: String) -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        do { try process.run() } catch { return (127, "", "cannot run git: \(error)") }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        let outcome = ChildProcess.run(["git"] + arguments, in: directory)
+        return (outcome.status, outcome.output, outcome.error)
     }
 }

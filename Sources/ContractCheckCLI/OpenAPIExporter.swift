@@ -4,7 +4,7 @@ import FakeBackend
 /// The OpenAPI 3.1 document of the backend endpoints, built from the same contract
 /// declarations as the JSON Schemas: path parameters from the path contracts, request bodies
 /// from the body contracts, and error responses in the problem+json shape FakeBackend sends
-/// (``ProblemDetails``).
+/// (``BackendProblemDetails``).
 ///
 /// ```swift
 /// let text = JSONTreeWriter.prettyText(OpenAPIExporter.document(for: .v1))
@@ -72,7 +72,7 @@ package enum OpenAPIExporter {
         for error in errorResponses {
             var response: [String: JSONTree] = [
                 "description": .string(error.description),
-                "content": .object([ProblemDetails.mediaType: .object(["schema": reference("Problem")])]),
+                "content": .object([BackendProblemDetails.mediaType: .object(["schema": reference("Problem")])]),
             ]
             switch error.status {
             case "401": response["headers"] = .object(["WWW-Authenticate": header("The bearer challenge, e.g. Bearer error=\"invalid_token\".", required: true)])
@@ -138,7 +138,7 @@ package enum OpenAPIExporter {
         .object(["description": .string(description), "required": .bool(required), "schema": .object(["type": .string("string")])])
     }
 
-    /// ``ProblemDetails`` as FakeBackend encodes it (absent optionals are left out).
+    /// ``BackendProblemDetails`` as FakeBackend encodes it (absent optionals are left out).
     static let problemSchema: JSONTree = .object([
         "type": .string("object"),
         "description": .string("An RFC 9457 problem document."),
@@ -154,7 +154,7 @@ package enum OpenAPIExporter {
         ]),
     ])
 
-    /// ``ProblemDetails/Item``.
+    /// ``BackendProblemDetails/Item``.
     static let violationSchema: JSONTree = .object([
         "type": .string("object"),
         "required": .strings(["pointer", "rule", "message"]),

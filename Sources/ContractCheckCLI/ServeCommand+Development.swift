@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import Foundation
 import Contracts
 import FakeAPNs

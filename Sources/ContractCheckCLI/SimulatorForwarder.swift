@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import LoopbackHTTP
 
 /// `--forward-to-simulator BUNDLE_ID`: writes each push FakeAPNs accepted as a `.apns` file
 /// and runs `xcrun simctl push booted BUNDLE_ID FILE`, so the app in the booted Simulator
@@ -11,7 +12,7 @@ final class SimulatorForwarder: Sendable {
     private let environment: [String: String]
     private let queue = DispatchQueue(label: "contract-check.serve.simulator")
     private let report: @Sendable (String) -> Void
-    private let counter = Counter()
+    private let counter = Locked(0)
 
     /// - Parameters:
     ///   - environment: the process environment; `xcrun` is looked up on its `PATH`.
@@ -27,7 +28,10 @@ final class SimulatorForwarder: Sendable {
 
     /// Forwards one accepted push's payload (the request body, a JSON object).
     func forward(payload: [UInt8], apnsID: String) {
-        let number = counter.next()
+        let number = counter.withLock { count -> Int in
+            count += 1
+            return count
+        }
         queue.async { [self] in
             let file = directory.appendingPathComponent("push-\(number).apns")
             do {
@@ -36,18 +40,12 @@ final class SimulatorForwarder: Sendable {
                 report("cannot write \(file.path): \(error)")
                 return
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["xcrun", "simctl", "push", "booted", bundleID, file.path]
-            process.environment = environment
-            do {
-                try process.run()
-                process.waitUntilExit()
-                let status = process.terminationStatus
+            let outcome = ChildProcess.run(["xcrun", "simctl", "push", "booted", bundleID, file.path], environment: environment)
+            if outcome.status == 127 {
+                report(outcome.error.isEmpty ? "cannot run xcrun" : outcome.error.trimmingCharacters(in: .whitespacesAndNewlines))
+            } else {
                 report("xcrun simctl push booted \(bundleID) \(file.lastPathComponent) (apns-id \(apnsID))"
-                       + (status == 0 ? "" : ": exit \(status)"))
-            } catch {
-                report("cannot run xcrun: \(error)")
+                       + (outcome.status == 0 ? "" : ": exit \(outcome.status)"))
             }
         }
     }
@@ -60,16 +58,5 @@ final class SimulatorForwarder: Sendable {
     /// Removes the `.apns` files.
     func removeFiles() {
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value
-        }
     }
 }

@@ -134,7 +134,7 @@ enum APNsAdmin {
         var seed: UInt64?
         var token: String?
 
-        func plan() -> Result<FaultPlan, Problem> {
+        func plan() -> Result<APNsFaultPlan, Problem> {
             let kind = fault.kind ?? (fault.delay != nil ? "delay" : "reason")
             let apnsFault: APNsFault
             switch kind {

@@ -4,22 +4,22 @@ import LoopbackHTTP
 /// One admin route FakeAPNs offers: a method, an exact path (no query), a one-line summary
 /// and a handler. `contract-check serve` adds these to its admin API (its own port), e.g.
 /// `for route in apns.adminRoutes { admin.add(route.method, route.path, summary: route.summary, route.handler) }`.
-public struct APNsAdminRoute: Sendable {
+package struct APNsAdminRoute: Sendable {
     /// The HTTP method, e.g. `POST`.
-    public var method: String
+    package var method: String
     /// The exact path, without a query, e.g. `/apns/journal`.
-    public var path: String
+    package var path: String
     /// One line for the admin API's index.
-    public var summary: String
+    package var summary: String
     /// Answers the route's requests (never blocks, never traps on the body).
-    public var handler: @Sendable (HTTPRequest) -> HTTPResponse
+    package var handler: @Sendable (HTTPRequest) -> HTTPResponse
 }
 
 extension FakeAPNs {
     /// The admin routes for this fake, under `/apns/`: journal, deliveries, device tokens,
     /// signing keys, faults, device online/offline, service offline, reset. Bodies are JSON;
     /// errors are `application/problem+json` saying what to send instead.
-    public var adminRoutes: [APNsAdminRoute] {
+    package var adminRoutes: [APNsAdminRoute] {
         [
             APNsAdminRoute(method: "GET", path: "/apns/journal", summary: "Every APNs request with its verdict (?since=SEQUENCE)") { [self] request in
                 let since = Int(APNsAdmin.query(request)["since"] ?? "") ?? 0
@@ -51,7 +51,7 @@ extension FakeAPNs {
                     return APNsAdmin.noContent()
                 }
             },
-            APNsAdminRoute(method: "POST", path: "/apns/keys", summary: #"Register a signing key: {"keyID","teamID","pem","environment"?} (.p8 or public PEM)"#) { [self] request in
+            APNsAdminRoute(method: "POST", path: "/apns/keys", summary: #"Register a signing key: {"keyID","teamID","pem","environment"?} (.p8 or package PEM)"#) { [self] request in
                 APNsAdmin.with(APNsAdmin.KeyRegistration.self, request) { body in
                     do {
                         let key = try APNsPublicKey(pemRepresentation: body.pem)

@@ -17,7 +17,7 @@ public enum APNsFault: Sendable, Hashable {
 
 /// When a fault applies: the next `count` matching requests, or each matching request with
 /// a seeded probability, for one device token or for all.
-public struct FaultPlan: Sendable, Hashable {
+public struct APNsFaultPlan: Sendable, Hashable {
     /// When a plan applies: to the next N requests, or each with a seeded probability.
     public enum Trigger: Sendable, Hashable {
         case next(Int)
@@ -32,14 +32,14 @@ public struct FaultPlan: Sendable, Hashable {
     public var trigger: Trigger
 
     /// The next `count` requests (for `deviceToken`, or all) get `fault`.
-    public static func next(_ count: Int, _ fault: APNsFault, deviceToken: String? = nil) -> FaultPlan {
-        FaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .next(count))
+    public static func next(_ count: Int, _ fault: APNsFault, deviceToken: String? = nil) -> APNsFaultPlan {
+        APNsFaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .next(count))
     }
 
     /// Each request (for `deviceToken`, or all) gets `fault` with this probability, drawn
     /// from a generator seeded with `seed` so a run repeats.
-    public static func probability(_ probability: Double, seed: UInt64, _ fault: APNsFault, deviceToken: String? = nil) -> FaultPlan {
-        FaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .probability(probability, seed: seed))
+    public static func probability(_ probability: Double, seed: UInt64, _ fault: APNsFault, deviceToken: String? = nil) -> APNsFaultPlan {
+        APNsFaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .probability(probability, seed: seed))
     }
 }
 

@@ -38,7 +38,9 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// The connection the request came on (provider tokens are per connection).
     public var connectionID: UInt64
     /// HTTP/2 or HTTP/1.1.
-    public var protocolVersion: HTTPProtocolVersion
+    package var protocolVersion: HTTPProtocolVersion
+    /// `"HTTP/2"` or `"HTTP/1.1"`: what the sender spoke.
+    public var httpVersion: String { protocolVersion.rawValue }
 
     /// True for a 200.
     public var isAccepted: Bool { status == 200 }

@@ -37,18 +37,18 @@ import LoopbackHTTP
 /// background push is `BadPriority`); `TopicDisallowed` is for a well-formed topic whose
 /// bundle id is not in ``FakeAPNsConfiguration/topics``, `BadTopic` for a topic that is
 /// malformed or does not fit the push type.
-public struct APNsRequestValidator: Sendable {
+package struct APNsRequestValidator: Sendable {
     /// Bundle ids served; empty: all.
-    public var topics: Set<String>
+    package var topics: Set<String>
 
     /// A validator serving `topics` (empty: every bundle id).
-    public init(topics: Set<String> = []) {
+    package init(topics: Set<String> = []) {
         self.topics = topics
     }
 
     /// Checked once per request, in this order, before the provider token (steps 1–4).
     /// Returns the device token text from the path.
-    public func checkFraming(_ request: HTTPRequest) -> Result<Substring, APNsReason> {
+    package func checkFraming(_ request: HTTPRequest) -> Result<Substring, APNsReason> {
         guard request.method == "POST" else { return .failure(.methodNotAllowed) }
         // Byte-wise (this runs on every request): "/3/device/" then the token, up to any query.
         let path = request.path.utf8
@@ -68,7 +68,7 @@ public struct APNsRequestValidator: Sendable {
 
     /// Steps 6–9: headers, device token syntax and payload. `inspectPayload` answers
     /// whether the bytes are a JSON object (it runs only when the size is acceptable).
-    public func checkPush(_ request: HTTPRequest, token: Substring, isJSONObject: ([UInt8]) -> Bool) -> Result<APNsPushRequest, APNsReason> {
+    package func checkPush(_ request: HTTPRequest, token: Substring, isJSONObject: ([UInt8]) -> Bool) -> Result<APNsPushRequest, APNsReason> {
         let headers = request.headers
         guard let topic = headers["apns-topic"] else { return .failure(.missingTopic) }
         var pushType = APNsPushType.alert
@@ -151,7 +151,7 @@ public struct APNsRequestValidator: Sendable {
     }
 
     /// 8-4-4-4-12 hex digits, either case.
-    public static func isUUID(_ text: String) -> Bool {
+    package static func isUUID(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
         guard utf8.count == 36 else { return false }
         for (i, c) in utf8.enumerated() {
@@ -165,7 +165,7 @@ public struct APNsRequestValidator: Sendable {
     }
 
     /// An even number of hex digits, 1…100 bytes (no fixed size: DESIGN "Device registration").
-    public static func isDeviceToken<S: StringProtocol>(_ token: S) -> Bool {
+    package static func isDeviceToken<S: StringProtocol>(_ token: S) -> Bool {
         let count = token.utf8.count
         guard count >= 2, count <= 200, count % 2 == 0 else { return false }
         return token.utf8.allSatisfy(isHex)

@@ -7,7 +7,7 @@ extension FakeAPNs {
     ///
     /// This is the fake's whole logic; the HTTP server only calls it. Never blocks: a
     /// delay fault is returned as the response's disposition.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = clock.nowMilliseconds()
         let framing = validator.checkFraming(request)
         let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }

@@ -18,8 +18,13 @@ extension FakeAPNs {
         return fake
     }
 
-    /// The synchronous form of ``start(configuration:payloadInspector:)``, for callers
-    /// outside async code (the `contract-check serve` command).
+    /// The synchronous form of ``start(configuration:payloadInspector:)``: for XCTest's
+    /// `setUp()` and other code outside `async` contexts. Stop it with ``stopListening()``.
+    ///
+    /// ```swift
+    /// override func setUpWithError() throws { apns = try FakeAPNs.startListening() }
+    /// override func tearDown() { apns.stopListening() }
+    /// ```
     /// - Throws: ``FakeAPNsError/serverUnavailable`` when the port cannot be bound.
     public static func startListening(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
                                       payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) throws -> FakeAPNs {
@@ -28,7 +33,8 @@ extension FakeAPNs {
         return fake
     }
 
-    /// The synchronous form of ``stop()``.
+    /// The synchronous form of ``stop()``, for XCTest's `tearDown()`: blocks the calling
+    /// thread until the port is free (use ``stop()`` from `async` code).
     public func stopListening() {
         let server = server_.withLock { s -> HTTPServer? in
             defer { s = nil }
@@ -78,8 +84,15 @@ extension FakeAPNs {
     }
 
     /// "Offline" for the whole service: connections are refused until called with false.
+    /// Takes effect before it returns (blocking the calling thread briefly; use the `async`
+    /// form from `async` code).
     public func refuseConnections(_ refuse: Bool) {
         _ = server_.withLock { $0 }?.refuseConnections(refuse)
+    }
+
+    /// ``refuseConnections(_:)`` without blocking a thread of Swift's cooperative pool.
+    public func refuseConnections(_ refuse: Bool) async {
+        await offloaded { self.refuseConnections(refuse) }
     }
 }
 
@@ -92,9 +105,10 @@ extension FakeAPNs {
 ///     try await apns.waitForDeliveries(to: token)
 /// }
 /// ```
-public func withFakeAPNs<Result: Sendable>(
+public func withFakeAPNs<Result>(
     configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
     payloadInspector: @escaping PayloadInspector = PayloadInspectors.default,
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (FakeAPNs) async throws -> Result
 ) async throws -> Result {
     let fake = try await FakeAPNs.start(configuration: configuration, payloadInspector: payloadInspector)

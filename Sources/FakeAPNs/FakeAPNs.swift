@@ -1,6 +1,6 @@
+import LoopbackHTTP
 import Contracts
 import Foundation
-@_exported import LoopbackHTTP
 
 /// Apple's push provider API (`POST /3/device/<token>`) as a loopback fake, with provider
 /// tokens, a device-token registry, throttling, faults and a simulated device per token.
@@ -20,7 +20,7 @@ import Foundation
 public final class FakeAPNs: Sendable {
     let state: Locked<FakeAPNsState>
     let validator: APNsRequestValidator
-    let clock: any APNsClock
+    let clock: PushClock
     let inspectPayload: PayloadInspector
     /// Identical payloads (a fan-out) are inspected once.
     let inspectionCache = PayloadInspectionCache()
@@ -116,7 +116,7 @@ public final class FakeAPNs: Sendable {
     // MARK: Faults
 
     /// Adds a fault plan; plans are tried in the order added, the first that applies wins.
-    public func addFault(_ plan: FaultPlan) {
+    public func addFault(_ plan: APNsFaultPlan) {
         var remaining = 0
         var seed: UInt64 = 0
         switch plan.trigger {
@@ -142,13 +142,13 @@ public final class FakeAPNs: Sendable {
     /// Delivers notifications twice: the next `count` deliveries (to `deviceToken`, or any).
     public func injectDuplicateDeliveries(next count: Int, deviceToken: String? = nil) {
         guard count > 0 else { return }
-        let plan = FaultPlan.next(count, .loseResponse, deviceToken: deviceToken)
+        let plan = APNsFaultPlan.next(count, .loseResponse, deviceToken: deviceToken)
         state.withLock { $0.duplicates.append(.init(plan: plan, remaining: count, generator: SeededGenerator(seed: 0))) }
     }
 
     /// Delivers each notification twice with this probability, from a seeded generator.
     public func injectDuplicateDeliveries(probability: Double, seed: UInt64, deviceToken: String? = nil) {
-        let plan = FaultPlan.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)
+        let plan = APNsFaultPlan.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)
         state.withLock { $0.duplicates.append(.init(plan: plan, remaining: 0, generator: SeededGenerator(seed: seed))) }
     }
 

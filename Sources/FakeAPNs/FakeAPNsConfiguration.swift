@@ -70,8 +70,9 @@ public struct FakeAPNsConfiguration: Sendable {
     /// A new token on one connection sooner than this after the last is
     /// `TooManyProviderTokenUpdates` (APNs: 20 minutes).
     public var providerTokenMinimumRefreshSeconds: Int64 = 1200
-    /// The clock for token ages, timestamps and throttling (a test's fake clock).
-    public var clock: any APNsClock = WallClock()
+    /// The clock for token ages, timestamps and throttling: the wall clock unless a test
+    /// passes a ``PushClock`` it moves (shared with FakeBackend and the scenarios).
+    public var clock: PushClock = PushClock()
     /// Called with each journal entry once its request is handled (outside the fake's lock,
     /// on the server's thread: keep it short), e.g. to log requests.
     public var onRequest: (@Sendable (APNsJournalEntry) -> Void)? = nil

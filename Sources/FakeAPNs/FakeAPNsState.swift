@@ -43,7 +43,7 @@ struct FakeAPNsState {
     }
 
     struct ActiveFault {
-        var plan: FaultPlan
+        var plan: APNsFaultPlan
         var remaining: Int
         var generator: SeededGenerator
     }

@@ -1,10 +1,11 @@
+import LoopbackHTTP
 import Foundation
 
 extension AdminAPI {
     /// Adds FakeBackend's routes: `GET /journal`, `GET /devices`, `GET /opens[?id=]`,
     /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `POST /sessions`,
     /// `POST /reset`.
-    public mutating func addRoutes(for backend: FakeBackend) {
+    package mutating func addRoutes(for backend: FakeBackend) {
         add("GET", "/journal", summary: "Every request the backend received, oldest first") { [backend] _ in
             AdminAPI.json(JournalBody(entries: backend.journal, dropped: backend.journalDropped))
         }

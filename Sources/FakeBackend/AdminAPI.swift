@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import Foundation
 
 /// The fakes' admin API: a small JSON HTTP API, served on its own port by `contract-check
@@ -11,23 +12,23 @@ import Foundation
 /// ```
 /// Like the fakes, it is a plain request → response function (``handle(_:)``), testable
 /// without a socket. See `Docs/admin-openapi.json` for every route.
-public struct AdminAPI: Sendable {
+package struct AdminAPI: Sendable {
     /// Answers one admin request.
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// One route: a method and an exact path (the query is not part of the match).
-    public struct Route: Sendable {
+    package struct Route: Sendable {
         /// The HTTP method, e.g. `POST`.
-        public var method: String
+        package var method: String
         /// The exact path, e.g. `/faults`.
-        public var path: String
+        package var path: String
         /// One line, listed by `GET /`.
-        public var summary: String
+        package var summary: String
         /// Answers the route's requests.
-        public var handler: Handler
+        package var handler: Handler
 
         /// A route answering `method` on `path` with `handler`.
-        public init(method: String, path: String, summary: String, handler: @escaping Handler) {
+        package init(method: String, path: String, summary: String, handler: @escaping Handler) {
             self.method = method
             self.path = path
             self.summary = summary
@@ -36,26 +37,26 @@ public struct AdminAPI: Sendable {
     }
 
     /// Every route, in the order added.
-    public private(set) var routes: [Route] = []
+    package private(set) var routes: [Route] = []
 
     /// An admin API that only answers `GET /` (the route list); add a fake's routes to it.
-    public init() {}
+    package init() {}
 
     /// An admin API for `backend`: see ``addRoutes(for:)``.
-    public init(backend: FakeBackend) {
+    package init(backend: FakeBackend) {
         self.init()
         addRoutes(for: backend)
     }
 
     /// Adds a route; a later route with the same method and path replaces the earlier one.
-    public mutating func add(_ method: String, _ path: String, summary: String, _ handler: @escaping Handler) {
+    package mutating func add(_ method: String, _ path: String, summary: String, _ handler: @escaping Handler) {
         routes.removeAll { $0.method == method && $0.path == path }
         routes.append(Route(method: method, path: path, summary: summary, handler: handler))
     }
 
     /// Answers a request: `GET /` lists the routes; otherwise the matching route, 405 with
     /// `Allow` for a known path with another method, or 404.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.pathWithoutQuery
         if request.method == "GET", path == "/" {
             return AdminAPI.json(["routes": routes.map { "\($0.method) \($0.path) — \($0.summary)" }])
@@ -78,7 +79,7 @@ public struct AdminAPI: Sendable {
     // MARK: Helpers for route handlers
 
     /// A JSON response (sorted keys, ISO 8601 dates).
-    public static func json<Value: Encodable>(_ value: Value, status: HTTPStatus = .ok) -> HTTPResponse {
+    package static func json<Value: Encodable>(_ value: Value, status: HTTPStatus = .ok) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -91,12 +92,12 @@ public struct AdminAPI: Sendable {
     }
 
     /// An `application/problem+json` response.
-    public static func problem(status: Int, title: String, detail: String) -> HTTPResponse {
-        ProblemDetails(type: ProblemDetails.typeURI("admin"), title: title, status: status, detail: detail).response()
+    package static func problem(status: Int, title: String, detail: String) -> HTTPResponse {
+        BackendProblemDetails(type: BackendProblemDetails.typeURI("admin"), title: title, status: status, detail: detail).response()
     }
 
     /// Decodes a JSON request body, or explains in a 400 what is wrong with it.
-    public static func decode<Value: Decodable>(_ type: Value.Type, from request: HTTPRequest) -> Result<Value, AdminRequestError> {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from request: HTTPRequest) -> Result<Value, AdminRequestError> {
         do {
             return .success(try JSONDecoder().decode(type, from: Data(request.body)))
         } catch let error as DecodingError {
@@ -109,7 +110,7 @@ public struct AdminAPI: Sendable {
     }
 
     /// The query parameters of a request target (`?id=91&x=1`), percent-decoded.
-    public static func query(_ request: HTTPRequest) -> [String: String] {
+    package static func query(_ request: HTTPRequest) -> [String: String] {
         guard let mark = request.path.firstIndex(of: "?") else { return [:] }
         var items: [String: String] = [:]
         for pair in request.path[request.path.index(after: mark)...].split(separator: "&") {
@@ -141,7 +142,7 @@ public struct AdminAPI: Sendable {
 }
 
 /// A bad admin request, carried as the 400 response that explains it.
-public struct AdminRequestError: Error, Sendable {
+package struct AdminRequestError: Error, Sendable {
     /// The `application/problem+json` answer saying what to send instead.
-    public var response: HTTPResponse
+    package var response: HTTPResponse
 }

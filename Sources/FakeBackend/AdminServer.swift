@@ -1,11 +1,12 @@
+import LoopbackHTTP
 import Foundation
 
 /// An ``AdminAPI`` listening on its own loopback port, apart from the fakes' ports, so
 /// that taking a fake offline leaves the admin API reachable.
-public final class AdminServer: Sendable {
+package final class AdminServer: Sendable {
     private let server: Locked<HTTPServer?>
     /// The port it listens on.
-    public let port: UInt16
+    package let port: UInt16
     private let host: String
 
     private init(server: HTTPServer, host: String) {
@@ -16,7 +17,7 @@ public final class AdminServer: Sendable {
 
     /// Starts serving `api` on `host:port` (127.0.0.1 and a free port by default).
     /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
-    public static func start(api: AdminAPI, host: String = "127.0.0.1", port: UInt16 = 0) throws -> AdminServer {
+    package static func start(api: AdminAPI, host: String = "127.0.0.1", port: UInt16 = 0) throws -> AdminServer {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -29,13 +30,13 @@ public final class AdminServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT`.
-    public var baseURL: URL {
+    package var baseURL: URL {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return URL(string: "http://\(shownHost):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Stops listening; returns when the port is free. Calling it twice is harmless.
-    public func stop() async {
+    package func stop() async {
         let running = server.withLock { server -> HTTPServer? in
             defer { server = nil }
             return server
@@ -44,7 +45,7 @@ public final class AdminServer: Sendable {
     }
 
     /// The synchronous form of ``stop()``.
-    public func stopNow() {
+    package func stopNow() {
         let running = server.withLock { server -> HTTPServer? in
             defer { server = nil }
             return server

@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import Foundation
 import Contracts
 
@@ -26,8 +27,9 @@ extension FakeBackend {
         /// `device-registration`, `notification-id`, `notification-opened`); a set without
         /// one of them skips that check.
         public var contracts: ContractSet
-        /// The clock stamped on journal entries, devices and opens.
-        public var clock: @Sendable () -> Date
+        /// The clock stamped on journal entries, devices and opens: the wall clock unless a
+        /// test passes a ``PushClock`` it moves (shared with FakeAPNs and the scenarios).
+        public var clock: PushClock
         /// Called after each request is journaled (outside the backend's lock), e.g. to log it.
         public var onRequest: (@Sendable (BackendJournalEntry) -> Void)?
 
@@ -42,7 +44,7 @@ extension FakeBackend {
             faults: [BackendFaultPlan] = [],
             maxBodyBytes: Int = 1 << 20,
             contracts: ContractSet = .v1,
-            clock: @escaping @Sendable () -> Date = { Date() },
+            clock: PushClock = PushClock(),
             onRequest: (@Sendable (BackendJournalEntry) -> Void)? = nil
         ) {
             self.host = host

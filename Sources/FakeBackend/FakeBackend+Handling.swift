@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import Foundation
 import Contracts
 
@@ -13,21 +14,21 @@ extension FakeBackend {
     ///                                           headers: ["Authorization": "Bearer s1"]))
     /// #expect(response.status == .noContent)
     /// ```
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let now = configuration.clock()
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let now = configuration.clock.now
         let route = BackendRoute(method: request.method, target: request.path)
         let authorization = request.headers["Authorization"]
 
         guard case .endpoint(let endpoint, let parameter) = route else {
             let response: HTTPResponse
             if case .methodNotAllowed(let allow) = route {
-                response = ProblemDetails(
-                    type: ProblemDetails.typeURI("method-not-allowed"), title: "Method Not Allowed", status: 405,
+                response = BackendProblemDetails(
+                    type: BackendProblemDetails.typeURI("method-not-allowed"), title: "Method Not Allowed", status: 405,
                     detail: "\(request.method) is not allowed on \(request.pathWithoutQuery); use \(allow.joined(separator: " or ")).")
                     .response([("Allow", allow.joined(separator: ", "))])
             } else {
-                response = ProblemDetails(
-                    type: ProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
+                response = BackendProblemDetails(
+                    type: BackendProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
                     detail: "No endpoint at \(request.pathWithoutQuery). The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened.")
                     .response()
             }
@@ -108,8 +109,8 @@ extension FakeBackend {
                           violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
                 guard existing.account == account else {
-                    return ProblemDetails(
-                        type: ProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
+                    return BackendProblemDetails(
+                        type: BackendProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
                         detail: "Device \(token) is registered to another account; only its account can delete it.")
                         .response()
                 }
@@ -145,9 +146,9 @@ extension FakeBackend {
         let kept = Array(violations.prefix(Self.maxViolationsKept))
         var detail = "The request breaks the \(endpoint) contract in \(count) place\(count == 1 ? "" : "s"); fix each listed violation and send it again."
         if kept.count < count { detail += " The first \(kept.count) are listed." }
-        let response = ProblemDetails(
-            type: ProblemDetails.typeURI("contract-violation"), title: "Contract violation", status: 400,
-            detail: detail, violations: kept.map(ProblemDetails.Item.init))
+        let response = BackendProblemDetails(
+            type: BackendProblemDetails.typeURI("contract-violation"), title: "Contract violation", status: 400,
+            detail: detail, violations: kept.map(BackendProblemDetails.Item.init))
             .response()
         commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(400),
                violations: kept, fault: fault)
@@ -215,7 +216,7 @@ extension FakeBackend {
                 extra.append(("Retry-After", String(retryAfter)))
                 detail += " Retry after \(retryAfter) second\(retryAfter == 1 ? "" : "s")."
             }
-            return ProblemDetails(type: ProblemDetails.typeURI("injected-fault"), title: status.reasonPhrase,
+            return BackendProblemDetails(type: BackendProblemDetails.typeURI("injected-fault"), title: status.reasonPhrase,
                                   status: code, detail: detail).response(extra)
         case .hang:
             return HTTPResponse(status: .serviceUnavailable, disposition: .hang)
@@ -241,7 +242,7 @@ extension FakeBackend {
             detail = "The bearer token names no session. Sign in again and send Authorization: Bearer <session>, or add the session to the fake."
             challenge = #"Bearer error="invalid_token""#
         }
-        return ProblemDetails(type: ProblemDetails.typeURI("unauthorized"), title: "Unauthorized", status: 401,
+        return BackendProblemDetails(type: BackendProblemDetails.typeURI("unauthorized"), title: "Unauthorized", status: 401,
                               detail: detail).response([("WWW-Authenticate", challenge)])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-@_exported import LoopbackHTTP
-@_exported import Contracts
+import LoopbackHTTP
+import Contracts
 
 /// A fake of the app's backend on a loopback port: it checks every request against the
 /// contracts, remembers devices and opens, keeps a journal, and can be scripted to have a
@@ -38,8 +38,17 @@ public final class FakeBackend: Sendable {
         try startListening(configuration: configuration)
     }
 
-    /// The synchronous form of ``start(configuration:)``, for `contract-check serve`.
-    package static func startListening(configuration: Configuration = .init()) throws -> FakeBackend {
+    /// The synchronous form of ``start(configuration:)``: for XCTest's `setUp()` and other
+    /// code outside `async` contexts. Stop it with ``stopListening()``.
+    ///
+    /// ```swift
+    /// override func setUpWithError() throws {
+    ///     backend = try FakeBackend.startListening(configuration: .init(sessions: ["s1": "a1"]))
+    /// }
+    /// override func tearDown() { backend.stopListening() }
+    /// ```
+    /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
+    public static func startListening(configuration: Configuration = .init()) throws -> FakeBackend {
         let backend = FakeBackend(configuration: configuration)
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = configuration.host
@@ -78,8 +87,9 @@ public final class FakeBackend: Sendable {
         failAllWaiters()
     }
 
-    /// The synchronous form of ``stop()``, for `contract-check serve`.
-    package func stopListening() {
+    /// The synchronous form of ``stop()``, for XCTest's `tearDown()`: blocks the calling
+    /// thread until the port is free (use ``stop()`` from `async` code).
+    public func stopListening() {
         let running = server.withLock { server -> HTTPServer? in
             defer { server = nil }
             return server
@@ -144,6 +154,12 @@ public final class FakeBackend: Sendable {
         return setOffline(false)
     }
 
+    /// ``reset()`` without blocking a thread of Swift's cooperative pool.
+    @discardableResult
+    public func reset() async -> FakeBackendError? {
+        await offloaded { self.reset() }
+    }
+
     // MARK: Faults
 
     /// Adds a fault plan; plans are tried in the order they were added and the first that
@@ -181,6 +197,12 @@ public final class FakeBackend: Sendable {
         return setOffline(false)
     }
 
+    /// ``clearFaults()`` without blocking a thread of Swift's cooperative pool.
+    @discardableResult
+    public func clearFaults() async -> FakeBackendError? {
+        await offloaded { self.clearFaults() }
+    }
+
     /// Takes the backend offline (new connections are refused, requests on connections
     /// opened earlier are reset without being applied) or back online.
     ///
@@ -215,6 +237,13 @@ public final class FakeBackend: Sendable {
         guard let failure else { return nil }
         store.withLock { $0.isOffline = true }
         return FakeBackendError.cannotListenAgain(host: configuration.host, port: running.port, attempts: attempts, underlying: failure)
+    }
+
+    /// ``setOffline(_:)`` without blocking a thread of Swift's cooperative pool: the socket
+    /// work (and any re-bind retries) runs on a Dispatch thread while the caller is suspended.
+    @discardableResult
+    public func setOffline(_ offline: Bool) async -> FakeBackendError? {
+        await offloaded { self.setOffline(offline) }
     }
 
     /// How many times ``setOffline(_:)`` tries to bind the port again before it reports failure.

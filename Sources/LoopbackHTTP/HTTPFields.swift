@@ -2,32 +2,32 @@
 ///
 /// Order and duplicates are kept as received, so a fake can report a duplicated header
 /// (APNs answers `DuplicateHeaders`) and a test can compare whole messages.
-public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as received or as it will be sent.
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// The name as written; compare with ``HTTPFields/lowercasedName(_:)`` semantics.
-        public var name: String
-        public var value: String
-        public init(name: String, value: String) {
+        package var name: String
+        package var value: String
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public private(set) var fields: [Field]
+    package private(set) var fields: [Field]
 
-    public init() { fields = [] }
-    public init(_ fields: [Field]) { self.fields = fields }
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init() { fields = [] }
+    package init(_ fields: [Field]) { self.fields = fields }
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
-    public var count: Int { fields.count }
-    public var isEmpty: Bool { fields.isEmpty }
+    package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    package var count: Int { fields.count }
+    package var isEmpty: Bool { fields.isEmpty }
 
     /// The first value of the named field, or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get {
             for field in fields where Self.namesEqual(field.name, name) { return field.value }
             return nil
@@ -39,18 +39,18 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Every value of the named field, in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
     }
 
     /// Appends a field, keeping any existing one of the same name.
-    public mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// ASCII case-insensitive comparison of two field names, without allocating.
     @inlinable
-    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+    package static func namesEqual(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { pa in
             b.withUTF8 { pb in

@@ -1,5 +1,5 @@
 /// The protocol that carried a request. A fake rarely needs it; the journal records it.
-public enum HTTPProtocolVersion: String, Sendable, Hashable {
+package enum HTTPProtocolVersion: String, Sendable, Hashable {
     case http1_1 = "HTTP/1.1"
     case http2 = "HTTP/2"
 }
@@ -8,20 +8,20 @@ public enum HTTPProtocolVersion: String, Sendable, Hashable {
 ///
 /// The same value arrives whether HTTP/1.1 or HTTP/2 carried it; for HTTP/2 the
 /// pseudo-headers become `method`, `path` and `authority` and are not in `headers`.
-public struct HTTPRequest: Sendable, Hashable {
-    public var method: String
+package struct HTTPRequest: Sendable, Hashable {
+    package var method: String
     /// The request target as sent: path and optional query, e.g. `/v1/devices/ab12?x=1`.
-    public var path: String
+    package var path: String
     /// `Host` (HTTP/1.1) or `:authority` (HTTP/2), if sent.
-    public var authority: String?
-    public var headers: HTTPFields
-    public var body: [UInt8]
-    public var version: HTTPProtocolVersion
+    package var authority: String?
+    package var headers: HTTPFields
+    package var body: [UInt8]
+    package var version: HTTPProtocolVersion
     /// Identifies the connection within its server, so per-connection rules
     /// (e.g. APNs provider-token refresh) can be applied. Stable for the connection's life.
-    public var connectionID: UInt64
+    package var connectionID: UInt64
 
-    public init(
+    package init(
         method: String,
         path: String,
         authority: String? = nil,
@@ -40,7 +40,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The path without its query string.
-    public var pathWithoutQuery: Substring {
+    package var pathWithoutQuery: Substring {
         if let q = path.firstIndex(of: "?") { return path[..<q] }
         return path[...]
     }

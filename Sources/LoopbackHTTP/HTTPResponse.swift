@@ -3,13 +3,13 @@
 /// `disposition` is how a fake scripts a bad day at the transport level without
 /// knowing sockets: the handler has already applied the request's effect, and the
 /// transport then delays, withholds or destroys the answer.
-public struct HTTPResponse: Sendable, Hashable {
-    public var status: HTTPStatus
-    public var headers: HTTPFields
-    public var body: [UInt8]
-    public var disposition: ResponseDisposition
+package struct HTTPResponse: Sendable, Hashable {
+    package var status: HTTPStatus
+    package var headers: HTTPFields
+    package var body: [UInt8]
+    package var disposition: ResponseDisposition
 
-    public init(
+    package init(
         status: HTTPStatus,
         headers: HTTPFields = HTTPFields(),
         body: [UInt8] = [],
@@ -23,7 +23,7 @@ public struct HTTPResponse: Sendable, Hashable {
 }
 
 /// How the transport delivers a handler's response.
-public enum ResponseDisposition: Sendable, Hashable {
+package enum ResponseDisposition: Sendable, Hashable {
     /// Write the response now.
     case send
     /// Write the response after this many milliseconds (the connection stays usable meanwhile
@@ -45,4 +45,4 @@ public enum ResponseDisposition: Sendable, Hashable {
 
 /// A fake's logic: one request in, one response out. Runs on the server's event loop,
 /// so it must not block; waiting belongs in `ResponseDisposition.delay`.
-public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse

@@ -1,38 +1,38 @@
 /// An HTTP status: a code and its reason phrase. Equality and hashing use the code only.
-public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
-    public var code: Int
-    public var reasonPhrase: String
+package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
+    package var code: Int
+    package var reasonPhrase: String
 
-    public init(code: Int, reasonPhrase: String = "") {
+    package init(code: Int, reasonPhrase: String = "") {
         self.code = code
         self.reasonPhrase = reasonPhrase.isEmpty ? HTTPStatus.defaultReason(code) : reasonPhrase
     }
 
-    public static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { "\(code) \(reasonPhrase)" }
+    package static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package var description: String { "\(code) \(reasonPhrase)" }
 
     // MARK: 1xx
-    public static let `continue` = HTTPStatus(code: 100, reasonPhrase: "Continue")
+    package static let `continue` = HTTPStatus(code: 100, reasonPhrase: "Continue")
     // MARK: 2xx
-    public static let ok = HTTPStatus(code: 200, reasonPhrase: "OK")
-    public static let noContent = HTTPStatus(code: 204, reasonPhrase: "No Content")
+    package static let ok = HTTPStatus(code: 200, reasonPhrase: "OK")
+    package static let noContent = HTTPStatus(code: 204, reasonPhrase: "No Content")
     // MARK: 4xx
-    public static let badRequest = HTTPStatus(code: 400, reasonPhrase: "Bad Request")
-    public static let unauthorized = HTTPStatus(code: 401, reasonPhrase: "Unauthorized")
-    public static let forbidden = HTTPStatus(code: 403, reasonPhrase: "Forbidden")
-    public static let notFound = HTTPStatus(code: 404, reasonPhrase: "Not Found")
-    public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
-    public static let requestTimeout = HTTPStatus(code: 408, reasonPhrase: "Request Timeout")
-    public static let gone = HTTPStatus(code: 410, reasonPhrase: "Gone")
-    public static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
-    public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
-    public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
-    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
+    package static let badRequest = HTTPStatus(code: 400, reasonPhrase: "Bad Request")
+    package static let unauthorized = HTTPStatus(code: 401, reasonPhrase: "Unauthorized")
+    package static let forbidden = HTTPStatus(code: 403, reasonPhrase: "Forbidden")
+    package static let notFound = HTTPStatus(code: 404, reasonPhrase: "Not Found")
+    package static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
+    package static let requestTimeout = HTTPStatus(code: 408, reasonPhrase: "Request Timeout")
+    package static let gone = HTTPStatus(code: 410, reasonPhrase: "Gone")
+    package static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
+    package static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
+    package static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
+    package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
     // MARK: 5xx
-    public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
-    public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
-    public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
+    package static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
+    package static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
+    package static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
 
     static func defaultReason(_ code: Int) -> String {
         switch code {

@@ -11,13 +11,13 @@ extension PushScenario {
         let token = environment.deviceToken, account = environment.account
         await app.register(token: token, account: account)
         await app.settle()
-        guard (try? await backend.waitForDevice(token: token, account: account, timeout: .seconds(3))) != nil else {
+        guard (try? await backend.waitForDevice(token: token, account: account, timeout: environment.grace)) != nil else {
             report.fail("the app never registered \(short(token)) for \(account) after sign-in; PUT the token when the account changes")
             return
         }
         await sender.tokenRegistered(token)
 
-        backend.setOffline(true)
+        await backend.setOffline(true)
         report.step("FakeBackend goes offline (connections refused); the user signs out")
         await app.signOut()
         await app.settle()
@@ -25,7 +25,7 @@ extension PushScenario {
         // The backend still thinks the device is the old account's, so its push arrives.
         guard let payload = push("301", for: account) else { return }
         await sender.send(payload, to: token)
-        guard let delivered = try? await apns.waitForDeliveries(to: token, count: 1, timeout: .seconds(2)),
+        guard let delivered = try? await apns.waitForDeliveries(to: token, count: 1, timeout: environment.grace),
               let copy = delivered.first?.pushPayload else {
             report.fail("push 301 for \(account) never reached the device; the sender must deliver it while the token is registered")
             return
@@ -39,12 +39,12 @@ extension PushScenario {
                         + "drop taps for another account than the signed-in one (open Home or nothing)")
         }
 
-        backend.setOffline(false)
+        await backend.setOffline(false)
         report.step("FakeBackend is back; the app resumes")
         await app.resume()
         await app.settle()
         do {
-            _ = try await backend.waitForDeviceRemoval(token: token, timeout: .seconds(3))
+            _ = try await backend.waitForDeviceRemoval(token: token, timeout: environment.grace)
             report.step("the pending DELETE removed \(short(token))")
         } catch {
             let deletes = backend.journal.filter { $0.endpoint == .deleteDevice }
@@ -72,7 +72,7 @@ extension PushScenario {
         report.step("FakeAPNs delivers the next push twice; FakeBackend loses the response to the first \"opened\"")
         guard let payload = push("401", for: account) else { return }
         await sender.send(payload, to: token)
-        let copies = ((try? await apns.waitForDeliveries(to: token, count: 2, timeout: .seconds(2)))
+        let copies = ((try? await apns.waitForDeliveries(to: token, count: 2, timeout: environment.grace))
                       ?? apns.deliveredNotifications(for: token)).compactMap(\.pushPayload)
         guard copies.count >= 2 else {
             report.fail("push 401 reached the device \(copies.count) time(s), not twice; the sender must get it accepted once")

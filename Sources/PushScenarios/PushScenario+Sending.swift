@@ -15,7 +15,7 @@ extension PushScenario {
         report.step("FakeBackend answers the first PUT /v1/devices/{token} with 429, Retry-After: 1")
         await app.register(token: token, account: account)
         await app.settle()
-        let registered = (try? await backend.waitForDevice(token: token, account: account, timeout: .seconds(3))) != nil
+        let registered = (try? await backend.waitForDevice(token: token, account: account, timeout: environment.grace)) != nil
         let puts = backend.journal.filter { $0.endpoint == .putDevice }
         if !registered {
             report.fail("the app never registered its token after a 429 with Retry-After: 1 (\(puts.count) PUT(s)); "
@@ -37,7 +37,7 @@ extension PushScenario {
             guard let payload = push(id, for: account) else { continue }
             await sender.send(payload, to: token)
         }
-        _ = try? await apns.waitForDeliveries(to: token, count: ids.count, timeout: .seconds(2))
+        _ = try? await apns.waitForDeliveries(to: token, count: ids.count, timeout: environment.grace)
         let delivered = Set(apns.deliveredNotifications(for: token).compactMap { $0.pushPayload?.notificationID.rawValue })
         let entries = apns.journal.filter { $0.deviceToken?.lowercased() == token }
         let throttled = entries.filter { $0.status == 429 }
@@ -66,12 +66,12 @@ extension PushScenario {
         guard let first = push("201", for: account), let second = push("202", for: account),
               let third = push("203", for: account), let fourth = push("204", for: account) else { return }
         await sender.send(first, to: token)
-        if (try? await apns.waitForDeliveries(to: token, count: 1, timeout: .seconds(2))) == nil {
+        if (try? await apns.waitForDeliveries(to: token, count: 1, timeout: environment.grace)) == nil {
             report.fail("push 201 never reached the device before its token was unregistered; the sender must deliver to a registered token")
             return
         }
 
-        let unregisteredAt = Date(timeIntervalSinceNow: -60)
+        let unregisteredAt = environment.clock.now.addingTimeInterval(-60)
         let stamp = Int64((unregisteredAt.timeIntervalSince1970 * 1000).rounded(.down))
         apns.unregister(token: token, at: unregisteredAt)
         report.step("token \(short(token)) unregistered at \(stamp) (the app was deleted a minute ago)")
@@ -95,7 +95,7 @@ extension PushScenario {
         await sender.tokenRegistered(token)
         report.step("token \(short(token)) registered again")
         await sender.send(fourth, to: token)
-        _ = try? await apns.waitForDeliveries(to: token, count: 2, timeout: .seconds(2))
+        _ = try? await apns.waitForDeliveries(to: token, count: 2, timeout: environment.grace)
         let delivered = apns.deliveredNotifications(for: token).compactMap { $0.pushPayload?.notificationID.rawValue }
         if !delivered.contains("204") {
             report.fail("after \(short(token)) registered again, push 204 never reached the device; "

@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import Foundation
 import Contracts
 import FakeAPNs
@@ -44,25 +45,40 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
 
     /// Starts both fakes, runs the scenario against the client and sender the closures make,
     /// checks what the user would see, and stops the fakes.
+    ///
+    /// The fakes run on `clock`, which the adapters find in ``ScenarioEnvironment/clock``:
+    /// a client and sender that wait (Retry-After, backoff) with its
+    /// ``PushClock/sleep(for:)`` skip the wait, so the four scenarios take well under a
+    /// second each; one that sleeps for real still passes, only slower.
     /// - Parameters:
+    ///   - clock: the time both fakes read and the adapters should sleep on; by default a
+    ///     clock that follows the wall clock and skips sleeps.
+    ///   - grace: how long a check waits, after the adapter's call returned, for what that
+    ///     call should have caused (a registration, a delivery). The protocols ask adapters
+    ///     to return when their work has landed (see ``ScenarioClient/settle()``), so this
+    ///     is a margin, and a failing check costs no more than it.
     ///   - client: makes the app adapter for this run's environment.
     ///   - sender: makes the sender adapter for this run's environment.
     /// - Returns: the report; ``ScenarioReport/passed`` when nothing failed. A fake that
     ///   cannot start is a failure too.
-    public func run(client: @Sendable (ScenarioEnvironment) async -> any ScenarioClient,
+    public func run(clock: PushClock = PushClock(skippingSleepsFrom: Date()),
+                    grace: Duration = .milliseconds(250),
+                    client: @Sendable (ScenarioEnvironment) async -> any ScenarioClient,
                     sender: @Sendable (ScenarioEnvironment) async -> any ScenarioSender) async -> ScenarioReport {
         let sessions = ["s1": "a1", "s2": "a2"]
         var apnsConfiguration = FakeAPNsConfiguration()
         apnsConfiguration.topics = [Self.topic]
         apnsConfiguration.payloadContract = .reject
+        apnsConfiguration.clock = clock
         configure(&apnsConfiguration)
         do {
-            return try await withFakeBackend(configuration: .init(sessions: sessions)) { backend in
+            return try await withFakeBackend(configuration: .init(sessions: sessions, clock: clock)) { backend in
                 try await withFakeAPNs(configuration: apnsConfiguration) { apns in
                     let key = APNsSigningKey.generate()
                     let environment = ScenarioEnvironment(
-                        backend: backend, apns: apns, topic: Self.topic, deviceToken: Self.deviceToken,
-                        account: "a1", sessions: sessions, keyID: "SCENARIO01", teamID: "TEAMSCEN01", signingKey: key)
+                        backend: backend, apns: apns, clock: clock, grace: grace, topic: Self.topic,
+                        deviceToken: Self.deviceToken, account: "a1", sessions: sessions,
+                        keyID: "SCENARIO01", teamID: "TEAMSCEN01", signingKey: key)
                     apns.registerSigningKey(key.publicKey, keyID: environment.keyID, teamID: environment.teamID)
                     apns.register(token: Self.deviceToken, topic: Self.topic)
                     let app = await client(environment)

@@ -13,6 +13,11 @@ public struct ScenarioEnvironment: Sendable {
     public let backend: FakeBackend
     /// The running FakeAPNs (sandbox; the topic below; payload contract violations rejected).
     public let apns: FakeAPNs
+    /// The clock both fakes read. Sleep on it (``PushClock/sleep(for:)``) for Retry-After
+    /// and backoff, and the wait costs no wall time while the fakes see it pass.
+    public let clock: PushClock
+    /// How long a check waits for what an adapter's call should have caused.
+    public let grace: Duration
     /// The app's bundle id, the `apns-topic` FakeAPNs accepts.
     public let topic: String
     /// The device token iOS hands the app (lowercase hex, registered in FakeAPNs).
@@ -41,7 +46,8 @@ public struct ScenarioEnvironment: Sendable {
     /// A provider token (`authorization: bearer <token>`) signed with the registered key.
     /// Mint one and reuse it: FakeAPNs, like APNs, answers 429 TooManyProviderTokenUpdates
     /// to a connection that changes its token more often than every 20 minutes.
-    public func providerToken(issuedAt: Date = Date()) -> String {
-        ProviderToken.mint(keyID: keyID, teamID: teamID, issuedAt: issuedAt, signingKey: signingKey)
+    /// - Parameter issuedAt: the token's `iat`; nil: now on ``clock``.
+    public func providerToken(issuedAt: Date? = nil) -> String {
+        ProviderToken.mint(keyID: keyID, teamID: teamID, issuedAt: issuedAt ?? clock.now, signingKey: signingKey)
     }
 }

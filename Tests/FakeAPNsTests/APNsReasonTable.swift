@@ -1,3 +1,4 @@
+import LoopbackHTTP
 import Contracts
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import Contracts
+import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs
@@ -21,16 +23,16 @@ struct APNsTestbed: Sendable {
     static let secret: [UInt8] = Array(repeating: 0x5A, count: 64)
     static let payload = Array(#"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way"}},"notificationId":"91"}"#.utf8)
 
-    let clock: FakeClock
+    let clock: PushClock
     let fake: FakeAPNs
 
     init(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in },
          inspector: @escaping PayloadInspector = PayloadInspectors.default) {
-        let clock = FakeClock(milliseconds: Self.start)
+        let clock = PushClock(stoppedAtMilliseconds: Self.start)
         self.init(clock: clock, fake: FakeAPNs(configuration: Self.configuration(clock, configure), payloadInspector: inspector))
     }
 
-    private init(clock: FakeClock, fake: FakeAPNs) {
+    private init(clock: PushClock, fake: FakeAPNs) {
         self.clock = clock
         self.fake = fake
         fake.registerSigningKey(StubKey(secret: Self.secret), keyID: Self.keyID, teamID: Self.teamID)
@@ -40,12 +42,12 @@ struct APNsTestbed: Sendable {
     /// The same testbed, listening on loopback.
     static func started(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in },
                         inspector: @escaping PayloadInspector = PayloadInspectors.default) async throws -> APNsTestbed {
-        let clock = FakeClock(milliseconds: Self.start)
+        let clock = PushClock(stoppedAtMilliseconds: Self.start)
         let fake = try await FakeAPNs.start(configuration: configuration(clock, configure), payloadInspector: inspector)
         return APNsTestbed(clock: clock, fake: fake)
     }
 
-    private static func configuration(_ clock: FakeClock, _ configure: (inout FakeAPNsConfiguration) -> Void) -> FakeAPNsConfiguration {
+    private static func configuration(_ clock: PushClock, _ configure: (inout FakeAPNsConfiguration) -> Void) -> FakeAPNsConfiguration {
         var configuration = FakeAPNsConfiguration()
         configuration.clock = clock
         configure(&configuration)

@@ -1,3 +1,5 @@
+import Contracts
+import LoopbackHTTP
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

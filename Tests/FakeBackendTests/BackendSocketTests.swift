@@ -1,3 +1,5 @@
+import Contracts
+import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeBackend
@@ -91,12 +93,12 @@ import FoundationNetworking
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
             #expect(try await client.put(Requests.token).status == 204)
-            backend.setOffline(true)
+            await backend.setOffline(true)
             let code = await HTTPClient.failure { try await client.delete(Requests.token) }
             #expect(code == .cannotConnectToHost)
             #expect(RawClient(port: backend.port) == nil)
             #expect(backend.devices.count == 1)
-            backend.clearFaults()
+            await backend.clearFaults()
             #expect(try await client.delete(Requests.token).status == 204)
             #expect(backend.devices.isEmpty)
         }

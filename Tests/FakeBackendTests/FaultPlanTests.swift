@@ -1,3 +1,5 @@
+import Contracts
+import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeBackend

@@ -1,3 +1,5 @@
+import Contracts
+import LoopbackHTTP
 import Testing
 import FakeBackend
 

@@ -1,3 +1,5 @@
+import Contracts
+import LoopbackHTTP
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -13,20 +15,20 @@ import Testing
     @Test func portTakenWhileOfflineIsReportedAndTheBackendStaysOffline() async throws {
         try await withFakeBackend { (backend: FakeBackend) async throws in
             let port = backend.port
-            #expect(backend.setOffline(true) == nil)
+            #expect(await backend.setOffline(true) == nil)
             var blocker = PortHolder(port: port)
             try #require(blocker != nil, "could not take the port while the backend was offline")
 
-            let failure = try #require(backend.setOffline(false))
+            let failure = try #require(await backend.setOffline(false))
             #expect(failure == .cannotListen)
             #expect(failure.message.contains("127.0.0.1:\(port)"))
             #expect(failure.message.contains("50 attempts"))
             #expect(backend.isOffline)
             #expect(backend.state.isOffline)
-            #expect(backend.clearFaults() == .cannotListen)
+            #expect(await backend.clearFaults() == .cannotListen)
 
             blocker = nil  // releases the port
-            #expect(backend.setOffline(false) == nil)
+            #expect(await backend.setOffline(false) == nil)
             #expect(!backend.isOffline)
             #expect(RawClient(port: port) != nil, "listening again on the same port")
         }
@@ -35,7 +37,7 @@ import Testing
     @Test func adminAPIAnswers503WhenTheBackendCannotComeBackOnline() async throws {
         try await withFakeBackend { (backend: FakeBackend) async throws in
             let admin = AdminAPI(backend: backend)
-            backend.setOffline(true)
+            await backend.setOffline(true)
             let blocker = try #require(PortHolder(port: backend.port))
             let response = admin.handle(HTTPRequest(
                 method: "POST", path: "/offline", headers: ["Content-Type": "application/json"],

@@ -1,11 +1,17 @@
-/// Waits between retries. Tests inject short delays (milliseconds) so the suite stays fast;
-/// an app would use seconds.
+import PushScenarios
+
+/// Waits between retries, on a ``PushClock``: the scenarios' clock skips the wait, so the
+/// delays can be what an app would use.
 struct Backoff: Sendable {
     /// The first retry's delay; each later one doubles, up to `maximum`.
-    var initial: Duration = .milliseconds(25)
-    var maximum: Duration = .milliseconds(400)
-    /// How a delay is waited; `Task.sleep` unless a test injects another.
-    var sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    var initial: Duration = .milliseconds(500)
+    var maximum: Duration = .seconds(8)
+    /// How a delay (and a Retry-After) is waited.
+    var sleep: @Sendable (Duration) async -> Void
+
+    init(clock: PushClock) {
+        sleep = { await clock.sleep(for: $0) }
+    }
 
     /// The delay before retry `attempt` (1 for the first retry).
     func delay(attempt: Int) -> Duration {

@@ -8,7 +8,15 @@ import FoundationNetworking
 struct HTTPExchange: Sendable {
     let session: URLSession
 
-    init(timeout: TimeInterval = 1) {
+    /// True: one connection per request (`Connection: close`).
+    let freshConnections: Bool
+
+    /// - Parameter freshConnections: on a reused connection Linux's URLSession notices a lost
+    ///   response (the server closing without an answer) only when `timeout` passes, so the
+    ///   app, which meets lost responses, asks for a fresh connection each time; the sender,
+    ///   which sends many pushes, keeps its connection.
+    init(timeout: TimeInterval = 1, freshConnections: Bool = false) {
+        self.freshConnections = freshConnections
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 2
@@ -33,6 +41,7 @@ struct HTTPExchange: Sendable {
             request.setValue(value, forHTTPHeaderField: name)
         }
         request.httpBody = body
+        if freshConnections { request.setValue("close", forHTTPHeaderField: "Connection") }
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var fields: [String: String] = [:]

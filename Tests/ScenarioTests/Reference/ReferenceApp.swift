@@ -14,9 +14,11 @@ actor ReferenceApp: ScenarioClient {
     /// Reports in flight; ``settle()`` waits for them.
     private var work: [Task<Void, Never>] = []
 
-    init(_ environment: ScenarioEnvironment, flaws: Flaws = [], backoff: Backoff = Backoff()) {
+    init(_ environment: ScenarioEnvironment, flaws: Flaws = [], backoff: Backoff? = nil) {
+        // Waits go through the scenario's clock: a Retry-After costs no wall time.
+        let backoff = backoff ?? Backoff(clock: environment.clock)
         self.environment = environment
-        let http = HTTPExchange()
+        let http = HTTPExchange(freshConnections: true)
         devices = DeviceRepository(backend: environment.backendURL, http: http, backoff: backoff, flaws: flaws)
         inbox = Inbox(flaws: flaws)
         opens = OpensReporter(backend: environment.backendURL, http: http, backoff: backoff, flaws: flaws)

@@ -19,7 +19,9 @@ actor ReferenceSender: ScenarioSender {
     /// Tokens APNs answered 410 for, with its timestamp (ms).
     private(set) var unregistered: [String: Int64] = [:]
 
-    init(_ environment: ScenarioEnvironment, flaws: Flaws = [], backoff: Backoff = Backoff()) {
+    init(_ environment: ScenarioEnvironment, flaws: Flaws = [], backoff: Backoff? = nil) {
+        // Waits go through the scenario's clock: a Retry-After costs no wall time.
+        let backoff = backoff ?? Backoff(clock: environment.clock)
         apns = environment.apnsURL
         topic = environment.topic
         providerToken = environment.providerToken()

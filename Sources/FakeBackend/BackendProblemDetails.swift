@@ -1,9 +1,10 @@
+import LoopbackHTTP
 import Foundation
 import Contracts
 
 /// An RFC 9457 problem document (`application/problem+json`), the body of every error the
 /// backend answers, with the contract violations that caused a 400.
-public struct ProblemDetails: Sendable, Hashable, Codable {
+public struct BackendProblemDetails: Sendable, Hashable, Codable {
     /// One violation as a client reads it: where, which rule, what to do.
     public struct Item: Sendable, Hashable, Codable {
         /// JSON Pointer into the body, or `/path/{name}` for a path parameter.
