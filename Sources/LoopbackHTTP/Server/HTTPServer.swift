@@ -53,26 +53,28 @@ package final class HTTPServer: Sendable {
     /// - Throws: ``SystemError`` when the socket, poller or thread cannot be created
     ///   (e.g. `bind` with `EADDRINUSE` for a fixed port in use).
     package static func start(configuration: HTTPServerConfiguration = .init(), handler: @escaping HTTPHandler) throws -> HTTPServer {
-        let (listener, port) = try Sockets.listen(host: configuration.host, port: configuration.port)
-        let poller: EventPoller
+        let poller = try EventPoller(backend: configuration.poller)
+        let listener: Int32, port: UInt16
         do {
-            poller = try EventPoller()
+            (listener, port) = try Sockets.listen(
+                host: configuration.host, port: configuration.port, portable: poller.backend.usesPortableSockets)
         } catch {
-            closeDescriptor(listener)
+            poller.close()
             throw error
         }
-        let control = ServerControl(poller: poller)
+        let control = ServerControl(waker: poller.waker)
         let loopEnded = DispatchGroup()
         loopEnded.enter()
         let thread: LoopThread
         do {
+            // The poller goes to the loop thread with the closure; if the thread cannot
+            // start, the closure is released and the poller's deinit closes it.
             thread = try LoopThread.spawn {
-                ServerLoop(configuration: configuration, handler: handler, control: control, listener: listener).run()
+                ServerLoop(configuration: configuration, handler: handler, control: control, poller: poller, listener: listener).run()
                 loopEnded.leave()
             }
         } catch {
             closeDescriptor(listener)
-            poller.close()
             throw error
         }
         return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread, loopEnded: loopEnded)
