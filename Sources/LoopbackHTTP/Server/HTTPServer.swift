@@ -22,6 +22,8 @@ package final class HTTPServer: Sendable {
     package let port: UInt16
     /// The configuration it was started with (with `port` as configured, maybe 0).
     package let configuration: HTTPServerConfiguration
+    /// The kernel interface its loop runs (the configured one, or `LOOPBACK_POLLER`'s choice).
+    package let pollerBackend: EventPoller.Backend
     private let control: ServerControl
     /// In a lock only because `pthread_t` is a pointer (not `Sendable`) on Darwin; it never changes.
     private let loopThread: Locked<LoopThread>
@@ -36,9 +38,10 @@ package final class HTTPServer: Sendable {
         var refusing = false
     }
 
-    private init(port: UInt16, configuration: HTTPServerConfiguration, control: ServerControl, loopThread: LoopThread, loopEnded: DispatchGroup) {
+    private init(port: UInt16, configuration: HTTPServerConfiguration, pollerBackend: EventPoller.Backend, control: ServerControl, loopThread: LoopThread, loopEnded: DispatchGroup) {
         self.port = port
         self.configuration = configuration
+        self.pollerBackend = pollerBackend
         self.control = control
         self.loopThread = Locked(loopThread)
         self.loopEnded = loopEnded
@@ -63,6 +66,7 @@ package final class HTTPServer: Sendable {
             throw error
         }
         let control = ServerControl(waker: poller.waker)
+        let backend = poller.backend
         let loopEnded = DispatchGroup()
         loopEnded.enter()
         let thread: LoopThread
@@ -77,7 +81,7 @@ package final class HTTPServer: Sendable {
             closeDescriptor(listener)
             throw error
         }
-        return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread, loopEnded: loopEnded)
+        return HTTPServer(port: port, configuration: configuration, pollerBackend: backend, control: control, loopThread: thread, loopEnded: loopEnded)
     }
 
     /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.
