@@ -73,11 +73,7 @@ final class RawClient: Sendable {
 
     /// Closes our sending side (the server reads EOF).
     func shutdownWrite() {
-        #if canImport(Glibc)
-        shutdown(fd, Int32(SHUT_WR))
-        #else
-        shutdown(fd, SHUT_WR)
-        #endif
+        shutdown(fd, Int32(SHUT_WR))  // an enum constant on Glibc, an Int32 macro on Darwin
     }
 
     /// Reads until the server closes. Throws on a reset or timeout.

@@ -1,10 +1,5 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An event-driven HTTP/1.1 server on loopback, one thread per server, around a handler.
 ///
