@@ -19,6 +19,10 @@ struct RawClient {
         guard fd >= 0 else { return nil }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+        var one: Int32 = 1  // Darwin has no MSG_NOSIGNAL send flag: a write to a closed peer gives EPIPE, not SIGPIPE
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -41,7 +45,7 @@ struct RawClient {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
+                send(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, noSIGPIPEFlags)
             }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return false }
@@ -76,11 +80,14 @@ struct RawClient {
 
     func close() { _ = RawClient.closeDescriptor(descriptor) }
 
-    private static func closeDescriptor(_ fd: Int32) -> Int32 {
-        #if canImport(Glibc)
-        return Glibc.close(fd)
-        #else
-        return Darwin.close(fd)
-        #endif
-    }
+    private static func closeDescriptor(_ fd: Int32) -> Int32 { closeSocket(fd) }
 }
+
+/// At file scope `close` is the C call (inside `RawClient` its `close()` method shadows it).
+private func closeSocket(_ fd: Int32) -> Int32 { close(fd) }
+
+#if canImport(Glibc)
+private let noSIGPIPEFlags = Int32(MSG_NOSIGNAL)
+#else
+private let noSIGPIPEFlags: Int32 = 0  // SO_NOSIGPIPE is set on the socket instead
+#endif

@@ -148,40 +148,4 @@ import Testing
             #expect(await offThread { eventually(timeout: 20) { server.openConnectionCount == 0 } })
         }
     }
-
-    /// Runs blocking socket work on a thread of its own and awaits the result, so a test
-    /// waiting seconds for a slow client's timeout does not hold one of the cooperative
-    /// pool's few threads (two on a two-core machine) that other suites' `await`s need.
-    func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    continuation.resume(returning: try work())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
-    }
-
-    func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
-    /// Raises the soft RLIMIT_NOFILE to at least `wanted` (up to the hard limit).
-    func raiseDescriptorLimit(to wanted: Int) throws {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { throw RawClient.Failure(operation: "getrlimit", errno: errno) }
-        guard limit.rlim_cur < rlim_t(wanted) else { return }
-        limit.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
-        guard setrlimit(resource, &limit) == 0 else { throw RawClient.Failure(operation: "setrlimit", errno: errno) }
-        try #require(limit.rlim_cur >= rlim_t(wanted), "the hard descriptor limit \(limit.rlim_max) is below \(wanted)")
-    }
 }

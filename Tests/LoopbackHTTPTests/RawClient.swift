@@ -42,9 +42,11 @@ final class RawClient: Sendable {
             }
         }
         if result != 0 {
-            let code = errno
-            close(fd)
-            throw Failure(operation: "connect", errno: code)
+            // No close here: every stored property is set, so `deinit` runs after the throw
+            // and closes `fd`. Closing it here too closed it twice, and the second close hit
+            // whatever descriptor another thread had just been given that number (a server
+            // connection of a test running alongside, which then never answered).
+            throw Failure(operation: "connect", errno: errno)
         }
     }
 
@@ -73,11 +75,7 @@ final class RawClient: Sendable {
 
     /// Closes our sending side (the server reads EOF).
     func shutdownWrite() {
-        #if canImport(Glibc)
-        shutdown(fd, Int32(SHUT_WR))
-        #else
-        shutdown(fd, SHUT_WR)
-        #endif
+        shutdown(fd, Int32(SHUT_WR))  // an enum constant on Glibc, an Int32 macro on Darwin
     }
 
     /// Reads until the server closes. Throws on a reset or timeout.

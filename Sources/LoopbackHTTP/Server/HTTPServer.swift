@@ -1,10 +1,5 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An event-driven HTTP/1.1 server on loopback, one thread per server, around a handler.
 ///
@@ -22,6 +17,8 @@ package final class HTTPServer: Sendable {
     package let port: UInt16
     /// The configuration it was started with (with `port` as configured, maybe 0).
     package let configuration: HTTPServerConfiguration
+    /// The kernel interface its loop runs (the configured one, or `LOOPBACK_POLLER`'s choice).
+    package let pollerBackend: EventPoller.Backend
     private let control: ServerControl
     /// In a lock only because `pthread_t` is a pointer (not `Sendable`) on Darwin; it never changes.
     private let loopThread: Locked<LoopThread>
@@ -36,9 +33,10 @@ package final class HTTPServer: Sendable {
         var refusing = false
     }
 
-    private init(port: UInt16, configuration: HTTPServerConfiguration, control: ServerControl, loopThread: LoopThread, loopEnded: DispatchGroup) {
+    private init(port: UInt16, configuration: HTTPServerConfiguration, pollerBackend: EventPoller.Backend, control: ServerControl, loopThread: LoopThread, loopEnded: DispatchGroup) {
         self.port = port
         self.configuration = configuration
+        self.pollerBackend = pollerBackend
         self.control = control
         self.loopThread = Locked(loopThread)
         self.loopEnded = loopEnded
@@ -53,29 +51,32 @@ package final class HTTPServer: Sendable {
     /// - Throws: ``SystemError`` when the socket, poller or thread cannot be created
     ///   (e.g. `bind` with `EADDRINUSE` for a fixed port in use).
     package static func start(configuration: HTTPServerConfiguration = .init(), handler: @escaping HTTPHandler) throws -> HTTPServer {
-        let (listener, port) = try Sockets.listen(host: configuration.host, port: configuration.port)
-        let poller: EventPoller
+        let poller = try EventPoller(backend: configuration.poller)
+        let listener: Int32, port: UInt16
         do {
-            poller = try EventPoller()
+            (listener, port) = try Sockets.listen(
+                host: configuration.host, port: configuration.port, portable: poller.backend.usesPortableSockets)
         } catch {
-            closeDescriptor(listener)
+            poller.close()
             throw error
         }
-        let control = ServerControl(poller: poller)
+        let control = ServerControl(waker: poller.waker)
+        let backend = poller.backend
         let loopEnded = DispatchGroup()
         loopEnded.enter()
         let thread: LoopThread
         do {
+            // The poller goes to the loop thread with the closure; if the thread cannot
+            // start, the closure is released and the poller's deinit closes it.
             thread = try LoopThread.spawn {
-                ServerLoop(configuration: configuration, handler: handler, control: control, listener: listener).run()
+                ServerLoop(configuration: configuration, handler: handler, control: control, poller: poller, listener: listener).run()
                 loopEnded.leave()
             }
         } catch {
             closeDescriptor(listener)
-            poller.close()
             throw error
         }
-        return HTTPServer(port: port, configuration: configuration, control: control, loopThread: thread, loopEnded: loopEnded)
+        return HTTPServer(port: port, configuration: configuration, pollerBackend: backend, control: control, loopThread: thread, loopEnded: loopEnded)
     }
 
     /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.

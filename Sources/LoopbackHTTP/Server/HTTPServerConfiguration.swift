@@ -26,6 +26,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// Unwritten output above which the server stops reading from a connection until the
     /// peer catches up, so a client that never reads cannot grow memory without bound.
     package var maxPendingOutputBytes: Int = 4 * 1024 * 1024
+    /// The kernel interface of the server's event loop; `nil` (the default) takes
+    /// `EventPoller.Backend.selected`: `LOOPBACK_POLLER=poll|epoll`, else epoll on Linux and
+    /// poll on Darwin. Set it to run one server on a given backend (tests run both).
+    package var poller: EventPoller.Backend? = nil
     /// Settings for connections that open with the HTTP/2 (h2c, prior knowledge) preface.
     package var http2: HTTP2Settings = HTTP2Settings()
 

@@ -20,25 +20,22 @@ struct LoopThread {
 
     /// Starts a thread running `body`.
     /// - Throws: ``SystemError`` with pthread_create's error code.
-    static func spawn(_ body: @escaping @Sendable () -> Void) throws(SystemError) -> LoopThread {
+    /// `body` is `sending`: what it captures (the loop's poller) moves to the new thread
+    /// and is not touched by the caller again.
+    static func spawn(_ body: sending @escaping () -> Void) throws(SystemError) -> LoopThread {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Darwin)
-        var thread: pthread_t?
-        let result = pthread_create(&thread, nil, { loopThreadEntry($0) }, context)
-        guard result == 0, let thread else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            throw SystemError(operation: "pthread_create", errno: result)
-        }
-        return LoopThread(handle: thread)
+        var thread: pthread_t? = nil  // Darwin: pthread_t is a pointer; pthread_create fills a `pthread_t?`
         #else
         var thread = pthread_t()
+        #endif
         let result = pthread_create(&thread, nil, { loopThreadEntry($0) }, context)
-        guard result == 0 else {
+        let created: pthread_t? = thread
+        guard result == 0, let created else {
             Unmanaged<Body>.fromOpaque(context).release()
             throw SystemError(operation: "pthread_create", errno: result)
         }
-        return LoopThread(handle: thread)
-        #endif
+        return LoopThread(handle: created)
     }
 
     fileprivate static func runBody(_ context: UnsafeMutableRawPointer?) {

@@ -13,7 +13,7 @@ package enum ServerCommand: Sendable {
 }
 
 /// What the loop thread and the threads that own an ``HTTPServer`` share: a command
-/// queue, the poller's wake-up, and counters for tests. One lock-protected box (STYLE 7).
+/// queue, the poller's waker, and counters for tests. One lock-protected box (STYLE 7).
 package final class ServerControl: Sendable {
     package struct Counters: Sendable, Hashable {
         /// Connections open right now.
@@ -28,10 +28,11 @@ package final class ServerControl: Sendable {
         var counters = Counters()
     }
 
-    let poller: EventPoller
+    /// The loop's poller belongs to the loop thread; other threads only wake it.
+    private let waker: PollerWaker
     private let state = Locked(State())
 
-    init(poller: EventPoller) { self.poller = poller }
+    init(waker: PollerWaker) { self.waker = waker }
 
     /// Queues `command` and wakes the loop. Returns false when the loop has already ended.
     /// The wake happens under the lock so it can never reach a poller the loop has closed.
@@ -40,7 +41,7 @@ package final class ServerControl: Sendable {
         state.withLock { state in
             guard !state.loopExited else { return false }
             state.commands.append(command)
-            poller.wake()
+            waker.wake()
             return true
         }
     }

@@ -17,7 +17,7 @@ final class ServerLoop {
     let configuration: HTTPServerConfiguration
     let handler: HTTPHandler
     let control: ServerControl
-    var poller: EventPoller { control.poller }
+    let poller: EventPoller
     var listener: Int32
     var listenerInterest: PollInterest = .none
     var acceptBackoff = false
@@ -38,10 +38,11 @@ final class ServerLoop {
     let requestNanos: UInt64
     let lingerNanos: UInt64
 
-    init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, control: ServerControl, listener: Int32) {
+    init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, control: ServerControl, poller: EventPoller, listener: Int32) {
         self.configuration = configuration
         self.handler = handler
         self.control = control
+        self.poller = poller
         self.listener = listener
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         idleNanos = Self.nanoseconds(configuration.idleTimeout)
@@ -93,7 +94,7 @@ final class ServerLoop {
         case .listen(let port, let outcome, let done):
             if !stopping && listener < 0 {
                 do {
-                    listener = try Sockets.listen(host: configuration.host, port: port).fd
+                    listener = try Sockets.listen(host: configuration.host, port: port, portable: poller.backend.usesPortableSockets).fd
                     setListenerInterest(.readable)
                 } catch {
                     outcome.withLock { $0 = error }
@@ -142,7 +143,7 @@ final class ServerLoop {
             }
             let fd: Int32
             do {
-                guard let accepted = try Sockets.accept(listener) else { return }
+                guard let accepted = try Sockets.accept(listener, portable: poller.backend.usesPortableSockets) else { return }
                 fd = accepted
             } catch {
                 // Out of descriptors or memory: back off briefly instead of spinning.
@@ -330,10 +331,11 @@ final class ServerLoop {
     func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }
         connections[connection.fd] = nil
+        poller.forget(connection.fd)
         if reset {
             Sockets.resetAndClose(connection.fd)
         } else {
-            closeDescriptor(connection.fd)  // close also removes it from epoll/kqueue
+            closeDescriptor(connection.fd)
         }
         connection.interest = .none
         control.updateCounters { $0.openConnections -= 1 }
@@ -355,6 +357,7 @@ final class ServerLoop {
 
     func closeListener() {
         guard listener >= 0 else { return }
+        poller.forget(listener)
         closeDescriptor(listener)
         listener = -1
         listenerInterest = .none

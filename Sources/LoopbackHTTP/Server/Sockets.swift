@@ -14,13 +14,17 @@ package enum Sockets {
     /// A listening socket bound to `host:port` (port 0 picks a free port). `host` is a
     /// numeric IPv4 or IPv6 address (`"localhost"` means `127.0.0.1`); no name lookup.
     ///
+    /// - Parameters:
+    ///   - backlog: pending connections the kernel queues. Darwin silently caps it at
+    ///     `kern.ipc.somaxconn` (128 by default); Linux at `net.core.somaxconn` (4096).
+    ///   - portable: only POSIX calls (`socket` + `fcntl`), as on Darwin; false lets Linux
+    ///     create it non-blocking in one call (`SOCK_NONBLOCK | SOCK_CLOEXEC`).
     /// - Returns: the descriptor and the port actually bound.
     /// - Throws: ``SystemError`` naming the failing call (e.g. `bind` with `EADDRINUSE`).
-    package static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(SystemError) -> (fd: Int32, port: UInt16) {
+    package static func listen(host: String, port: UInt16, backlog: Int32 = 1024, portable: Bool) throws(SystemError) -> (fd: Int32, port: UInt16) {
         let host = host == "localhost" ? "127.0.0.1" : host
         let isIPv6 = host.contains(":")
-        let family = isIPv6 ? AF_INET6 : AF_INET
-        let fd = try makeSocket(family: family)
+        let fd = try makeSocket(family: isIPv6 ? AF_INET6 : AF_INET, portable: portable)
         do throws(SystemError) {
             var one: Int32 = 1
             try systemCall("setsockopt(SO_REUSEADDR)") {
@@ -36,12 +40,7 @@ package enum Sockets {
                 guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
                     throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
                 }
-                let bound = address
-                try systemCall("bind([\(host)]:\(port))") {
-                    withUnsafePointer(to: bound) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-                    }
-                }
+                try bind(fd, to: address, named: "[\(host)]:\(port)")
             } else {
                 var address = sockaddr_in()
                 address.sin_family = sa_family_t(AF_INET)
@@ -52,12 +51,7 @@ package enum Sockets {
                 guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
                     throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
                 }
-                let bound = address
-                try systemCall("bind(\(host):\(port))") {
-                    withUnsafePointer(to: bound) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                    }
-                }
+                try bind(fd, to: address, named: "\(host):\(port)")
             }
             try systemCall("listen(\(host):\(port))") { systemListen(fd, backlog) }
             return (fd, try boundPort(fd))
@@ -86,35 +80,35 @@ package enum Sockets {
         }
     }
 
-    /// Accepts one pending connection, configured (non-blocking, `TCP_NODELAY`, no `SIGPIPE`).
+    /// Accepts one pending connection, configured (non-blocking, close-on-exec,
+    /// `TCP_NODELAY`, no `SIGPIPE`).
     ///
-    /// - Returns: the new descriptor, or nil when no connection is pending.
-    /// - Throws: ``SystemError`` for real failures (e.g. `EMFILE`); `ECONNABORTED` is
-    ///   reported as nil because the peer is already gone.
-    package static func accept(_ listener: Int32) throws(SystemError) -> Int32? {
+    /// - Parameter portable: `accept` + `fcntl` (POSIX, as on Darwin); false lets Linux use
+    ///   `accept4` with `SOCK_NONBLOCK | SOCK_CLOEXEC` (one call instead of four).
+    /// - Returns: the new descriptor, or nil when no connection is pending (or the one
+    ///   pending is already gone: `ECONNABORTED`, or it could not be configured).
+    /// - Throws: ``SystemError`` for real failures (e.g. `EMFILE`).
+    package static func accept(_ listener: Int32, portable: Bool) throws(SystemError) -> Int32? {
         let fd: Int32
         do throws(SystemError) {
-            #if canImport(Glibc)
-            fd = try systemCall("accept") { cls_accept_nonblocking(listener) }
-            #else
-            let accepted = try systemCall("accept") { Darwin.accept(listener, nil, nil) }
-            do throws(SystemError) {
-                try setNonBlocking(accepted)
-            } catch {
-                closeDescriptor(accepted)
-                return nil
-            }
-            fd = accepted
-            #endif
+            fd = try systemCall("accept") { systemAccept(listener, portable: portable) }
         } catch {
             if error.wouldBlock || error.errno == ECONNABORTED { return nil }
             throw error
         }
+        if portable {
+            do throws(SystemError) {
+                try makeNonBlockingCloseOnExec(fd)
+            } catch {
+                closeDescriptor(fd)
+                return nil
+            }
+        }
         var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        _ = try? systemCall("setsockopt(TCP_NODELAY)") {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        preventSIGPIPE(fd)
         return fd
     }
 
@@ -134,65 +128,86 @@ package enum Sockets {
     package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         do throws(SystemError) {
-            #if canImport(Glibc)
-            return try systemCall("send") { send(fd, base, bytes.count, Int32(MSG_NOSIGNAL)) }
-            #else
-            return try systemCall("send") { send(fd, base, bytes.count, 0) }
-            #endif
+            return try systemCall("send") { send(fd, base, bytes.count, noSIGPIPESendFlags) }
         } catch {
             if error.wouldBlock { return 0 }
             throw error
         }
     }
 
-    /// Half-closes: the peer reads EOF after everything already written.
+    /// Half-closes: the peer reads EOF after everything already written. (`SHUT_WR` is an
+    /// `Int32` macro on Darwin and an enum constant on Glibc; `Int32(_:)` takes both.)
     package static func shutdownWrite(_ fd: Int32) {
-        #if canImport(Glibc)
-        _ = shutdown(fd, Int32(SHUT_WR))
-        #else
-        _ = shutdown(fd, SHUT_WR)
-        #endif
+        _ = try? systemCall("shutdown(SHUT_WR)") { shutdown(fd, Int32(SHUT_WR)) }
     }
 
     /// Aborts the connection: `SO_LINGER` with a zero timeout makes `close` send a TCP reset,
     /// which the peer sees as `ECONNRESET`.
     package static func resetAndClose(_ fd: Int32) {
         var option = linger(l_onoff: 1, l_linger: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        _ = try? systemCall("setsockopt(SO_LINGER)") {
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
         closeDescriptor(fd)
     }
 
-    private static func makeSocket(family: Int32) throws(SystemError) -> Int32 {
+    private static func makeSocket(family: Int32, portable: Bool) throws(SystemError) -> Int32 {
         #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        return try systemCall("socket") { socket(family, type, 0) }
-        #else
-        let fd = try systemCall("socket") { socket(family, SOCK_STREAM, 0) }
+        if !portable {
+            let type = streamSocketType | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            return try systemCall("socket") { socket(family, type, 0) }
+        }
+        #endif
+        let fd = try systemCall("socket") { socket(family, streamSocketType, 0) }
         do throws(SystemError) {
-            try setNonBlocking(fd)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            try makeNonBlockingCloseOnExec(fd)
         } catch {
             closeDescriptor(fd)
             throw error
         }
+        preventSIGPIPE(fd)
         return fd
+    }
+
+    /// Binds `fd` to an IPv4 or IPv6 address (`sockaddr_in` or `sockaddr_in6`).
+    private static func bind<Address>(_ fd: Int32, to address: Address, named name: String) throws(SystemError) {
+        try systemCall("bind(\(name))") {
+            withUnsafePointer(to: address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    systemBind(fd, $0, socklen_t(MemoryLayout<Address>.size))
+                }
+            }
+        }
+    }
+
+    /// Darwin: `SO_NOSIGPIPE`, because it has no `MSG_NOSIGNAL` send flag. Linux: nothing.
+    private static func preventSIGPIPE(_ fd: Int32) {
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        _ = try? systemCall("setsockopt(SO_NOSIGPIPE)") { setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size)) }
         #endif
     }
-
-    #if canImport(Darwin)
-    private static func setNonBlocking(_ fd: Int32) throws(SystemError) {
-        let flags = try systemCall("fcntl(F_GETFL)") { fcntl(fd, F_GETFL, 0) }
-        try systemCall("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    #endif
 }
 
-// `listen` and `read` are shadowed by the static methods above; these reach the C calls.
+// Platform spellings, one line each.
 #if canImport(Glibc)
-@inline(__always) private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 { Glibc.listen(fd, backlog) }
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+/// Glibc imports `SOCK_STREAM` as a case of the enum `__socket_type`.
+private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+/// Linux: no `SIGPIPE` for this send.
+private let noSIGPIPESendFlags = Int32(MSG_NOSIGNAL)
 #else
-@inline(__always) private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 { Darwin.listen(fd, backlog) }
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+private let streamSocketType = SOCK_STREAM
+private let noSIGPIPESendFlags: Int32 = 0
 #endif
+
+// `listen`, `read`, `accept` and `bind` are shadowed inside `Sockets` by its static methods;
+// at file scope the names reach the C calls, with no module prefix.
+@inline(__always) private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+@inline(__always) private func systemBind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { bind(fd, address, length) }
+@inline(__always) private func systemAccept(_ listener: Int32, portable: Bool) -> Int32 {
+    #if canImport(Glibc)
+    if !portable { return cls_accept_nonblocking(listener) }
+    #endif
+    return accept(listener, nil, nil)
+}

@@ -57,11 +57,14 @@ package func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
 }
 
-@inline(__always)
-private func currentErrno() -> Int32 {
-    #if canImport(Glibc)
-    return Glibc.errno
-    #else
-    return Darwin.errno
-    #endif
+/// Makes `fd` non-blocking and close-on-exec with `fcntl`: what `SOCK_NONBLOCK`,
+/// `SOCK_CLOEXEC` and `accept4` do in one call on Linux, with POSIX calls only.
+package func makeNonBlockingCloseOnExec(_ fd: Int32) throws(SystemError) {
+    let flags = try systemCall("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
+    try systemCall("fcntl(F_SETFL, O_NONBLOCK)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    try systemCall("fcntl(F_SETFD, FD_CLOEXEC)") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
 }
+
+/// `errno` of the calling thread (at file scope, where `SystemError.errno` does not shadow it).
+@inline(__always)
+private func currentErrno() -> Int32 { errno }
