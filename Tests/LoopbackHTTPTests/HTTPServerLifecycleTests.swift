@@ -46,6 +46,29 @@ import Testing
         }
     }
 
+    /// The last reference may be dropped on a thread of Swift's cooperative pool, which must
+    /// not block: deinit starts the stop and returns, and the loop finishes on its own.
+    /// (Broken, with deinit joining the loop thread, the drop waits out the delayed answer.)
+    @Test func aServerDroppedWithoutStopStopsWithoutBlockingTheDropper() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.shutdownGracePeriod = 10
+        let dispatched = Locked(false)
+        var server: HTTPServer? = try HTTPServer.start(configuration: configuration) { _ in
+            dispatched.withLock { $0 = true }
+            return HTTPResponse(status: .ok, body: Array("late".utf8), disposition: .delay(milliseconds: 4_000))
+        }
+        let port = try #require(server?.port)
+        let client = try RawClient(port: port)
+        try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
+        #expect(eventually { dispatched.snapshot })
+        let dropped = Date()
+        server = nil
+        #expect(Date().timeIntervalSince(dropped) < 3, "deinit waited for the 4 s answer")
+        #expect(eventually { (try? RawClient(port: port)) == nil }, "the listener closed without stop()")
+        // The delayed answer is still delivered within the grace period.
+        #expect(try client.readToEnd().text.hasSuffix("late"))
+    }
+
     @Test func stopLeavesThePortFreeToBindAgain() throws {
         let server = try HTTPServer.start(handler: echoHandler)
         let port = server.port

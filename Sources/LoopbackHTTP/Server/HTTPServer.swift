@@ -118,12 +118,7 @@ package final class HTTPServer: Sendable {
 
     /// ``stop()`` without blocking the caller's thread.
     package func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.stop()
-                continuation.resume()
-            }
-        }
+        await offloaded { self.stop() }
     }
 
     /// "Offline": while `refuse` is true the listening socket is closed, so connects fail
@@ -155,7 +150,15 @@ package final class HTTPServer: Sendable {
     }
 
     deinit {
-        // A server dropped without stop() would leak its thread and sockets.
-        stop()
+        // Dropped without stop(): stop it without waiting. The last reference may go on any
+        // thread (one of Swift's cooperative pool included), which must not block on a join;
+        // the loop closes every socket and its thread ends on its own.
+        let first = lifecycle.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.stopped = true
+            control.send(.stop)
+            return true
+        }
+        if first { loopThread.snapshot.detach() }
     }
 }
