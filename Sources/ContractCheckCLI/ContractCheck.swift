@@ -1,3 +1,4 @@
+import Contracts
 /// The `contract-check` command line tool, callable in-process for tests.
 ///
 /// ```swift
@@ -79,9 +80,9 @@ public enum ContractCheck {
         guard let entry = table.first(where: { $0.name == first }) else {
             let error: UsageError
             if first.hasPrefix("-") {
-                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help"]))
+                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help"], acceptingUniquePrefix: true))
             } else {
-                error = .unknownSubcommand(first, suggestion: Suggestion.closest(to: first, among: table.map(\.name) + ["help"]))
+                error = .unknownSubcommand(first, suggestion: Suggestion.closest(to: first, among: table.map(\.name) + ["help"], acceptingUniquePrefix: true))
             }
             io.writeErrorLine("Error: \(error.message)")
             io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")

@@ -1,3 +1,4 @@
+import Contracts
 import LoopbackHTTP
 import Foundation
 import Dispatch
@@ -244,7 +245,8 @@ public enum ServeCommand {
                 continue
             }
             guard valueOptions.contains(argument) else {
-                let hint = suggestion(for: argument).map { " Did you mean '\($0)'?" } ?? ""
+                let known = valueOptions + flagOptions.filter { $0.hasPrefix("--") }
+                let hint = Suggestion.closest(to: argument, among: known, acceptingUniquePrefix: true).map { " Did you mean '\($0)'?" } ?? ""
                 if argument.hasPrefix("-") { throw UsageProblem(message: "unknown option '\(argument)'.\(hint)") }
                 throw UsageProblem(message: "unexpected argument '\(argument)'; serve takes options only.")
             }
@@ -343,26 +345,6 @@ public enum ServeCommand {
             throw UsageProblem(message: "\(option) expects a port from 0 to 65535, found '\(text)'.")
         }
         return port
-    }
-
-    /// The closest known option, when one is a small edit away.
-    private static func suggestion(for argument: String) -> String? {
-        let known = valueOptions + flagOptions.filter { $0.hasPrefix("--") }
-        let scored = known.map { ($0, editDistance(Array(argument), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in
