@@ -79,7 +79,6 @@ public enum ServeCommand {
         var simulatorBundleID: String?
         var scenario: PushScenario?
         var colour = "auto"
-        var unavailable: [String] = []
         var quiet = false
         var wantsHelp = false
 
@@ -97,7 +96,6 @@ public enum ServeCommand {
     private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
                                        "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario", "--color"]
     private static let flagOptions = ["--apns-any-token", "--no-apns", "--quiet", "-h", "--help"]
-    private static let notYetAvailable: Set<String> = []
 
     /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
     /// cannot start, 64 for a usage error.
@@ -139,11 +137,6 @@ public enum ServeCommand {
         if options.wantsHelp {
             output.line(helpText)
             return 0
-        }
-        if !options.unavailable.isEmpty {
-            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available in this build.")
-            output.error("  Run 'contract-check serve' without them.")
-            return 64
         }
 
         let development: Development
@@ -241,7 +234,6 @@ public enum ServeCommand {
                 if argument == "--quiet" { options.quiet = true }
                 if argument == "--apns-any-token" { options.apnsAnyToken = true }
                 if argument == "--no-apns" { options.noAPNs = true }
-                if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
                 continue
             }
             guard valueOptions.contains(argument) else {
@@ -298,9 +290,7 @@ public enum ServeCommand {
                 }
                 options.colour = value
             default:
-                if notYetAvailable.contains(argument), !options.unavailable.contains(argument) {
-                    options.unavailable.append(argument)
-                }
+                break // `valueOptions` lists only the options with a case above
             }
         }
         return options

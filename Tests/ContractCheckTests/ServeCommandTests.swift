@@ -37,7 +37,6 @@ import FoundationNetworking
         #expect(options.quiet)
         let apns = try ServeCommand.parse(["--apns-any-token", "--apns-topic", "com.example", "--apns-port=8082",
                                            "--apns-key", "ABC123DEFG:DEF123GHIJ:/keys/AuthKey.p8"])
-        #expect(apns.unavailable.isEmpty)
         #expect(apns.apnsAnyToken && apns.apnsTopics == ["com.example"] && apns.apnsPort == 8082)
         #expect(apns.apnsKeys.map(\.keyID) == ["ABC123DEFG"] && apns.apnsKeys.first?.path == "/keys/AuthKey.p8")
         #expect(apns.runsAPNs)
