@@ -32,8 +32,9 @@ public final class FakeAPNs: Sendable {
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:
     ///   - configuration: environment, modes and limits.
-    ///   - payloadInspector: reads payloads (JSON check and contract); the default checks
-    ///     JSON only until the Contracts validator is wired in.
+    ///   - payloadInspector: reads payloads (JSON check and contract); the default,
+    ///     ``PayloadInspectors/default``, checks the JSON object against the v1 `payload`
+    ///     contract.
     public convenience init(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
                             payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) {
         self.init(configuration: configuration, payloadInspector: payloadInspector,
