@@ -115,30 +115,9 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The JSON error body: `{"reason":"…"}`, with `"timestamp"` (ms since 1970) when given.
     public func body(timestamp: Int64? = nil) -> [UInt8] {
-        var text = "{\"reason\":\"" + Self.jsonEscaped(reason) + "\""
+        var text = "{\"reason\":" + JSONTreeWriter.quoted(reason)
         if let timestamp { text += ",\"timestamp\":\(timestamp)" }
         text += "}"
         return Array(text.utf8)
-    }
-
-    static func jsonEscaped(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }
