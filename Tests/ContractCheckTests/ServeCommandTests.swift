@@ -53,7 +53,7 @@ import FoundationNetworking
         (["--backend-port", "70000"], "0 to 65535"),
         (["--session", "nope"], "TOKEN=ACCOUNT"),
         (["--ready-file"], "needs a value"),
-        (["--backend-prot", "1"], "Did you mean '--backend-port'"),
+        (["--backend-prot", "1"], "unknown option '--backend-prot'; did you mean '--backend-port'?"),
         (["extra"], "options only"),
         (["--apns-key", "ABC123DEFG:/x.p8"], "KEY_ID:TEAM_ID:FILE.p8"),
         (["--scenario", "sunny-day"], "throttling, 410s, offline-sign-out, duplicate-delivery"),
