@@ -28,7 +28,7 @@ let package = Package(
         // Benchmark-only server (Benchmarks/apns.sh); not a product.
         .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs"], path: "Benchmarks/FakeAPNsServer"),
         .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
-        .testTarget(name: "ContractsTests", dependencies: ["Contracts"]),
+        .testTarget(name: "ContractsTests", dependencies: ["Contracts", "LoopbackHTTP"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "LoopbackHTTP", "Contracts"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "LoopbackHTTP", "Contracts"]),

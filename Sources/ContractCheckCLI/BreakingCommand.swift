@@ -7,7 +7,7 @@ import Contracts
 /// $ contract-check breaking --against git:origin/main:Fixtures/schemas --format github
 /// $ contract-check breaking --against old/ --allow breaking.app-to-backend.required-added@/locale
 /// ```
-enum BreakingCommand: Subcommand {
+enum BreakingCommand: ContractSetSubcommand {
     static let name = "breaking"
 
     static let help = CommandHelp(
@@ -26,17 +26,7 @@ enum BreakingCommand: Subcommand {
             providerToAPNs breaks on either. Rule changes use the pointer #<rule id>.
             """)
 
-    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        run(arguments, io: io, contracts: .v1)
-    }
-
-    static func run(_ arguments: [String], io: CommandIO, contracts: ContractSet) -> Int32 {
-        let parsed: ParsedArguments
-        switch parse(arguments, io: io) {
-        case .run(let arguments): parsed = arguments
-        case .exit(let code): return code
-        }
-        if let extra = parsed.positionals.first { return reportUsageError(.unexpectedArgument(extra), io: io) }
+    static func run(_ parsed: ParsedArguments, io: CommandIO, contracts: ContractSet) -> Int32 {
         guard let against = parsed.value(for: "--against") else { return reportUsageError(.missingArgument("--against DIR"), io: io) }
         let allows = parsed.values["--allow"] ?? []
         for allow in allows where !allow.contains("@") {

@@ -1,3 +1,4 @@
+import Contracts
 /// The `contract-check` command line tool, callable in-process for tests.
 ///
 /// ```swift
@@ -10,21 +11,15 @@ public enum ContractCheck {
 
     static let overview = "Checks the JSON messages an iOS app, its backend and its APNs sender exchange against one set of contracts."
 
-    /// One row of the command table: a built subcommand, or one that is planned.
+    /// One row of the command table: a subcommand's name, abstract and entry point.
     package struct Entry {
         package let name: String
         package let abstract: String
-        /// `nil` for a planned subcommand (listed as "not yet available").
-        package let run: ((_ arguments: [String], _ io: CommandIO) -> Int32)?
+        package let run: (_ arguments: [String], _ io: CommandIO) -> Int32
 
-        /// A subcommand that is built.
+        /// A subcommand of this build.
         package static func command(_ command: any Subcommand.Type) -> Entry {
             Entry(name: command.name, abstract: command.help.abstract, run: { command.run($0, io: $1) })
-        }
-
-        /// A subcommand that is specified but not yet in this build.
-        package static func planned(_ name: String, abstract: String) -> Entry {
-            Entry(name: name, abstract: abstract, run: nil)
         }
     }
 
@@ -79,22 +74,16 @@ public enum ContractCheck {
         guard let entry = table.first(where: { $0.name == first }) else {
             let error: UsageError
             if first.hasPrefix("-") {
-                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help"]))
+                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help"], acceptingUniquePrefix: true))
             } else {
-                error = .unknownSubcommand(first, suggestion: Suggestion.closest(to: first, among: table.map(\.name) + ["help"]))
+                error = .unknownSubcommand(first, suggestion: Suggestion.closest(to: first, among: table.map(\.name) + ["help"], acceptingUniquePrefix: true))
             }
             io.writeErrorLine("Error: \(error.message)")
             io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")
             io.writeErrorLine("  See '\(toolName) --help' for the list of subcommands.")
             return ExitCode.usage
         }
-        guard let run = entry.run else {
-            io.writeErrorLine("Error: '\(entry.name)' is not yet available in this build of \(toolName)")
-            io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")
-            io.writeErrorLine("  See '\(toolName) --help' for the subcommands that are.")
-            return ExitCode.usage
-        }
-        return run(rest, io)
+        return entry.run(rest, io)
     }
 
     /// The tool's help: overview, usage and the subcommand list.
@@ -107,8 +96,7 @@ public enum ContractCheck {
             "SUBCOMMANDS:",
         ]
         for entry in commandTable {
-            let note = entry.run == nil ? " (not yet available)" : ""
-            lines.append(CommandHelp.row(entry.name, entry.abstract + note))
+            lines.append(CommandHelp.row(entry.name, entry.abstract))
         }
         lines += [
             "",

@@ -1,12 +1,13 @@
 import Contracts
 import Foundation
+import LoopbackHTTP
 
 /// Where `contract-check breaking --against` reads the old schemas: a folder, or
 /// `git:REF:PATH` (a folder at a commit, read through `git ls-tree` and `git show`).
 package enum GoldenSchemaSource {
     /// Why the old schemas could not be read.
-    package struct ReadError: Error, Sendable, CustomStringConvertible {
-        private enum Code: Sendable {
+    package struct ReadError: Error, Sendable, CustomStringConvertible, CodedError {
+        package enum Code: Hashable, Sendable {
             case badSource
             case unreadable
             case notJSON
@@ -14,13 +15,13 @@ package enum GoldenSchemaSource {
             case git
         }
 
-        private let code: Code
+        package let code: Code
         /// The sentence after `Error: `.
-        package let description: String
+        package let message: String
 
-        private init(_ code: Code, _ description: String) {
+        private init(_ code: Code, _ message: String) {
             self.code = code
-            self.description = description
+            self.message = message
         }
 
         /// `--against` is neither a folder nor `git:REF:PATH`.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LoopbackHTTP
 
 /// Checks files on every core, returning reports in the jobs' order, so output stays
 /// deterministic however the work is scheduled.
@@ -28,7 +29,8 @@ package enum ParallelChecker {
             var scratch: [UInt8] = []
             return jobs.map { perform($0, checker: checker, scratch: &scratch) }
         }
-        let slots = ChunkSlots(count: chunkCount)
+        // One lock per chunk of files (not per file), so locking costs nothing next to the reads.
+        let slots = Locked<[[Outcome]]>(Array(repeating: [], count: chunkCount))
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let start = chunk * chunkSize
             let end = min(start + chunkSize, jobs.count)
@@ -38,9 +40,9 @@ package enum ParallelChecker {
             for index in start..<end {
                 outcomes.append(perform(jobs[index], checker: checker, scratch: &scratch))
             }
-            slots.store(outcomes, at: chunk)
+            slots.withLock { $0[chunk] = outcomes }
         }
-        return slots.joined()
+        return slots.withLock { $0.flatMap { $0 } }
     }
 
     private static func perform(_ job: Job, checker: any DocumentChecker, scratch: inout [UInt8]) -> Outcome {
@@ -50,29 +52,5 @@ package enum ParallelChecker {
         case .check(let path, let location, let contract):
             return ValidateCommand.check(path, location: location, contract: contract, checker: checker, scratch: &scratch)
         }
-    }
-}
-
-/// The per-chunk results, filled from several threads. A private lock box, taken once per
-/// chunk of files (not per file), because the Contracts-only CLI target does not link
-/// LoopbackHTTP's `Locked`.
-private final class ChunkSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var chunks: [[ParallelChecker.Outcome]]
-
-    init(count: Int) {
-        chunks = Array(repeating: [], count: count)
-    }
-
-    func store(_ reports: [ParallelChecker.Outcome], at index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        if chunks.indices.contains(index) { chunks[index] = reports }
-    }
-
-    func joined() -> [ParallelChecker.Outcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return chunks.flatMap { $0 }
     }
 }

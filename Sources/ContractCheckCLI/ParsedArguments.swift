@@ -1,3 +1,4 @@
+import Contracts
 /// A subcommand's arguments split into option values, flags and positionals.
 ///
 /// Accepts `--name value`, `--name=value`, and `--` to end options; `-h`/`--help` anywhere
@@ -53,7 +54,7 @@ public struct ParsedArguments: Sendable, Hashable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw .unknownOption(name, suggestion: Suggestion.closest(to: name, among: known))
+                throw .unknownOption(name, suggestion: Suggestion.closest(to: name, among: known, acceptingUniquePrefix: true))
             }
             guard let valueName = spec.valueName ?? spec.allowedValues.map({ $0.joined(separator: "|") }) else {
                 if inlineValue != nil { throw .unexpectedArgument(argument) }
@@ -71,7 +72,7 @@ public struct ParsedArguments: Sendable, Hashable {
                 throw .missingValue(option: name, valueName: valueName)
             }
             if let allowed = spec.allowedValues, !allowed.contains(value) {
-                throw .invalidValue(value, option: name, allowed: allowed, suggestion: Suggestion.closest(to: value, among: allowed))
+                throw .invalidValue(value, option: name, allowed: allowed, suggestion: Suggestion.closest(to: value, among: allowed, acceptingUniquePrefix: true))
             }
             if result.values[name] != nil, !spec.isRepeatable { throw .repeatedOption(name) }
             result.values[name, default: []].append(value)

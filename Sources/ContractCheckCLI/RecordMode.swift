@@ -1,3 +1,4 @@
+import Contracts
 /// When `contract-check schema` writes golden files, from `PUSHCONTRACTS_RECORD`
 /// (`missing`, `all`, `never`), as snapshot-testing libraries do.
 package enum RecordMode: String, Sendable, CaseIterable {
@@ -19,7 +20,7 @@ package enum RecordMode: String, Sendable, CaseIterable {
         if let value = environment[variable], !value.isEmpty {
             guard let parsed = RecordMode(rawValue: value) else {
                 throw .invalidValue(value, option: variable, allowed: allCases.map(\.rawValue),
-                                    suggestion: Suggestion.closest(to: value, among: allCases.map(\.rawValue)))
+                                    suggestion: Suggestion.closest(to: value, among: allCases.map(\.rawValue), acceptingUniquePrefix: true))
             }
             mode = parsed
         }

@@ -138,11 +138,7 @@ package struct ReportFormatter {
     }
 
     /// A JSON string literal for `text` (RFC 8259 escapes; non-ASCII kept as UTF-8).
-    package static func jsonString(_ text: String) -> String {
-        var result = ""
-        JSONTreeWriter.writeString(text, into: &result)
-        return result
-    }
+    package static func jsonString(_ text: String) -> String { JSONTreeWriter.quoted(text) }
 
     /// GitHub workflow command data: `%`, CR and LF are percent-encoded.
     static func escapeData(_ text: String) -> String {

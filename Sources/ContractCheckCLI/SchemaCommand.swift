@@ -8,7 +8,7 @@ import Contracts
 /// $ contract-check schema --write            # re-record every file
 /// $ contract-check schema --expressible-rules
 /// ```
-enum SchemaCommand: Subcommand {
+enum SchemaCommand: ContractSetSubcommand {
     static let name = "schema"
     static let defaultDirectory = "Fixtures/schemas"
 
@@ -28,18 +28,7 @@ enum SchemaCommand: Subcommand {
             Files are named <contract>.schema.json: JSON Schema draft 2020-12, sorted keys, two-space indent.
             """)
 
-    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        run(arguments, io: io, contracts: .v1)
-    }
-
-    /// Runs against `contracts` (tests pass their own set).
-    static func run(_ arguments: [String], io: CommandIO, contracts: ContractSet) -> Int32 {
-        let parsed: ParsedArguments
-        switch parse(arguments, io: io) {
-        case .run(let arguments): parsed = arguments
-        case .exit(let code): return code
-        }
-        if let extra = parsed.positionals.first { return reportUsageError(.unexpectedArgument(extra), io: io) }
+    static func run(_ parsed: ParsedArguments, io: CommandIO, contracts: ContractSet) -> Int32 {
         if parsed.flags.contains("--expressible-rules") {
             io.write(JSONTreeWriter.prettyText(expressibleRules(contracts)))
             return ExitCode.success

@@ -1,3 +1,4 @@
+import Contracts
 import LoopbackHTTP
 import Foundation
 import Dispatch
@@ -78,7 +79,6 @@ public enum ServeCommand {
         var simulatorBundleID: String?
         var scenario: PushScenario?
         var colour = "auto"
-        var unavailable: [String] = []
         var quiet = false
         var wantsHelp = false
 
@@ -92,11 +92,6 @@ public enum ServeCommand {
     struct UsageProblem: Error, Equatable {
         var message: String
     }
-
-    private static let valueOptions = ["--backend-port", "--apns-port", "--admin-port", "--session", "--ready-file",
-                                       "--apns-topic", "--apns-key", "--forward-to-simulator", "--scenario", "--color"]
-    private static let flagOptions = ["--apns-any-token", "--no-apns", "--quiet", "-h", "--help"]
-    private static let notYetAvailable: Set<String> = []
 
     /// Runs the servers until SIGINT or SIGTERM; returns 0 after a clean stop, 1 when a server
     /// cannot start, 64 for a usage error.
@@ -138,11 +133,6 @@ public enum ServeCommand {
         if options.wantsHelp {
             output.line(helpText)
             return 0
-        }
-        if !options.unavailable.isEmpty {
-            output.error("Error: \(options.unavailable.joined(separator: ", ")) not yet available in this build.")
-            output.error("  Run 'contract-check serve' without them.")
-            return 64
         }
 
         let development: Development
@@ -223,83 +213,85 @@ public enum ServeCommand {
         return 0
     }
 
+    /// Serve's options, parsed by ``ParsedArguments`` like every other subcommand's.
+    static let optionSpecs: [OptionSpec] = [
+        OptionSpec("--backend-port", valueName: "N", help: "Port for FakeBackend."),
+        OptionSpec("--admin-port", valueName: "N", help: "Port for the admin API."),
+        OptionSpec("--session", valueName: "TOKEN=ACCOUNT", isRepeatable: true, help: "A bearer token and its account id."),
+        OptionSpec("--ready-file", valueName: "PATH", help: "Where to write the servers' URLs."),
+        OptionSpec("--quiet", help: "Do not log requests."),
+        OptionSpec("--apns-port", valueName: "N", help: "Port for FakeAPNs."),
+        OptionSpec("--no-apns", help: "Run FakeBackend only."),
+        OptionSpec("--apns-topic", valueName: "BUNDLE_ID", isRepeatable: true, help: "A bundle id FakeAPNs serves."),
+        OptionSpec("--apns-key", valueName: "KEY_ID:TEAM_ID:FILE.p8", isRepeatable: true, help: "A provider-token signing key."),
+        OptionSpec("--apns-any-token", help: "Accept every well-formed device token."),
+        OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID", help: "Push deliveries to the booted Simulator."),
+        OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario's faults."),
+        OptionSpec("--color", valueName: "WHEN", help: "auto, always or never."),
+    ]
+
     /// Parses the command line; `--name value` and `--name=value` both work.
     static func parse(_ arguments: [String]) throws(UsageProblem) -> Options {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ParsedArguments.parse(arguments, options: optionSpecs)
+        } catch {
+            throw UsageProblem(message: error.message)
+        }
         var options = Options()
-        var index = 0
-        while index < arguments.count {
-            var argument = arguments[index]
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                inlineValue = String(argument[argument.index(after: equals)...])
-                argument = String(argument[..<equals])
+        if parsed.wantsHelp {
+            options.wantsHelp = true
+            return options
+        }
+        if let extra = parsed.positionals.first {
+            throw UsageProblem(message: "unexpected argument '\(extra)'; serve takes options only.")
+        }
+        options.quiet = parsed.flags.contains("--quiet")
+        options.apnsAnyToken = parsed.flags.contains("--apns-any-token")
+        options.noAPNs = parsed.flags.contains("--no-apns")
+        if let value = parsed.value(for: "--backend-port") { options.backendPort = try port(value, option: "--backend-port") }
+        if let value = parsed.value(for: "--admin-port") { options.adminPort = try port(value, option: "--admin-port") }
+        if let value = parsed.value(for: "--apns-port") { options.apnsPort = try port(value, option: "--apns-port") }
+        for value in parsed.values["--session"] ?? [] {
+            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw UsageProblem(message: "--session expects TOKEN=ACCOUNT, found '\(value)'.")
             }
-            index += 1
-            if flagOptions.contains(argument) {
-                if argument == "-h" || argument == "--help" { options.wantsHelp = true }
-                if argument == "--quiet" { options.quiet = true }
-                if argument == "--apns-any-token" { options.apnsAnyToken = true }
-                if argument == "--no-apns" { options.noAPNs = true }
-                if notYetAvailable.contains(argument) { options.unavailable.append(argument) }
-                continue
+            options.sessions[String(parts[0])] = String(parts[1])
+        }
+        if let value = parsed.value(for: "--ready-file") {
+            guard !value.isEmpty else { throw UsageProblem(message: "--ready-file needs a path.") }
+            options.readyFile = value
+        }
+        for value in parsed.values["--apns-topic"] ?? [] {
+            guard !value.isEmpty, !value.contains(" ") else {
+                throw UsageProblem(message: "--apns-topic expects a bundle id such as com.example.app, found '\(value)'.")
             }
-            guard valueOptions.contains(argument) else {
-                let hint = suggestion(for: argument).map { " Did you mean '\($0)'?" } ?? ""
-                if argument.hasPrefix("-") { throw UsageProblem(message: "unknown option '\(argument)'.\(hint)") }
-                throw UsageProblem(message: "unexpected argument '\(argument)'; serve takes options only.")
+            options.apnsTopics.append(value)
+        }
+        for value in parsed.values["--apns-key"] ?? [] {
+            do {
+                options.apnsKeys.append(try APNsKeySpec(parsing: value))
+            } catch {
+                throw UsageProblem(message: "\(error)")
             }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
-                throw UsageProblem(message: "\(argument) needs a value.")
+        }
+        if let value = parsed.value(for: "--forward-to-simulator") {
+            guard !value.isEmpty else { throw UsageProblem(message: "--forward-to-simulator needs a bundle id.") }
+            options.simulatorBundleID = value
+        }
+        if let value = parsed.value(for: "--scenario") {
+            guard let scenario = PushScenario(name: value) else {
+                let names = PushScenario.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageProblem(message: "--scenario expects one of \(names), found '\(value)'.")
             }
-            switch argument {
-            case "--backend-port": options.backendPort = try port(value, option: argument)
-            case "--admin-port": options.adminPort = try port(value, option: argument)
-            case "--session":
-                let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                    throw UsageProblem(message: "--session expects TOKEN=ACCOUNT, found '\(value)'.")
-                }
-                options.sessions[String(parts[0])] = String(parts[1])
-            case "--ready-file":
-                guard !value.isEmpty else { throw UsageProblem(message: "--ready-file needs a path.") }
-                options.readyFile = value
-            case "--apns-port": options.apnsPort = try port(value, option: argument)
-            case "--apns-topic":
-                guard !value.isEmpty, !value.contains(" ") else {
-                    throw UsageProblem(message: "--apns-topic expects a bundle id such as com.example.app, found '\(value)'.")
-                }
-                options.apnsTopics.append(value)
-            case "--apns-key":
-                do {
-                    options.apnsKeys.append(try APNsKeySpec(parsing: value))
-                } catch {
-                    throw UsageProblem(message: "\(error)")
-                }
-            case "--forward-to-simulator":
-                guard !value.isEmpty else { throw UsageProblem(message: "--forward-to-simulator needs a bundle id.") }
-                options.simulatorBundleID = value
-            case "--scenario":
-                guard let scenario = PushScenario(name: value) else {
-                    let names = PushScenario.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw UsageProblem(message: "--scenario expects one of \(names), found '\(value)'.")
-                }
-                options.scenario = scenario
-            case "--color":
-                guard ["auto", "always", "never"].contains(value) else {
-                    throw UsageProblem(message: "--color expects auto, always or never, found '\(value)'.")
-                }
-                options.colour = value
-            default:
-                if notYetAvailable.contains(argument), !options.unavailable.contains(argument) {
-                    options.unavailable.append(argument)
-                }
+            options.scenario = scenario
+        }
+        if let value = parsed.value(for: "--color") {
+            guard ["auto", "always", "never"].contains(value) else {
+                throw UsageProblem(message: "--color expects auto, always or never, found '\(value)'.")
             }
+            options.colour = value
         }
         return options
     }
@@ -345,26 +337,6 @@ public enum ServeCommand {
         return port
     }
 
-    /// The closest known option, when one is a small edit away.
-    private static func suggestion(for argument: String) -> String? {
-        let known = valueOptions + flagOptions.filter { $0.hasPrefix("--") }
-        let scored = known.map { ($0, editDistance(Array(argument), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in
     /// the same folder and renamed, so a reader never sees half of it.
     static func writeReadyFile(path: String, servers: [(String, String)]) throws {
@@ -399,40 +371,6 @@ public enum ServeCommand {
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(msText)Z"
-    }
-}
-
-/// Where `serve` writes: a line per server and per request, and errors.
-protocol ServeOutput: Sendable {
-    func line(_ text: String)
-    func error(_ text: String)
-}
-
-/// The process's standard output and error, flushed after every line so a script that
-/// reads the log sees each request as it happens.
-struct StandardOutput: ServeOutput {
-    private static let lock = NSLock()
-
-    func line(_ text: String) { write(text + "\n", to: STDOUT_FILENO) }
-    func error(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
-
-    private func write(_ text: String, to descriptor: Int32) {
-        Self.lock.lock()
-        defer { Self.lock.unlock() }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                #else
-                Darwin.write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
-                #endif
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
     }
 }
 

@@ -1,7 +1,9 @@
+import LoopbackHTTP
+
 /// A command line that cannot be run as written: an unknown subcommand or option, a missing
 /// or malformed value. Printed as `Error: … / Usage: …` and exits 64.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: Sendable, Hashable {
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {
+    package enum Code: Sendable, Hashable {
         case unknownSubcommand
         case unknownOption
         case missingValue
@@ -11,7 +13,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         case unexpectedArgument
     }
 
-    private let code: Code
+    package let code: Code
     /// The sentence after `Error: `, including any "did you mean" hint.
     public let message: String
 
@@ -19,8 +21,6 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    public var description: String { message }
 
     /// A subcommand name that is not in the command table.
     public static func unknownSubcommand(_ name: String, suggestion: String?) -> UsageError {

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import LoopbackHTTP
 
@@ -141,7 +142,7 @@ enum APNsAdmin {
             case "reason":
                 // 1xx is never a final response: a client would wait for the real one.
                 guard let status = fault.status, (200...599).contains(status), let reason = fault.reason else {
-                    return .failure(Problem(400, "/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"ServiceUnavailable\"}"))
+                    return .failure(Problem(400, "/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}"))
                 }
                 apnsFault = .reason(APNsReason(status: status, reason: reason))
             case "delay":
@@ -152,7 +153,7 @@ enum APNsAdmin {
             case "reset": apnsFault = .reset
             case "loseResponse": apnsFault = .loseResponse
             case "hang": apnsFault = .hang
-            case "goAway": apnsFault = .goAway(reason: fault.reason ?? "Shutdown")
+            case "goAway": apnsFault = .goAway(reason: fault.reason ?? APNsErrorReason.shutdown.rawValue)
             default:
                 return .failure(Problem(400, "/fault/kind: expected reason, delay, reset, loseResponse, hang or goAway; found \(kind)"))
             }

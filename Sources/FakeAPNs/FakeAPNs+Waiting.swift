@@ -26,7 +26,7 @@ extension FakeAPNs {
             try await withCheckedThrowingContinuation { continuation in
                 if Task.isCancelled { continuation.resume(throwing: FakeAPNsError.cancelled); return }
                 let ready = state.withLock { s -> [APNsJournalEntry]? in
-                    let matched = s.journal.entries.filter(predicate)
+                    let matched = s.journal.elements.filter(predicate)
                     if matched.count >= count { return Array(matched.prefix(count)) }
                     s.requestWaiters[id] = .init(count: count, matching: predicate, matched: matched, continuation: continuation)
                     return nil

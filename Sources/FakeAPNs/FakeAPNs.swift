@@ -32,8 +32,9 @@ public final class FakeAPNs: Sendable {
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:
     ///   - configuration: environment, modes and limits.
-    ///   - payloadInspector: reads payloads (JSON check and contract); the default checks
-    ///     JSON only until the Contracts validator is wired in.
+    ///   - payloadInspector: reads payloads (JSON check and contract); the default,
+    ///     ``PayloadInspectors/default``, checks the JSON object against the v1 `payload`
+    ///     contract.
     public convenience init(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
                             payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) {
         self.init(configuration: configuration, payloadInspector: payloadInspector,
@@ -127,7 +128,7 @@ public final class FakeAPNs: Sendable {
             seed = s
         }
         state.withLock { s in
-            s.faults.append(.init(plan: plan, remaining: remaining, generator: SeededGenerator(seed: seed)))
+            s.faults.append(.init(plan: plan, remaining: remaining, generator: SplitMix64(seed: seed)))
         }
     }
 
@@ -143,19 +144,19 @@ public final class FakeAPNs: Sendable {
     public func injectDuplicateDeliveries(next count: Int, deviceToken: String? = nil) {
         guard count > 0 else { return }
         let plan = APNsFaultPlan.next(count, .loseResponse, deviceToken: deviceToken)
-        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: count, generator: SeededGenerator(seed: 0))) }
+        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: count, generator: SplitMix64(seed: 0))) }
     }
 
     /// Delivers each notification twice with this probability, from a seeded generator.
     public func injectDuplicateDeliveries(probability: Double, seed: UInt64, deviceToken: String? = nil) {
         let plan = APNsFaultPlan.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)
-        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: 0, generator: SeededGenerator(seed: seed))) }
+        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: 0, generator: SplitMix64(seed: seed))) }
     }
 
     // MARK: Journal
 
     /// Every request still in the journal, oldest first.
-    public var journal: [APNsJournalEntry] { state.withLock { $0.journal.entries } }
+    public var journal: [APNsJournalEntry] { state.withLock { $0.journal.elements } }
 
     /// How many journal entries were dropped to keep the journal within its capacity.
     public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }

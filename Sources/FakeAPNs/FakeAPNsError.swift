@@ -1,13 +1,15 @@
+import LoopbackHTTP
+
 /// Why a FakeAPNs call failed. Compare with the static members.
-public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {
+    package enum Code: Hashable, Sendable {
         case timedOut
         case cancelled
         case serverUnavailable
         case badKeySpec
     }
 
-    private let code: Code
+    package let code: Code
     /// What went wrong and what to do next.
     public let message: String
 
@@ -15,10 +17,6 @@ public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible 
         self.code = code
         self.message = message
     }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
-    public var description: String { message }
 
     /// A `waitFor…` call's condition did not come true in time.
     public static let timedOut = FakeAPNsError(.timedOut, "timed out")

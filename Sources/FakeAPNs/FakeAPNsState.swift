@@ -45,7 +45,7 @@ struct FakeAPNsState {
     struct ActiveFault {
         var plan: APNsFaultPlan
         var remaining: Int
-        var generator: SeededGenerator
+        var generator: SplitMix64
     }
 
     struct RequestWaiter {
@@ -70,11 +70,11 @@ struct FakeAPNsState {
     var implicitDevicesStart = 0
     var faults: [ActiveFault] = []
     var duplicates: [ActiveFault] = []
-    var journal: JournalRing
+    var journal: BoundedRing<APNsJournalEntry>
     var sequence = 0
     var nextID: UInt64 = 1
     /// For apns-id and apns-unique-id: seeded once from the system generator.
-    var identifiers = SeededGenerator(seed: UInt64.random(in: 1...UInt64.max))
+    var identifiers = SplitMix64(seed: UInt64.random(in: 1...UInt64.max))
     var requestWaiters: [UInt64: RequestWaiter] = [:]
     var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
     /// Each pending waiter's timeout, cancelled when the waiter is satisfied.
@@ -82,7 +82,7 @@ struct FakeAPNsState {
 
     init(configuration: FakeAPNsConfiguration) {
         self.configuration = configuration
-        journal = JournalRing(capacity: configuration.journalCapacity)
+        journal = BoundedRing(capacity: configuration.journalCapacity)
     }
 
     mutating func makeID() -> UInt64 {
@@ -141,39 +141,9 @@ struct FakeAPNsState {
                 if list[index].remaining == 0 { list.remove(at: index) }
                 return fault
             case .probability(let p, _):
-                if list[index].generator.unit() < p { return list[index].plan.fault }
+                if list[index].generator.nextUnitInterval() < p { return list[index].plan.fault }
             }
         }
         return nil
-    }
-}
-
-/// The journal: the newest `capacity` entries, with a count of those dropped.
-struct JournalRing {
-    private var storage: [APNsJournalEntry] = []
-    private var start = 0
-    let capacity: Int
-    private(set) var dropped = 0
-
-    init(capacity: Int) { self.capacity = max(1, capacity) }
-
-    mutating func append(_ entry: APNsJournalEntry) {
-        if storage.count < capacity {
-            storage.append(entry)
-        } else {
-            storage[start] = entry
-            start = (start + 1) % capacity
-            dropped += 1
-        }
-    }
-
-    var entries: [APNsJournalEntry] {
-        Array(storage[start...] + storage[..<start])
-    }
-
-    mutating func removeAll() {
-        storage.removeAll()
-        start = 0
-        dropped = 0
     }
 }

@@ -1,6 +1,7 @@
 // APNs provider tokens: JWTs (RFC 7519) signed with ES256 (RFC 7518 §3.4), in JWS compact
 // form. Apple's spec: header {"alg": "ES256", "kid": key id}, claims {"iss": team id,
 // "iat": issue time in seconds}.
+import Contracts
 import Foundation
 
 /// Mints and decodes APNs provider tokens (ES256 JWTs).
@@ -23,8 +24,8 @@ public enum ProviderToken {
     ///   - signingKey: the provider's private key.
     /// - Returns: `header.claims.signature`, each part base64url without padding.
     public static func mint(keyID: String, teamID: String, issuedAt: Date = Date(), signingKey: APNsSigningKey) -> String {
-        let header = #"{"alg":"ES256","kid":"# + jsonString(keyID) + "}"
-        let claims = #"{"iss":"# + jsonString(teamID) + #","iat":"# + String(seconds(issuedAt)) + "}"
+        let header = #"{"alg":"ES256","kid":"# + JSONTreeWriter.quoted(keyID) + "}"
+        let claims = #"{"iss":"# + JSONTreeWriter.quoted(teamID) + #","iat":"# + String(seconds(issuedAt)) + "}"
         let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         let signature = signingKey.signature(for: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
@@ -37,24 +38,5 @@ public enum ProviderToken {
         if interval >= 9.2e18 { return Int64.max }
         if interval <= -9.2e18 { return Int64.min }
         return Int64(interval)
-    }
-
-    /// A JSON string literal for `text`, quotes included.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

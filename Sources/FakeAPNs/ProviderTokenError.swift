@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // Why a provider token could not be decoded. FakeAPNs answers every one of these with
 // 403 InvalidProviderToken; the description goes to the journal so a test sees why.
 
@@ -5,8 +7,8 @@
 ///
 /// Compare with the static members (`error == .notThreeParts`); `description` says what
 /// was found.
-package struct ProviderTokenError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+package struct ProviderTokenError: Error, Hashable, Sendable, CustomStringConvertible, CodedError {
+    package enum Code: Hashable, Sendable {
         case notThreeParts
         case badBase64URL
         case headerNotJSON
@@ -21,17 +23,14 @@ package struct ProviderTokenError: Error, Hashable, Sendable, CustomStringConver
         case signatureNotSixtyFourBytes
     }
 
-    private let code: Code
+    package let code: Code
     /// What was wrong and what a correct token has there.
-    package let description: String
+    package let message: String
 
-    private init(_ code: Code, _ description: String) {
+    private init(_ code: Code, _ message: String) {
         self.code = code
-        self.description = description
+        self.message = message
     }
-
-    package static func == (lhs: ProviderTokenError, rhs: ProviderTokenError) -> Bool { lhs.code == rhs.code }
-    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Not `header.claims.signature`.
     package static var notThreeParts: Self { .notThreeParts(0) }

@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 /// A plan in force: what is left of its count, and its random stream.
 struct ActiveFault: Sendable {
     var plan: BackendFaultPlan

@@ -1,5 +1,6 @@
 import Foundation
 import Contracts
+import LoopbackHTTP
 
 /// Everything mutable in a FakeBackend, kept in one lock-protected box.
 struct BackendStore {
@@ -9,7 +10,7 @@ struct BackendStore {
     var opensDropped = 0
     /// `account NUL idempotency-key` → how many kept opens carry it: a repeat is found in O(1).
     var openKeys: [String: Int] = [:]
-    var journal: JournalBuffer
+    var journal: BoundedRing<BackendJournalEntry>
     var requestCounts: [FakeBackend.Endpoint: Int] = [:]
     var sequence: UInt64 = 0
     var faults: [ActiveFault]
@@ -30,7 +31,7 @@ struct BackendStore {
     }
 
     init(configuration: FakeBackend.Configuration) {
-        journal = JournalBuffer(capacity: configuration.journalCapacity)
+        journal = BoundedRing(capacity: configuration.journalCapacity)
         opensCapacity = max(1, configuration.opensCapacity)
         sessions = configuration.sessions
         acceptsAnyBearer = configuration.acceptsAnyBearer

@@ -135,7 +135,7 @@ public final class FakeBackend: Sendable {
     }
 
     /// Every request, oldest first (the newest `journalCapacity` of them).
-    public var journal: [BackendJournalEntry] { store.withLock { $0.journal.entries } }
+    public var journal: [BackendJournalEntry] { store.withLock { $0.journal.elements } }
 
     /// How many "opened" reports were dropped, oldest first, past `opensCapacity`.
     public var opensDropped: Int { store.withLock { $0.opensDropped } }

@@ -1,12 +1,14 @@
+import LoopbackHTTP
+
 /// Why a FakeBackend call failed: a wait that timed out, or a server that could not start.
-public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Code: Sendable, Equatable {
+public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConvertible, CodedError {
+    package enum Code: Hashable, Sendable {
         case waitTimedOut
         case cannotListen
         case cancelled
     }
 
-    private let code: Code
+    package let code: Code
     /// What went wrong, where, and what to do next.
     public let message: String
 
@@ -15,9 +17,6 @@ public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConverti
         self.message = message
     }
 
-    public var description: String { message }
-
-    public static func == (lhs: FakeBackendError, rhs: FakeBackendError) -> Bool { lhs.code == rhs.code }
 
     /// Kind: a `waitFor` ran out of time. Compare with `==`.
     public static let waitTimedOut = FakeBackendError(.waitTimedOut, "wait timed out")
@@ -42,7 +41,7 @@ public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConverti
                 + "Another process took the port; the backend stays offline.")
     }
 
-        static func cancelled(what: String) -> FakeBackendError {
+    static func cancelled(what: String) -> FakeBackendError {
         FakeBackendError(.cancelled, "FakeBackend: the task waiting for \(what) was cancelled")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// A snapshot of everything the backend holds, for assertions and `waitFor` conditions.
 /// A value: it never changes after it is taken.
@@ -14,10 +15,10 @@ public struct FakeBackendState: Sendable {
     public var journalDropped: Int
     /// True while the backend refuses connections.
     public var isOffline: Bool
-    var journalBuffer: JournalBuffer
+    var journalBuffer: BoundedRing<BackendJournalEntry>
 
     /// Every request, oldest first (the newest `journalCapacity` of them).
-    public var journal: [BackendJournalEntry] { journalBuffer.entries }
+    public var journal: [BackendJournalEntry] { journalBuffer.elements }
 
     /// The reports for one notification id, duplicates included.
     public func opens(for notificationID: String) -> [RecordedOpen] {

@@ -2,15 +2,31 @@
 ///
 /// Order and duplicates are kept as received, so a fake can report a duplicated header
 /// (APNs answers `DuplicateHeaders`) and a test can compare whole messages.
+///
+/// Equality agrees with lookup: two lists are equal when they hold the same fields in the
+/// same order, names compared ASCII case-insensitively (as `headers["Content-Type"]` finds
+/// `content-type`) and values exactly; the hash agrees with that equality. Order counts
+/// because it is what goes on the wire, as in swift-http-types' `HTTPFields`.
 package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as received or as it will be sent.
+    /// Equal to another field with the same name in any ASCII case and the same value.
     package struct Field: Sendable, Hashable {
-        /// The name as written; compare with ``HTTPFields/lowercasedName(_:)`` semantics.
+        /// The name as written; compared with ``HTTPFields/namesEqual(_:_:)``.
         package var name: String
         package var value: String
         package init(name: String, value: String) {
             self.name = name
             self.value = value
+        }
+
+        package static func == (lhs: Field, rhs: Field) -> Bool {
+            HTTPFields.namesEqual(lhs.name, rhs.name) && lhs.value == rhs.value
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            for byte in name.utf8 { hasher.combine(byte >= 65 && byte <= 90 ? byte + 32 : byte) }
+            hasher.combine(name.utf8.count)
+            hasher.combine(value)
         }
     }
 

@@ -3,9 +3,10 @@ import Foundation
 /// One lock-protected box for shared mutable state (STYLE 7).
 ///
 /// `Synchronization.Mutex` needs iOS 18 / macOS 15; the library products must work from
-/// an iOS 17 test target, so this wraps `NSLock` instead. This is the one place in the
-/// package where `@unchecked Sendable` is used for locking.
-package final class Locked<Value>: @unchecked Sendable {
+/// an iOS 17 test target, so this wraps `NSLock` instead. The box is `Sendable` only when
+/// its value is: the lock makes access exclusive, but it cannot make a non-`Sendable` value
+/// safe to hand to another thread.
+package final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -22,3 +23,7 @@ package final class Locked<Value>: @unchecked Sendable {
     /// A copy of the current value.
     package var snapshot: Value { withLock { $0 } }
 }
+
+// Unchecked because the compiler cannot see that `lock` guards `value`; every access to
+// `value` goes through `withLock`.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -1,4 +1,5 @@
 import ContractCheckCLI
+import Contracts
 import Testing
 
 @Suite struct ParsedArgumentsTests {

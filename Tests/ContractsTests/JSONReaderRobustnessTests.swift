@@ -1,20 +1,9 @@
 import Testing
 @testable import Contracts
+import LoopbackHTTP
 
 /// The reader never traps, and what it reads it reads faithfully.
 @Suite struct JSONReaderRobustnessTests {
-    /// SplitMix64: small, seeded, the same sequence on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let payload = #"{"aps":{"alert":{"title":"On the way","body":"Your order \"8F3K\" is on the way — 12 min\n🛵"},"mutable-content":1,"category":"ORDER_UPDATE","thread-id":"order-8F3K","sound":"default","badge":0},"notificationId":"91","accountId":"a1","route":"orders/8F3K","orderVersion":7,"secret":"c2VjcmV0IGNpcGhlcnRleHQ=","imageUrl":"https://img.example.com/rider/12.jpg","ratio":0.75,"big":-12345678901234567890,"exp":1e-3,"flags":[true,false,null],"empty":{},"none":[],"tab":"a\tb\u0001"}"#
 
     /// Checks an outcome is sane: a tree whose root lies inside the input, or an error
@@ -34,7 +23,7 @@ import Testing
     }
 
     @Test func randomBytesNeverTrap() {
-        var generator = SeededGenerator(state: 0x5EED_0001)
+        var generator = SplitMix64(seed: 0x5EED_0001)
         let alphabet = Array(#"{}[],:"\ 0123456789-+.eEtrufalsn/u"#.utf8) + [0x0A, 0x0D, 0x09, 0x00, 0xC3, 0xA9, 0xED, 0xF4, 0xFF, 0x80]
         var accepted = 0
         var rejected = 0
@@ -52,7 +41,7 @@ import Testing
     }
 
     @Test func mutatedPayloadsNeverTrap() {
-        var generator = SeededGenerator(state: 0x5EED_0002)
+        var generator = SplitMix64(seed: 0x5EED_0002)
         let original = Array(Self.payload.utf8)
         var accepted = 0
         for _ in 0..<3000 {
@@ -172,7 +161,7 @@ import Testing
 /// The fast decimal path must agree bit for bit with the full decimal parser.
 @Suite struct JSONReaderDecimalTests {
     @Test func fastPathMatchesDoubleParsing() throws {
-        var generator = JSONReaderRobustnessTests.SeededGenerator(state: 0xDEC1_0000)
+        var generator = SplitMix64(seed: 0xDEC1_0000)
         for _ in 0..<5000 {
             let integer = UInt64.random(in: 0...9_999_999_999, using: &generator)
             let fraction = String(UInt64.random(in: 0...99_999_999, using: &generator))

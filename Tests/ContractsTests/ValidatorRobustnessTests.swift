@@ -1,22 +1,11 @@
 import Contracts
+import LoopbackHTTP
 import Testing
 
 /// Whatever a client sends, validation returns violations and never traps.
 @Suite struct ValidatorRobustnessTests {
-    /// SplitMix64: a seeded generator, so a failure replays.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func mutatedFixturesNeverTrapAnyContract() {
-        var generator = SeededGenerator(state: 2024)
+        var generator = SplitMix64(seed: 2024)
         let interesting: [UInt8] = Array("{}[]\",:0123456789-+.eE truefalsnul\\u/~é".utf8) + [0x00, 0x1F, 0x80, 0xFF]
         var checked = 0
         for fixture in FixtureCatalog.all {

@@ -63,9 +63,8 @@ enum APNsReasonTable {
             bed.fake.registerSigningKey(StubKey(secret: T.secret), keyID: "OTHERKEY01", teamID: "OTHERTEAM0")
             return [T.push(), T.push(headers: [("authorization", "bearer " + T.providerToken(keyID: "OTHERKEY01", teamID: "OTHERTEAM0"))])]
         },
-        ReasonCase(status: 429, reason: "TooManyProviderTokenUpdates", note: "a new token 10 minutes after the last") { bed in
+        ReasonCase(status: 429, reason: "TooManyProviderTokenUpdates", note: "a second token (iat 1 s later) on the same connection") { _ in
             let first = T.push()
-            bed.clock.advance(seconds: 0)
             return [first, T.push(headers: [("authorization", "bearer " + T.providerToken(issuedAt: T.start / 1000 + 1))])]
         },
         ReasonCase(status: 403, reason: "ExpiredProviderToken", note: "iat 3601 s ago") { _ in
@@ -178,16 +177,31 @@ enum APNsReasonTable {
         #expect(entry?.reason == row.reason)
     }
 
-    @Test func everyReasonOfTheTableIsCovered() {
+    /// The rows cover exactly the reasons the Contracts' table says validation produces,
+    /// plus the two fake-only ones.
+    @Test func everyValidationReasonOfTheTableHasARow() {
         let covered = Set(APNsReasonTable.cases.compactMap(\.reason))
-        let expected: Set<String> = [
-            "MethodNotAllowed", "BadPath", "MissingDeviceToken", "DuplicateHeaders", "BadMessageId",
-            "MissingProviderToken", "InvalidProviderToken", "BadEnvironmentKeyIdInToken", "UnrelatedKeyIdInToken",
-            "TooManyProviderTokenUpdates", "ExpiredProviderToken", "MissingTopic", "InvalidPushType", "BadTopic",
-            "TopicDisallowed", "BadPriority", "BadExpirationDate", "BadCollapseId", "BadDeviceToken", "PayloadEmpty",
-            "PayloadTooLarge", "FakeAPNsInvalidPayloadJSON", "FakeAPNsPayloadContractViolation",
-            "DeviceTokenNotForTopic", "Unregistered", "TooManyRequests",
-        ]
-        #expect(covered == expected)
+        let validation = APNsErrorReason.allCases.filter { $0.fakeSource == .validation }.map(\.rawValue)
+        let fakeOnly = [APNsReason.invalidPayloadJSON, .payloadContractViolation].map(\.reason)
+        #expect(covered == Set(validation + fakeOnly))
+    }
+
+    @Test func rowStatusesAreTheTables() {
+        for row in APNsReasonTable.cases {
+            guard let name = row.reason, let reason = APNsErrorReason(rawValue: name) else { continue }
+            #expect(row.status == reason.status, "\(name)")
+            #expect(APNsReason(reason) == APNsReason(status: row.status, reason: name))
+        }
+    }
+
+    /// The reasons no validation produces still come out of a scripted fault with the
+    /// table's status.
+    @Test(arguments: APNsErrorReason.allCases.filter { $0.fakeSource == .scriptedFaultOnly })
+    func scriptedFaultAnswers(_ expected: APNsErrorReason) {
+        let bed = APNsTestbed()
+        bed.fake.addFault(.next(1, .reason(APNsReason(expected))))
+        let response = bed.fake.handle(APNsTestbed.push())
+        #expect(response.status.code == expected.status)
+        #expect(reason(of: response) == expected.rawValue)
     }
 }

@@ -14,17 +14,24 @@ import Testing
         #expect(device.account == "a1")
     }
 
+    /// The opens are sent only after the waiter is registered and its first check found
+    /// none, so only the wake-up after a request can satisfy it.
     @Test func resumesWhenARequestArrivesLater() async throws {
         let backend = self.backend
-        async let waited = backend.waitForOpens(notificationID: "91", count: 2, timeout: .seconds(30))
-        async let sent: Void = {
-            try await backend.waitFor("the waiter to register", timeout: .seconds(30)) { _ in true }
-            _ = backend.handle(Requests.opened("91"))
-            _ = backend.handle(Requests.opened("91"))
-        }()
-        try await sent
-        let opens = try await waited
-        #expect(opens.count == 2)
+        let (checks, checked) = AsyncStream.makeStream(of: Int.self)
+        let waiter = Task {
+            try await backend.waitFor("two opens of 91", timeout: .seconds(10)) { state in
+                let count = state.opens(for: "91").count
+                checked.yield(count)
+                return count >= 2
+            }
+        }
+        var seen = checks.makeAsyncIterator()
+        #expect(await seen.next() == 0, "the first check runs once the waiter is registered, before any open")
+        _ = backend.handle(Requests.opened("91"))
+        _ = backend.handle(Requests.opened("91"))
+        let state = try await waiter.value
+        #expect(state.opens(for: "91").count == 2)
     }
 
     @Test func waitForRequestCountsEveryOutcome() async throws {

@@ -1,18 +1,6 @@
 import Testing
 @testable import LoopbackHTTP
 
-/// SplitMix64: a tiny seeded generator so fuzz runs are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Mutated and random input never traps the codec, and every outcome is well-formed:
 /// a dispatch, a write followed by close, or a wait for more bytes.
 @Suite struct HTTP1CodecFuzzTests {
@@ -27,7 +15,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
     @Test(arguments: 0..<8)
     func mutatedRequestsNeverTrap(_ round: Int) {
-        var random = SeededGenerator(state: UInt64(round) &* 7919 &+ 1)
+        var random = SplitMix64(seed: UInt64(round) &* 7919 &+ 1)
         for _ in 0..<400 {
             var bytes = Self.seeds[Int(random.next() % UInt64(Self.seeds.count))]
             for _ in 0..<(1 + Int(random.next() % 6)) {
@@ -68,7 +56,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func randomBytesGetA400OrWait() {
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<500 {
             let bytes = (0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             var driver = CodecDriver(maxHeaderBytes: 256)

@@ -5,7 +5,7 @@ import Testing
 /// (seeded), bounded in size, no timing.
 @Suite struct HTTP2FuzzTests {
     @Test func randomHeaderBlocksNeverTrap() {
-        var random = SeededGenerator(state: 0x4850_4143_4b21)
+        var random = SplitMix64(seed: 0x4850_4143_4b21)
         var errors = 0
         for _ in 0..<5_000 {
             var decoder = HPACKDecoder(maximumTableSize: 256, maximumHeaderListSize: 1024)
@@ -33,7 +33,7 @@ import Testing
 
     @Test(arguments: 0..<8)
     func mutatedConversationsNeverTrap(_ round: Int) {
-        var random = SeededGenerator(state: UInt64(round) &* 0x9E37_79B9)
+        var random = SplitMix64(seed: UInt64(round) &* 0x9E37_79B9)
         let original = Self.conversation()
         for _ in 0..<300 {
             var bytes = original

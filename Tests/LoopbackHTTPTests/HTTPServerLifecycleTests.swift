@@ -39,9 +39,13 @@ import Testing
             #expect(eventually { (loopThreadCount() ?? 0) >= 20 }, "each server runs its own loop thread")
         }
         defer { servers.forEach { $0.stop() } }
-        for (index, server) in servers.enumerated() {
-            let client = try RawClient(port: server.port)
+        // Every server has a request in flight before any answer is read, and each answers
+        // with its own handler's body.
+        let clients = try servers.map { try RawClient(port: $0.port) }
+        for client in clients {
             try client.send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        }
+        for (index, client) in clients.enumerated() {
             #expect(try client.readToEnd().text.hasSuffix("server \(index)"))
         }
     }

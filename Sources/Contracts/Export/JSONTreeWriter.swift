@@ -91,6 +91,13 @@ public enum JSONTreeWriter {
         return "\(value)"
     }
 
+    /// `text` as a JSON string literal, quotes included (see ``writeString(_:into:)``).
+    package static func quoted(_ text: String) -> String {
+        var result = ""
+        writeString(text, into: &result)
+        return result
+    }
+
     /// A JSON string: `"` and `\` escaped, control characters and DEL as short escapes or
     /// `\u00XX`, everything else (including non-ASCII) as is. The CLI's reports use it too.
     package static func writeString(_ text: String, into output: inout String) {

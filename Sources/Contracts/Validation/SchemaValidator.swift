@@ -82,7 +82,7 @@ struct SchemaValidator {
         let what = SchemaValidator.expectation(declared.schema)
         let why = declared.schema.summary.map { " (\(SchemaValidator.sentence($0)))" } ?? ""
         let undeclared = members.map(\.key).filter { object.memberIndex(named: $0) == nil }
-        let found = Suggestion.closest(to: declared.name, among: undeclared).map { "none, but \"\($0)\"" } ?? "none"
+        let found = Suggestion.closest(to: declared.name, among: undeclared, maxEdits: 2).map { "none, but \"\($0)\"" } ?? "none"
         add(declared.requiredRuleID ?? ids.required, at: node.position,
             "expected member \"\(declared.name)\" (\(what)), found \(found) — add it\(why).")
     }
@@ -122,7 +122,7 @@ struct SchemaValidator {
     private mutating func reportUnknown(_ member: JSONMember, _ object: ObjectSchema) {
         let names = object.members.filter { if case .forbidden = $0.schema.kind { return false }; return true }.map(\.name)
         var advice = "remove it"
-        if let suggestion = Suggestion.closest(to: member.key, among: names) {
+        if let suggestion = Suggestion.closest(to: member.key, among: names, maxEdits: 2) {
             advice = "did you mean \"\(suggestion)\"? Rename it or remove it"
         }
         let accepted = names.isEmpty ? "no members" : names.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -137,7 +137,7 @@ struct SchemaValidator {
         guard case .string(let text) = node.value else { return typeMismatch(node, schema) }
         if let allowed = string.allowedValues, !allowed.contains(text) {
             let list = SchemaValidator.list(allowed.map { "\"\($0)\"" })
-            let hint = Suggestion.closest(to: text, among: allowed).map { "did you mean \"\($0)\"?" } ?? "use one of these"
+            let hint = Suggestion.closest(to: text, among: allowed, maxEdits: 2).map { "did you mean \"\($0)\"?" } ?? "use one of these"
             report(node, schema, ids.enumeration, "expected one of \(list), found \"\(FormatMatchers.clipped(text))\"", hint)
         }
         var lengthFailed = false

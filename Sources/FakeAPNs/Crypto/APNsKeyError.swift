@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // Why a key (PEM, DER, raw bytes) could not be read. Equality is on the kind of problem;
 // the description carries the details and what to do about them.
 
@@ -5,8 +7,8 @@
 ///
 /// Compare with the static members (`error == .notPEM`); `description` names what was found
 /// and how to fix it.
-public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible, CodedError {
+    package enum Code: Hashable, Sendable {
         case notPEM
         case unsupportedPEMLabel
         case invalidBase64
@@ -19,17 +21,14 @@ public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible {
         case malformedSignature
     }
 
-    private let code: Code
+    package let code: Code
     /// What was wrong, where, and what to do next.
-    public let description: String
+    package let message: String
 
-    private init(_ code: Code, _ description: String) {
+    private init(_ code: Code, _ message: String) {
         self.code = code
-        self.description = description
+        self.message = message
     }
-
-    public static func == (lhs: APNsKeyError, rhs: APNsKeyError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// No `-----BEGIN …-----` / `-----END …-----` block was found.
     public static var notPEM: APNsKeyError { .notPEM("") }

@@ -51,30 +51,27 @@ struct U256: Hashable, Sendable {
 
     var isZero: Bool { (l0 | l1 | l2 | l3) == 0 }
 
+    /// Limb `index` (0 = least significant, 3 = most; higher reads the top limb).
+    @inline(__always)
+    func limb(_ index: Int) -> UInt64 {
+        switch index {
+        case 0: l0
+        case 1: l1
+        case 2: l2
+        default: l3
+        }
+    }
+
     /// The 4-bit digit `index` (0 = least significant nibble, 63 = most).
     @inline(__always)
     func nibble(_ index: Int) -> Int {
-        let limb: UInt64
-        switch index >> 4 {
-        case 0: limb = l0
-        case 1: limb = l1
-        case 2: limb = l2
-        default: limb = l3
-        }
-        return Int(truncatingIfNeeded: (limb &>> UInt64((index & 15) * 4)) & 0xf)
+        Int(truncatingIfNeeded: (limb(index >> 4) &>> UInt64((index & 15) * 4)) & 0xf)
     }
 
     /// Bit `index` (0 = least significant).
     @inline(__always)
     func bit(_ index: Int) -> Bool {
-        let limb: UInt64
-        switch index >> 6 {
-        case 0: limb = l0
-        case 1: limb = l1
-        case 2: limb = l2
-        default: limb = l3
-        }
-        return (limb &>> UInt64(index & 63)) & 1 == 1
+        (limb(index >> 6) &>> UInt64(index & 63)) & 1 == 1
     }
 
     @inline(__always)
