@@ -20,8 +20,8 @@ package final class HTTPServer: Sendable {
     /// The kernel interface its loop runs (the configured one, or `LOOPBACK_POLLER`'s choice).
     package let pollerBackend: EventPoller.Backend
     private let control: ServerControl
-    /// In a lock only because `pthread_t` is a pointer (not `Sendable`) on Darwin; it never changes.
-    private let loopThread: Locked<LoopThread>
+    /// The loop thread, joined by the first `stop()`.
+    private let loopThread: LoopThread
     /// Left by the loop thread as its last act; later `stop()` callers wait on it.
     private let loopEnded: DispatchGroup
     /// Short critical sections only (commands are queued under it, never awaited): the
@@ -38,7 +38,7 @@ package final class HTTPServer: Sendable {
         self.configuration = configuration
         self.pollerBackend = pollerBackend
         self.control = control
-        self.loopThread = Locked(loopThread)
+        self.loopThread = loopThread
         self.loopEnded = loopEnded
     }
 
@@ -102,7 +102,7 @@ package final class HTTPServer: Sendable {
             control.send(.stop)
             return true
         }
-        let thread = loopThread.snapshot
+        let thread = loopThread
         if thread.isCurrent {
             // Stopping from its own handler: the loop ends after this turn; nobody joins,
             // and waiting here would wait for ourselves.
@@ -140,7 +140,7 @@ package final class HTTPServer: Sendable {
             let command: ServerCommand = refuse ? .refuse(done: done) : .listen(port: port, outcome: outcome, done: done)
             return control.send(command)
         }
-        guard queued, !loopThread.snapshot.isCurrent else { return nil }
+        guard queued, !loopThread.isCurrent else { return nil }
         done.wait()
         if let failure = outcome.snapshot {
             lifecycle.withLock { $0.refusing = true }
@@ -159,6 +159,6 @@ package final class HTTPServer: Sendable {
             control.send(.stop)
             return true
         }
-        if first { loopThread.snapshot.detach() }
+        if first { loopThread.detach() }
     }
 }

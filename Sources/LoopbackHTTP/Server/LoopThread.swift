@@ -7,11 +7,16 @@ import Darwin
 
 /// A joinable POSIX thread that runs a server's loop. `join` is how `stop()` knows that
 /// no thread of the server is left.
-struct LoopThread {
+///
+/// `Sendable` because it holds the `pthread_t` as its bits: an integer on Glibc already, a
+/// pointer on Darwin (not `Sendable` there). The handle never changes after ``spawn(_:)``,
+/// and `pthread_join`, `pthread_detach` and `pthread_equal` may be called from any thread.
+struct LoopThread: Sendable {
     /// The name every server loop thread carries (at most 15 bytes on Linux).
     static let threadName = "LoopbackHTTP"
 
-    private let handle: pthread_t
+    private let bits: UInt
+    private var handle: pthread_t? { pthreadFromBits(bits) }
 
     private final class Body {
         let run: () -> Void
@@ -35,7 +40,7 @@ struct LoopThread {
             Unmanaged<Body>.fromOpaque(context).release()
             throw SystemError(operation: "pthread_create", errno: result)
         }
-        return LoopThread(handle: created)
+        return LoopThread(bits: pthreadBits(created))
     }
 
     fileprivate static func runBody(_ context: UnsafeMutableRawPointer?) {
@@ -51,14 +56,33 @@ struct LoopThread {
     }
 
     /// True when called on this thread.
-    var isCurrent: Bool { pthread_equal(pthread_self(), handle) != 0 }
+    var isCurrent: Bool {
+        guard let handle else { return false }
+        return pthread_equal(pthread_self(), handle) != 0
+    }
 
     /// Waits for the thread to end.
-    func join() { _ = pthread_join(handle, nil) }
+    func join() {
+        guard let handle else { return }
+        _ = pthread_join(handle, nil)
+    }
 
     /// Lets the thread end on its own (used when it stops itself).
-    func detach() { _ = pthread_detach(handle) }
+    func detach() {
+        guard let handle else { return }
+        _ = pthread_detach(handle)
+    }
 }
+
+#if canImport(Darwin)
+/// Darwin: `pthread_t` is `UnsafeMutablePointer<_opaque_pthread_t>`; kept as its address.
+private func pthreadBits(_ thread: pthread_t) -> UInt { UInt(bitPattern: thread) }
+private func pthreadFromBits(_ bits: UInt) -> pthread_t? { pthread_t(bitPattern: bits) }
+#else
+/// Glibc: `pthread_t` is `unsigned long`.
+private func pthreadBits(_ thread: pthread_t) -> UInt { UInt(thread) }
+private func pthreadFromBits(_ bits: UInt) -> pthread_t? { pthread_t(bits) }
+#endif
 
 private func loopThreadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     LoopThread.runBody(context)
