@@ -1,3 +1,4 @@
+import Foundation
 import Contracts
 
 /// `contract-check breaking --against DIR`: compares old golden schemas with the schemas the
@@ -28,16 +29,23 @@ enum BreakingCommand: ContractSetSubcommand {
 
     static func run(_ parsed: ParsedArguments, io: CommandIO, contracts: ContractSet) -> Int32 {
         guard let against = parsed.value(for: "--against") else { return reportUsageError(.missingArgument("--against DIR"), io: io) }
+        guard !against.trimmingCharacters(in: .whitespaces).isEmpty else {
+            // `--against "$BASE_SCHEMAS"` with the variable unset: a misconfigured job, not a break.
+            return reportUsageError(.unusableValue(against, option: "--against",
+                                                   reason: "it is empty (an unset variable?); give a folder of *.schema.json files or git:REF:PATH"), io: io)
+        }
         let allows = parsed.values["--allow"] ?? []
-        for allow in allows where !allow.contains("@") {
-            return reportUsageError(.invalidValue(allow, option: "--allow", allowed: ["RULE@POINTER"], suggestion: nil), io: io)
+        for allow in allows where !Self.isRulePointer(allow) {
+            return reportUsageError(.unusableValue(allow, option: "--allow",
+                                                   reason: "expected RULE@POINTER, e.g. breaking.backend-to-app.enum-value-added@/aps/category"), io: io)
         }
         let old: [String: JSONTree]
         switch GoldenSchemaSource.load(against, currentDirectory: io.currentDirectory) {
         case .success(let trees): old = trees
         case .failure(let error):
-            io.writeErrorLine("Error: \(error.description)")
-            return ExitCode.findings
+            // The old schemas could not be read: the job is misconfigured (exit 64), which CI
+            // must tell from a real breaking change (exit 1).
+            return reportUsageError(.unusableValue(against, option: "--against", reason: error.message), io: io)
         }
         var new: [String: JSONTree] = [:]
         for contract in contracts.contracts { new[contract.name] = JSONSchemaExporter.document(for: contract) }
@@ -49,5 +57,12 @@ enum BreakingCommand: ContractSetSubcommand {
         default: report.writeText(io: io, against: against)
         }
         return report.unallowedBreaking > 0 ? ExitCode.findings : ExitCode.success
+    }
+
+    /// `RULE@POINTER`: a rule id, `@`, and a JSON Pointer (empty, `/…` or `#…` for a rule).
+    static func isRulePointer(_ text: String) -> Bool {
+        guard let at = text.firstIndex(of: "@") else { return false }
+        let rule = text[..<at], pointer = text[text.index(after: at)...]
+        return !rule.isEmpty && !rule.contains(" ") && (pointer.isEmpty || pointer.hasPrefix("/") || pointer.hasPrefix("#"))
     }
 }

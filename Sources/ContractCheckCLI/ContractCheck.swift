@@ -9,6 +9,9 @@ public enum ContractCheck {
     /// The program name used in help and usage lines.
     public static let toolName = "contract-check"
 
+    /// This build's version, printed by `contract-check --version`.
+    public static let version = "0.1.0"
+
     static let overview = "Checks the JSON messages an iOS app, its backend and its APNs sender exchange against one set of contracts."
 
     /// One row of the command table: a subcommand's name, abstract and entry point.
@@ -61,6 +64,9 @@ public enum ContractCheck {
         case "-h", "--help":
             io.write(toolHelp())
             return ExitCode.success
+        case "--version":
+            io.write("\(toolName) \(version)\n")
+            return ExitCode.success
         case "help":
             guard let topic = rest.first else {
                 io.write(toolHelp())
@@ -74,7 +80,7 @@ public enum ContractCheck {
         guard let entry = table.first(where: { $0.name == first }) else {
             let error: UsageError
             if first.hasPrefix("-") {
-                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help"], acceptingUniquePrefix: true))
+                error = .unknownOption(first, suggestion: Suggestion.closest(to: first, among: ["--help", "--version"], acceptingUniquePrefix: true))
             } else {
                 error = .unknownSubcommand(first, suggestion: Suggestion.closest(to: first, among: table.map(\.name) + ["help"], acceptingUniquePrefix: true))
             }
@@ -102,6 +108,7 @@ public enum ContractCheck {
             "",
             "OPTIONS:",
             CommandHelp.row("-h, --help", "Show help information."),
+            CommandHelp.row("--version", "Print the version and exit."),
             "",
             "EXIT STATUS: 0 clean, 1 violations or breaking changes, 64 usage error.",
             "  See '\(toolName) help <subcommand>' for detailed help.",

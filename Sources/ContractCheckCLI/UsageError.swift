@@ -43,6 +43,12 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
         return UsageError(.invalidValue, "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
     }
 
+    /// A value of the right form that cannot be used: an empty path, a folder that does not
+    /// exist, a git ref git does not know. `reason` says what is wrong and what to give.
+    public static func unusableValue(_ value: String, option: String, reason: String) -> UsageError {
+        UsageError(.invalidValue, "cannot use '\(value)' for '\(option)': \(reason)")
+    }
+
     /// An option given twice that may appear only once.
     public static func repeatedOption(_ option: String) -> UsageError {
         UsageError(.repeatedOption, "option '\(option)' given more than once; give it once")

@@ -122,16 +122,35 @@ import Testing
         #expect(result.status == 64)
     }
 
-    @Test func unknownGitRefIsAnError() {
-        let result = runTool(["breaking", "--against", "git:no-such-ref-xyz:Fixtures/schemas"], in: packageRoot)
-        #expect(result.status == 1)
-        #expect(result.error.hasPrefix("Error: git ls-tree no-such-ref-xyz Fixtures/schemas/ failed"))
+    /// A job that cannot read the old schemas is misconfigured: exit 64, naming the argument,
+    /// never 1 (which means a real breaking change).
+    @Test(arguments: [
+        ("", "it is empty (an unset variable?)"),
+        ("  ", "it is empty (an unset variable?)"),
+        ("git:HEAD", "expected git:REF:PATH"),
+        ("git:no-such-ref-xyz:Fixtures/schemas", "git ls-tree no-such-ref-xyz Fixtures/schemas/ failed"),
+        ("/nonexistent/schemas", "is not a folder of *.schema.json files"),
+        ("Sources", "holds no *.schema.json files"),
+    ])
+    func anUnreadableAgainstIsAUsageError(against: String, reason: String) {
+        let result = runTool(["breaking", "--against", against], in: packageRoot)
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.hasPrefix("Error: cannot use '\(against)' for '--against': "), "\(result.error)")
+        #expect(result.error.contains(reason), "\(result.error)")
+        #expect(result.output.isEmpty)
     }
 
-    @Test func unreadableFolderIsAnError() {
-        let result = runTool(["breaking", "--against", "/nonexistent/schemas"])
-        #expect(result.status == 1)
-        #expect(result.error.contains("is not a folder of *.schema.json files"))
+    @Test(arguments: ["no-at-sign", "rule@no-slash", "@/aps", "two words@/x"])
+    func aMalformedAllowSaysTheExpectedForm(_ allow: String) {
+        let result = runTool(["breaking", "--against", "Fixtures/schemas", "--allow", allow], in: packageRoot)
+        #expect(result.status == 64)
+        #expect(result.error.contains("expected RULE@POINTER, e.g. breaking."), "\(result.error)")
+    }
+
+    @Test func wellFormedAllowsAreAccepted() {
+        let result = runTool(["breaking", "--against", "Fixtures/schemas", "--allow", "breaking.app-to-backend.required-added@/locale",
+                              "--allow", "info.x.y@", "--allow", "breaking.provider-to-apns.rule-added@#payload.size"], in: packageRoot)
+        #expect(result.status == 0, "\(result.error)")
     }
 }
 

@@ -12,6 +12,15 @@ import Testing
         #expect(result.error.isEmpty)
     }
 
+    @Test func versionPrintsTheToolAndItsVersion() {
+        let result = runTool(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output == "contract-check \(ContractCheck.version)\n")
+        #expect(result.error.isEmpty)
+        #expect(runTool(["--help"]).output.contains("--version"))
+        #expect(runTool(["--verison"]).error.contains("did you mean '--version'?"), "\(runTool(["--verison"]).error)")
+    }
+
     @Test func everyTableEntryAppearsInHelpWithItsAbstract() {
         let help = runTool(["--help"]).output
         for entry in ContractCheck.commandTable {
