@@ -29,8 +29,8 @@ enum OpenAPICommand: Subcommand {
         do {
             try TextFiles.write(text, to: TextFiles.resolve(output, in: io.currentDirectory))
         } catch {
-            io.writeErrorLine("Error: cannot write \(output): \(error)")
-            return ExitCode.findings
+            io.writeErrorLine("Error: cannot write \(output): \(error.reason)")
+            return ExitCode.usage
         }
         io.writeLine("wrote \(output)")
         return ExitCode.success

@@ -1,3 +1,4 @@
+import Foundation
 import Contracts
 
 /// `contract-check schema`: emits one JSON Schema file per contract and keeps the committed
@@ -44,13 +45,28 @@ enum SchemaCommand: ContractSetSubcommand {
             do { mode = try RecordMode.from(io.environment) } catch { return reportUsageError(error, io: io) }
         }
         let directory = parsed.value(for: "--dir") ?? defaultDirectory
-        return record(contracts, directory: directory, mode: mode, io: io)
+        return record(contracts, directory: directory, mode: mode, createsFolder: mode == .all || (mode == .missing && parsed.value(for: "--dir") != nil), io: io)
     }
 
     /// Compares (and, as `mode` allows, writes) every contract's file; 1 when any file is
     /// missing or different and was not written.
-    static func record(_ contracts: ContractSet, directory: String, mode: RecordMode, io: CommandIO) -> Int32 {
+    /// - Parameter createsFolder: a missing folder is created (an explicit `--write`, or an
+    ///   explicit `--dir` in the default mode); otherwise it is a usage error, so a run from
+    ///   the wrong working directory says so instead of starting a new golden folder.
+    static func record(_ contracts: ContractSet, directory: String, mode: RecordMode, createsFolder: Bool, io: CommandIO) -> Int32 {
         let folder = TextFiles.resolve(directory, in: io.currentDirectory)
+        if !TextFiles.isExistingFolder(folder) {
+            guard createsFolder, mode != .never else {
+                io.writeErrorLine("Error: folder not found: \(directory) (run from the package root, give --dir DIR, or --write to create it)")
+                return ExitCode.usage
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                io.writeErrorLine("Error: cannot create \(directory): \(error.localizedDescription)")
+                return ExitCode.usage
+            }
+        }
         var failures = 0
         var written = 0
         var current = 0
@@ -73,7 +89,7 @@ enum SchemaCommand: ContractSetSubcommand {
                     io.writeLine("wrote \(shown)")
                 } catch {
                     failures += 1
-                    io.writeErrorLine("Error: cannot write \(shown): \(error)")
+                    io.writeErrorLine("Error: cannot write \(shown): \(error.reason)")
                 }
                 continue
             }

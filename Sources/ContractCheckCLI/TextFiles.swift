@@ -14,13 +14,38 @@ enum TextFiles {
         return String(data: data, encoding: .utf8)
     }
 
-    /// Writes `text`, creating the parent folders.
-    static func write(_ text: String, to path: String) throws {
+    /// Writes `text` to `path` (atomically). The folder it goes in must exist: a path into a
+    /// folder that is not there is a mistake (a typo, the wrong working directory) to report,
+    /// not to create.
+    /// - Throws: ``WriteFailure`` with a sentence that says what is wrong.
+    static func write(_ text: String, to path: String) throws(WriteFailure) {
         let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw WriteFailure(reason: "it is a folder; give a file path")
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        if !parent.isEmpty, !isExistingFolder(parent) {
+            throw WriteFailure(reason: "the folder \(parent) does not exist")
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw WriteFailure(reason: FileManager.default.isWritableFile(atPath: parent.isEmpty ? "." : parent)
+                               ? "the file system refused it (\(error.localizedDescription))"
+                               : "the folder \(parent) is not writable")
+        }
+    }
+
+    /// Why ``write(_:to:)`` failed, as the end of an `Error: cannot write PATH: …` line.
+    struct WriteFailure: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
+    }
+
+    /// True when `path` names an existing folder.
+    static func isExistingFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// The names in a folder, sorted; empty when it does not exist.

@@ -182,8 +182,23 @@ import Testing
     @Test func writesTheOutputFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/out", withIntermediateDirectories: true)
         let result = runTool(["openapi", "--output", "out/openapi.json"], in: folder.path)
         #expect(result.status == 0)
         #expect(try String(contentsOfFile: folder.path + "/out/openapi.json", encoding: .utf8) == runTool(["openapi"]).output)
+    }
+
+    /// A typo in the output path is reported, not created; a folder is not a file.
+    @Test func anOutputIntoAMissingFolderOrOntoAFolderIsAUsageError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let missing = runTool(["openapi", "--output", "nonexistent-dir/x.json"], in: folder.path)
+        #expect(missing.status == 64)
+        #expect(missing.error.hasPrefix("Error: cannot write nonexistent-dir/x.json: the folder "), "\(missing.error)")
+        #expect(missing.error.hasSuffix("nonexistent-dir does not exist\n"), "\(missing.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/nonexistent-dir"))
+        let onto = runTool(["openapi", "--output", "."], in: folder.path)
+        #expect(onto.status == 64)
+        #expect(onto.error == "Error: cannot write .: it is a folder; give a file path\n", "\(onto.error)")
     }
 }

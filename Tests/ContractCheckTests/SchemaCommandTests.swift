@@ -77,6 +77,7 @@ enum Goldens {
     func neverRecordsOnCIOrWithNever(_ environment: [String: String]) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/s", withIntermediateDirectories: true)
         let result = runTool(["schema", "--dir", "s"], in: folder.path, environment: environment)
         #expect(result.status == 1)
         #expect(result.output.contains("s/payload.schema.json: missing (contract payload)"))
@@ -157,5 +158,26 @@ enum Goldens {
         let new = old.replacingOccurrences(of: "2\n", with: "two\n").replacingOccurrences(of: "\n18\n", with: "\neighteen\n")
         let diff = LineDiff.unified(old: old, new: new, oldLabel: "x", newLabel: "y")
         #expect(diff.components(separatedBy: "\n@@ ").count == 3)
+    }
+
+    /// Run from the wrong folder, neither the default mode nor a check invents a golden
+    /// folder or diffs seven files against nothing: exit 64, "folder not found".
+    @Test(arguments: [["schema"], ["schema", "--check"], ["schema", "--check", "--dir", "/no/such/folder"]])
+    func aMissingGoldenFolderIsAUsageError(_ arguments: [String]) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = runTool(arguments, in: folder.path, environment: [:])
+        #expect(result.status == 64, "\(result.output)\(result.error)")
+        #expect(result.error.hasPrefix("Error: folder not found: "), "\(result.error)")
+        #expect(!result.output.contains("---"), "no diffs")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/Fixtures"))
+    }
+
+    @Test func writeCreatesTheFolderItWasAskedFor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = runTool(["schema", "--write"], in: folder.path, environment: [:])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/Fixtures/schemas/payload.schema.json"))
     }
 }
