@@ -78,7 +78,11 @@ package struct Finding: Sendable, Hashable {
         )
     }
 
-    package static func emptyFolder() -> Finding {
-        Finding(severity: .warning, message: "folder holds no files to check", ruleID: "file.empty-folder")
+    /// A folder argument with nothing to check: empty, or only files no contract claims.
+    package static func emptyFolder(skipped: Int = 0) -> Finding {
+        Finding(message: "folder holds no files to check"
+                    + (skipped == 0 ? "" : " (\(skipped) file\(skipped == 1 ? "" : "s") no contract claims skipped; --verbose lists them)")
+                    + "; point at a folder of .json files named after a contract, or .apns files",
+                ruleID: "file.empty-folder")
     }
 }

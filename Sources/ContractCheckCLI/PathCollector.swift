@@ -41,13 +41,19 @@ package enum PathCollector {
     /// - Parameter base: the absolute folder relative arguments are resolved against, or
     ///   `nil` to open them as given (from the process's working directory). Paths are shown
     ///   as given either way.
-    package static func collect(_ arguments: [String], relativeTo base: String?) -> [Item] {
+    ///   - claims: whether a file found in a folder (its location) is one a contract claims;
+    ///     the others are skipped (and passed to `skipped`). Files named as arguments are
+    ///     always checked.
+    ///   - skipped: receives each skipped file's path, in order.
+    package static func collect(_ arguments: [String], relativeTo base: String?,
+                                claims: (String) -> Bool = { _ in true },
+                                skipped: (String) -> Void = { _ in }) -> [Item] {
         var items: [Item] = []
         items.reserveCapacity(arguments.count)
         for argument in arguments {
             let location = argument.hasPrefix("/") ? argument : base.map { $0 + "/" + argument } ?? argument
             if argument.hasSuffix("/") {
-                items += expand(argument, location: location)
+                items += expand(argument, location: location, claims: claims, skipped: skipped)
             } else if !isSidecar(argument) {
                 items.append(.argument(path: argument, location: location))
             }
@@ -60,8 +66,12 @@ package enum PathCollector {
         name.hasSuffix(".expect")
     }
 
-    /// The files in the folder `argument` (recursively, byte order), or the problem with it.
-    package static func expand(_ argument: String, location: String) -> [Item] {
+    /// The files in the folder `argument` (recursively, byte order) that `claims` accepts, or
+    /// the problem with it: a folder with no such file is an error (a CI step pointed at the
+    /// wrong folder must not pass).
+    package static func expand(_ argument: String, location: String,
+                               claims: (String) -> Bool = { _ in true },
+                               skipped: (String) -> Void = { _ in }) -> [Item] {
         let (kind, identity) = FileReader.kind(of: location)
         switch kind {
         case .regularFile:
@@ -74,10 +84,20 @@ package enum PathCollector {
             var rootLocation = location
             while rootLocation.count > 1 && rootLocation.hasSuffix("/") { rootLocation.removeLast() }
             walk(root, location: rootLocation, depth: 0, visited: &visited, items: &items)
-            if items.isEmpty {
-                return [.problem(path: argument, .emptyFolder())]
+            var kept: [Item] = []
+            var skippedCount = 0
+            for item in items {
+                if case .file(let path, let location) = item, !claims(location) {
+                    skippedCount += 1
+                    skipped(path)
+                } else {
+                    kept.append(item)
+                }
             }
-            return items
+            if kept.isEmpty {
+                return [.problem(path: argument, .emptyFolder(skipped: skippedCount))]
+            }
+            return kept
         case .other(let description):
             return [.problem(path: argument, .notRegular(description))]
         case .missing(let detail, let notFound):

@@ -19,7 +19,7 @@ public enum ValidateCommand: Subcommand {
         CommandHelp(
             abstract: "Validate JSON files against the contracts.",
             usage: "validate [--contract NAME] [--format text|json|github] PATH...",
-            arguments: [("PATH...", "Files, or folders searched recursively (hidden entries and *.expect files are skipped).")],
+            arguments: [("PATH...", "Files, or folders searched recursively for the files a contract claims (other files, hidden entries and *.expect files are skipped; a folder with none is an error).")],
             options: options,
             discussion: """
             CONTRACT: --contract NAME, else the .apns extension (apns-file), else the nearest
@@ -44,6 +44,7 @@ public enum ValidateCommand: Subcommand {
     static let options: [OptionSpec] = [
         OptionSpec("--contract", valueName: "NAME", help: "Check every file against this contract."),
         OptionSpec("--format", allowedValues: ReportFormatter.Format.allCases.map(\.rawValue), help: "Output format (default: text)."),
+        OptionSpec("--verbose", help: "List the files in folders that were skipped because no contract claims them."),
     ]
 
     /// Validates with the v1 contracts. Returns 0 (no errors), 1 (errors) or 64 (usage).
@@ -79,16 +80,31 @@ public enum ValidateCommand: Subcommand {
                 }
             }
         }
+        // In folders, only files a contract claims are read: files with a contract's
+        // extension (`.apns`) and `.json` files whose folder (or --contract) names a contract.
+        func claims(_ location: String) -> Bool {
+            let name = location.split(separator: "/").last.map(String.init) ?? location
+            if let dot = name.lastIndex(of: "."), checker.contractName(forFileExtension: String(name[name.index(after: dot)...])) != nil {
+                return true
+            }
+            return name.hasSuffix(".json") && (forced ?? resolver.contract(for: location)) != nil
+        }
+        let verbose = parsed.flags.contains("--verbose")
+        func skipped(_ path: String) {
+            if verbose { io.writeErrorLine("skipped \(path): no contract claims it") }
+        }
         var reports: [FileReport] = []
         var seen = Set<String>()
-        let items = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory)
+        let items = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory,
+                                          claims: claims, skipped: skipped)
         for outcome in ParallelChecker.run(jobs(items), checker: checker) {
             switch outcome {
             case .report(let report):
                 if seen.insert(report.path).inserted { reports.append(report) }
             case .folder(let path, let location):
                 // An argument that was a folder: its files, in place of the argument.
-                let inner = ParallelChecker.run(jobs(PathCollector.expand(path, location: location)), checker: checker)
+                let inner = ParallelChecker.run(jobs(PathCollector.expand(path, location: location, claims: claims, skipped: skipped)),
+                                                checker: checker)
                 for case .report(let report) in inner where seen.insert(report.path).inserted {
                     reports.append(report)
                 }

@@ -15,6 +15,7 @@ struct RunResult {
     var output: String
     var error: String
     var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    var errorLines: [String] { error.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 }
 
 /// Runs `contract-check` in-process with the v1 contracts.

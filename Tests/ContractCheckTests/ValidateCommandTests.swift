@@ -92,7 +92,7 @@ import Testing
         var expected: [String] = []
         for index in 0..<300 {
             // Every third file is in a subfolder whose name sorts between its siblings.
-            let path = index % 3 == 0 ? "payloads/f\(index % 7)/n\(index).json" : "payloads/f\(index % 7).json.\(index)"
+            let path = index % 3 == 0 ? "payloads/f\(index % 7)/n\(index).json" : "payloads/f\(index % 7).\(index).json"
             try folder.write(path, index % 2 == 0 ? "{\"bad\": \(index)}" : "{}")
             if index % 2 == 0 { expected.append(path) }
         }
@@ -130,7 +130,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("misc/a.json", "{}")
-        let result = runValidate(["misc"], checker: checker, in: folder.path)
+        let result = runValidate(["misc/a.json"], checker: checker, in: folder.path)
         #expect(result.status == 1)
         let line = try #require(result.outputLines.first)
         #expect(line.hasPrefix("misc/a.json: error: cannot tell which contract applies"))
@@ -216,13 +216,43 @@ import Testing
         #expect(result.outputLines.first?.hasPrefix("payloads/secret.json: error: cannot read the file (Permission denied") == true)
     }
 
-    @Test func emptyFolderIsAWarning() throws {
+    /// A CI step pointed at the wrong folder must not pass: an empty folder is an error.
+    @Test func emptyFolderIsAnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path + "/payloads", withIntermediateDirectories: true)
         let result = runValidate(["payloads"], checker: checker, in: folder.path)
-        #expect(result.status == 0)
-        #expect(result.outputLines.first == "payloads: warning: folder holds no files to check [file.empty-folder]")
+        #expect(result.status == 1)
+        #expect(result.outputLines.first == "payloads: error: folder holds no files to check; point at a folder of .json files named after a contract, or .apns files [file.empty-folder]")
+    }
+
+    /// In folders only files a contract claims are read; the rest are skipped (listed with
+    /// --verbose), and a folder of nothing but such files is an error.
+    @Test func filesNoContractClaimsAreSkippedInFolders() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("Fixtures/README.md", "# not json")
+        try folder.write("Fixtures/key.p8", "-----BEGIN PRIVATE KEY-----")
+        try folder.write("Fixtures/openapi.json", "{}")
+        try folder.write("Fixtures/payloads/a.json", "{\"bad\": 1}")
+        try folder.write("Fixtures/payloads/notes.txt", "not json")
+        try folder.write("Fixtures/push.apns", "{}")
+        let result = runValidate(["--verbose", "Fixtures"], checker: checker, in: folder.path)
+        let checked = result.outputLines.dropLast().map { String($0.prefix { $0 != ":" }) }
+        #expect(checked == ["Fixtures/payloads/a.json"], "\(result.outputLines)")
+        #expect(result.outputLines.last == "checked 2 files: 1 error, 0 warnings")
+        #expect(result.errorLines == ["skipped Fixtures/README.md: no contract claims it",
+                                      "skipped Fixtures/key.p8: no contract claims it",
+                                      "skipped Fixtures/openapi.json: no contract claims it",
+                                      "skipped Fixtures/payloads/notes.txt: no contract claims it"], "\(result.errorLines)")
+        let quiet = runValidate(["Fixtures"], checker: checker, in: folder.path)
+        #expect(quiet.errorLines.isEmpty)
+
+        try folder.write("docs/README.md", "# not json")
+        let nothing = runValidate(["docs"], checker: checker, in: folder.path)
+        #expect(nothing.status == 1)
+        #expect(nothing.outputLines.first?.hasPrefix("docs: error: folder holds no files to check (1 file no contract claims skipped; --verbose lists them)") == true,
+                "\(nothing.outputLines)")
     }
 
     // MARK: Formats
