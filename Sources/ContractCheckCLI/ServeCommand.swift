@@ -172,15 +172,15 @@ public enum ServeCommand {
             output.error("Error: cannot start FakeBackend: \(error)")
             return 1
         }
-        var api = AdminAPI(backend: backend)
-        for route in apns?.adminRoutes ?? [] { api.add(route.method, route.path, summary: route.summary, route.handler) }
+        var api = AdminAPI(routes: backend.adminRoutes)
+        api.add(apns?.adminRoutes ?? [])
         development.started(apns: apns, backend: backend, api: &api)
         do {
             admin = try AdminServer.start(api: api, port: options.adminPort)
         } catch {
             backend.stopListening()
             apns?.stopListening()
-            output.error("Error: cannot start the admin API: \(error)")
+            output.error("Error: cannot start the admin API on 127.0.0.1:\(options.adminPort): \(error). Use --admin-port 0 to pick a free port.")
             return 1
         }
         var servers = [("backend", backend.baseURL.absoluteString)]
