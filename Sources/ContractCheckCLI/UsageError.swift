@@ -43,6 +43,12 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
         return UsageError(.invalidValue, "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
     }
 
+    /// A value the option's own check refuses; `message` says what it expects and what it
+    /// found (`--backend-port expects a port from 0 to 65535, found '70000'.`).
+    public static func invalidValue(_ message: String) -> UsageError {
+        UsageError(.invalidValue, message)
+    }
+
     /// An option given twice that may appear only once.
     public static func repeatedOption(_ option: String) -> UsageError {
         UsageError(.repeatedOption, "option '\(option)' given more than once; give it once")
@@ -54,8 +60,8 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
     }
 
     /// A positional argument the command does not take.
-    public static func unexpectedArgument(_ argument: String) -> UsageError {
-        UsageError(.unexpectedArgument, "unexpected argument '\(argument)'")
+    public static func unexpectedArgument(_ argument: String, hint: String? = nil) -> UsageError {
+        UsageError(.unexpectedArgument, "unexpected argument '\(argument)'" + (hint.map { "; \($0)" } ?? ""))
     }
 
     private static func hint(_ suggestion: String?) -> String {
