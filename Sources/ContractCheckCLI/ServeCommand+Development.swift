@@ -4,11 +4,6 @@ import Contracts
 import FakeAPNs
 import FakeBackend
 import PushScenarios
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension ServeCommand {
     /// What `serve` adds around the fakes for local development: the coloured live log,
