@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,15 +10,17 @@ import Darwin
 ///
 /// Commands never call `print`: everything goes through one buffered writer per stream, so a
 /// run over 10,000 files makes a handful of `write` calls, and tests run commands in-process
-/// and read what they wrote with ``capturedOutput`` and ``capturedError``.
+/// and read what they wrote with ``capturedOutput`` and ``capturedError``. The buffers sit in
+/// one lock-protected box, so a long-running command (`serve`) writes its log from the
+/// fakes' loop threads through the same writer, a line and a ``flush()`` at a time.
 ///
 /// ```swift
 /// let io = CommandIO.capturing()
 /// let status = ContractCheck.main(["validate", "Fixtures/valid"], io: io)
 /// print(io.capturedOutput)
 /// ```
-public final class CommandIO {
-    private enum Sink {
+public final class CommandIO: Sendable {
+    private enum Sink: Sendable {
         case fileDescriptor(Int32)
         case capture
     }
@@ -32,12 +35,26 @@ public final class CommandIO {
     /// True when standard output is a terminal; colour is used only then (and without `NO_COLOR`).
     public let outputIsTerminal: Bool
 
-    private let outputSink: Sink
-    private let errorSink: Sink
-    private var outputBuffer: [UInt8] = []
-    private var errorBuffer: [UInt8] = []
-    private var capturedOutputBytes: [UInt8] = []
-    private var capturedErrorBytes: [UInt8] = []
+    /// One stream: where it goes, what waits to be written, and (capturing) what was written.
+    private struct Stream: Sendable {
+        let sink: Sink
+        var buffer: [UInt8] = []
+        var captured: [UInt8] = []
+
+        mutating func append(_ text: String, newline: Bool) {
+            buffer.append(contentsOf: text.utf8)
+            if newline { buffer.append(UInt8(ascii: "\n")) }
+            if buffer.count >= CommandIO.flushThreshold { flush() }
+        }
+
+        mutating func flush() {
+            guard !buffer.isEmpty else { return }
+            CommandIO.drain(&buffer, to: sink, capture: &captured)
+        }
+    }
+
+    private let output: Locked<Stream>
+    private let error: Locked<Stream>
     private static let flushThreshold = 64 * 1024
 
     private init(environment: [String: String], currentDirectory: String?, outputIsTerminal: Bool, output: Sink, error: Sink) {
@@ -45,9 +62,10 @@ public final class CommandIO {
         self.currentDirectory = currentDirectory ?? Self.workingDirectory()
         self.isProcessDirectory = currentDirectory == nil
         self.outputIsTerminal = outputIsTerminal
-        self.outputSink = output
-        self.errorSink = error
-        outputBuffer.reserveCapacity(Self.flushThreshold)
+        var outputStream = Stream(sink: output)
+        outputStream.buffer.reserveCapacity(Self.flushThreshold)
+        self.output = Locked(outputStream)
+        self.error = Locked(Stream(sink: error))
     }
 
     /// The process's standard output and standard error, environment and working directory.
@@ -83,51 +101,57 @@ public final class CommandIO {
 
     /// Appends `text` to standard output (buffered).
     public func write(_ text: String) {
-        outputBuffer.append(contentsOf: text.utf8)
-        if outputBuffer.count >= Self.flushThreshold { flushOutput() }
+        output.withLock { $0.append(text, newline: false) }
     }
 
     /// Appends `text` and a newline to standard output (buffered).
     public func writeLine(_ text: String) {
-        outputBuffer.append(contentsOf: text.utf8)
-        outputBuffer.append(UInt8(ascii: "\n"))
-        if outputBuffer.count >= Self.flushThreshold { flushOutput() }
+        output.withLock { $0.append(text, newline: true) }
     }
 
     /// Appends `text` and a newline to standard error (buffered).
     public func writeErrorLine(_ text: String) {
-        errorBuffer.append(contentsOf: text.utf8)
-        errorBuffer.append(UInt8(ascii: "\n"))
-        if errorBuffer.count >= Self.flushThreshold { flushError() }
+        error.withLock { $0.append(text, newline: true) }
+    }
+
+    /// Writes `text` and a newline to standard output now, with anything buffered before it:
+    /// a long-running command's log line, seen at once by a script reading a file or a pipe.
+    public func writeLineNow(_ text: String) {
+        output.withLock { stream in
+            stream.append(text, newline: true)
+            stream.flush()
+        }
+    }
+
+    /// Writes `text` and a newline to standard error now (see ``writeLineNow(_:)``).
+    public func writeErrorLineNow(_ text: String) {
+        error.withLock { stream in
+            stream.append(text, newline: true)
+            stream.flush()
+        }
     }
 
     /// Writes out everything buffered so far. ``ContractCheck/main(_:)`` flushes at exit; a
     /// long-running command (`serve`) flushes after each line a script waits for.
     public func flush() {
-        flushOutput()
-        flushError()
+        output.withLock { $0.flush() }
+        error.withLock { $0.flush() }
     }
 
     /// Everything written to standard output (capturing mode only; flushes first).
     public var capturedOutput: String {
-        flushOutput()
-        return String(decoding: capturedOutputBytes, as: UTF8.self)
+        output.withLock { stream in
+            stream.flush()
+            return String(decoding: stream.captured, as: UTF8.self)
+        }
     }
 
     /// Everything written to standard error (capturing mode only; flushes first).
     public var capturedError: String {
-        flushError()
-        return String(decoding: capturedErrorBytes, as: UTF8.self)
-    }
-
-    private func flushOutput() {
-        guard !outputBuffer.isEmpty else { return }
-        Self.drain(&outputBuffer, to: outputSink, capture: &capturedOutputBytes)
-    }
-
-    private func flushError() {
-        guard !errorBuffer.isEmpty else { return }
-        Self.drain(&errorBuffer, to: errorSink, capture: &capturedErrorBytes)
+        error.withLock { stream in
+            stream.flush()
+            return String(decoding: stream.captured, as: UTF8.self)
+        }
     }
 
     private static func drain(_ buffer: inout [UInt8], to sink: Sink, capture: inout [UInt8]) {

@@ -7,33 +7,23 @@ import LoopbackHTTP
 package enum GoldenSchemaSource {
     /// Why the old schemas could not be read.
     package struct ReadError: Error, Sendable, CustomStringConvertible, CodedError {
-        package enum Code: Hashable, Sendable {
-            case badSource
-            case unreadable
-            case notJSON
-            case empty
-            case git
-        }
+        /// The kinds; `==` compares these, the message carries the details.
+        package enum Code: Hashable, Sendable { case badSource, unreadable, notJSON, empty, git }
 
         package let code: Code
         /// The sentence after `Error: `.
         package let message: String
 
-        private init(_ code: Code, _ message: String) {
-            self.code = code
-            self.message = message
-        }
-
         /// `--against` is neither a folder nor `git:REF:PATH`.
-        static func badSource(_ text: String) -> ReadError { ReadError(.badSource, text) }
+        static func badSource(_ text: String) -> ReadError { ReadError(code: .badSource, message: text) }
         /// A schema file cannot be read.
-        static func unreadable(_ text: String) -> ReadError { ReadError(.unreadable, text) }
+        static func unreadable(_ text: String) -> ReadError { ReadError(code: .unreadable, message: text) }
         /// A schema file is not JSON.
-        static func notJSON(_ text: String) -> ReadError { ReadError(.notJSON, text) }
+        static func notJSON(_ text: String) -> ReadError { ReadError(code: .notJSON, message: text) }
         /// No schema file at all.
-        static func empty(_ text: String) -> ReadError { ReadError(.empty, text) }
+        static func empty(_ text: String) -> ReadError { ReadError(code: .empty, message: text) }
         /// git failed (unknown ref or path, no repository).
-        static func git(_ text: String) -> ReadError { ReadError(.git, text) }
+        static func git(_ text: String) -> ReadError { ReadError(code: .git, message: text) }
     }
 
     /// The old schemas, keyed by their `title` (the contract name).

@@ -4,11 +4,6 @@ import Contracts
 import FakeAPNs
 import FakeBackend
 import PushScenarios
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension ServeCommand {
     /// What `serve` adds around the fakes for local development: the coloured live log,
@@ -21,21 +16,21 @@ extension ServeCommand {
         let forwarder: SimulatorForwarder?
         /// The `--apns-key` keys whose private half serve holds, to mint provider tokens.
         let signingKeys: [(keyID: String, teamID: String, key: APNsSigningKey)]
-        private let output: any ServeOutput
+        private let output: CommandIO
         private let quiet: Bool
         private let apns = Locked<FakeAPNs?>(nil)
         private let unregisteredByScenario = Locked<Set<String>>([])
 
-        init(options: Options, output: some ServeOutput, environment: [String: String]) throws {
-            let isTerminal = output is StandardOutput && isatty(STDOUT_FILENO) == 1
-            let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: isTerminal))
+        init(options: Options, io output: CommandIO) throws {
+            let environment = output.environment
+            let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: output.outputIsTerminal))
             self.log = log
             self.output = output
             quiet = options.quiet
             scenario = options.scenario
             forwarder = try options.simulatorBundleID.map { bundleID in
                 try SimulatorForwarder(bundleID: bundleID, environment: environment) { text in
-                    output.line(log.note("sim", text))
+                    output.writeLineNow(log.note("sim", text))
                 }
             }
             signingKeys = options.apnsKeys.compactMap { spec in
@@ -47,7 +42,7 @@ extension ServeCommand {
 
         /// The backend's log line.
         func backendRequest(_ entry: BackendJournalEntry) {
-            if !quiet { output.line(log.line(entry)) }
+            if !quiet { output.writeLineNow(log.line(entry)) }
         }
 
         /// Sets what the scenario needs in FakeAPNs' configuration and the request hook.
@@ -59,7 +54,7 @@ extension ServeCommand {
         /// Logs an APNs request, forwards a delivered push to the Simulator, and plays the
         /// `410s` scenario.
         func apnsRequest(_ entry: APNsJournalEntry) {
-            if !quiet { output.line(log.line(entry)) }
+            if !quiet { output.writeLineNow(log.line(entry)) }
             guard entry.isAccepted, let token = entry.deviceToken?.lowercased(), let apns = apns.snapshot else { return }
             if let forwarder, entry.delivery == .delivered || entry.delivery == .deliveredTwice,
                let delivered = apns.deliveredNotifications(for: token).last(where: { $0.apnsID == entry.apnsID }) {
@@ -67,7 +62,7 @@ extension ServeCommand {
             }
             if scenario?.unregistersAfterFirstPush == true, unregisteredByScenario.withLock({ $0.insert(token).inserted }) {
                 apns.unregister(token: token)
-                if !quiet { output.line(log.note("scenario", "410s: \(ServeLog.shorten(token)) unregistered; its next push gets 410")) }
+                if !quiet { output.writeLineNow(log.note("scenario", "410s: \(ServeLog.shorten(token)) unregistered; its next push gets 410")) }
             }
         }
 
@@ -84,7 +79,7 @@ extension ServeCommand {
             }
             if let scenario, let fake {
                 for line in scenario.preload(backend: backend, apns: fake) {
-                    output.line(log.note("scenario", "\(scenario): \(line)"))
+                    output.writeLineNow(log.note("scenario", "\(scenario): \(line)"))
                 }
             }
         }
@@ -93,15 +88,15 @@ extension ServeCommand {
         func announce(adminURL: String, apnsRuns: Bool, options: Options) {
             guard apnsRuns else { return }
             if options.apnsKeys.isEmpty {
-                output.line(log.note("apns", "provider tokens are not checked (no --apns-key)"))
+                output.writeLineNow(log.note("apns", "provider tokens are not checked (no --apns-key)"))
             } else if let first = signingKeys.first {
-                output.line(log.note("apns", "provider tokens for key \(first.keyID): curl -s \(adminURL)/apns/provider-token"))
+                output.writeLineNow(log.note("apns", "provider tokens for key \(first.keyID): curl -s \(adminURL)/apns/provider-token"))
             }
             if !options.apnsTopics.isEmpty {
-                output.line(log.note("apns", "topics \(options.apnsTopics.joined(separator: ", ")); tokens PUT to the backend become FakeAPNs devices"))
+                output.writeLineNow(log.note("apns", "topics \(options.apnsTopics.joined(separator: ", ")); tokens PUT to the backend become FakeAPNs devices"))
             }
             if let forwarder {
-                output.line(log.note("sim", "forwarding delivered pushes to the booted Simulator's \(forwarder.bundleID) (files in \(forwarder.directory.path))"))
+                output.writeLineNow(log.note("sim", "forwarding delivered pushes to the booted Simulator's \(forwarder.bundleID) (files in \(forwarder.directory.path))"))
             }
         }
 

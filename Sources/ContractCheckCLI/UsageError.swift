@@ -3,44 +3,41 @@ import LoopbackHTTP
 /// A command line that cannot be run as written: an unknown subcommand or option, a missing
 /// or malformed value. Printed as `Error: … / Usage: …` and exits 64.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {
-    package enum Code: Sendable, Hashable {
-        case unknownSubcommand
-        case unknownOption
-        case missingValue
-        case invalidValue
-        case repeatedOption
-        case missingArgument
-        case unexpectedArgument
+    /// The kinds; `==` compares these, the message carries the details.
+    package enum Code: Hashable, Sendable {
+        case unknownSubcommand, unknownOption, missingValue, invalidValue, repeatedOption,
+             missingArgument, unexpectedArgument
     }
 
     package let code: Code
     /// The sentence after `Error: `, including any "did you mean" hint.
     public let message: String
 
-    private init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
     /// A subcommand name that is not in the command table.
     public static func unknownSubcommand(_ name: String, suggestion: String?) -> UsageError {
-        UsageError(.unknownSubcommand, "unknown subcommand '\(name)'" + hint(suggestion))
+        UsageError(code: .unknownSubcommand, message: "unknown subcommand '\(name)'" + hint(suggestion))
     }
 
     /// An option the command does not take.
     public static func unknownOption(_ option: String, suggestion: String?) -> UsageError {
-        UsageError(.unknownOption, "unknown option '\(option)'" + hint(suggestion))
+        UsageError(code: .unknownOption, message: "unknown option '\(option)'" + hint(suggestion))
     }
 
     /// An option that needs a value was the last argument (or was followed by another option).
     public static func missingValue(option: String, valueName: String) -> UsageError {
-        UsageError(.missingValue, "option '\(option)' needs a value: \(option) \(valueName)")
+        UsageError(code: .missingValue, message: "option '\(option)' needs a value: \(option) \(valueName)")
     }
 
     /// A value outside the option's allowed set.
     public static func invalidValue(_ value: String, option: String, allowed: [String], suggestion: String?) -> UsageError {
         let choices = allowed.map { "'\($0)'" }.joined(separator: ", ")
-        return UsageError(.invalidValue, "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
+        return UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
+    }
+
+    /// A value the option's own check refuses; `message` says what it expects and what it
+    /// found (`--backend-port expects a port from 0 to 65535, found '70000'.`).
+    public static func invalidValue(_ message: String) -> UsageError {
+        UsageError(code: .invalidValue, message: message)
     }
 
     /// A value of the right form that cannot be used: an empty path, a folder that does not
@@ -51,17 +48,17 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
 
     /// An option given twice that may appear only once.
     public static func repeatedOption(_ option: String) -> UsageError {
-        UsageError(.repeatedOption, "option '\(option)' given more than once; give it once")
+        UsageError(code: .repeatedOption, message: "option '\(option)' given more than once; give it once")
     }
 
     /// A required positional argument is absent.
     public static func missingArgument(_ name: String) -> UsageError {
-        UsageError(.missingArgument, "missing expected argument '\(name)'")
+        UsageError(code: .missingArgument, message: "missing expected argument '\(name)'")
     }
 
     /// A positional argument the command does not take.
-    public static func unexpectedArgument(_ argument: String) -> UsageError {
-        UsageError(.unexpectedArgument, "unexpected argument '\(argument)'")
+    public static func unexpectedArgument(_ argument: String, hint: String? = nil) -> UsageError {
+        UsageError(code: .unexpectedArgument, message: "unexpected argument '\(argument)'" + (hint.map { "; \($0)" } ?? ""))
     }
 
     private static func hint(_ suggestion: String?) -> String {

@@ -2,7 +2,8 @@ import Contracts
 import Foundation
 import LoopbackHTTP
 
-/// The admin API's request and response bodies, and its JSON helpers.
+/// The bodies of FakeAPNs' admin routes (``FakeAPNs/adminRoutes``); ``AdminAPI`` decodes and
+/// encodes them. Request bodies are `Codable` so the shared decoder can tell unknown keys.
 enum APNsAdmin {
     struct JournalPage: Encodable {
         var entries: [JournalItem]
@@ -85,43 +86,43 @@ enum APNsAdmin {
         }
     }
 
-    struct TokenRegistration: Decodable {
+    struct TokenRegistration: Codable {
         var token: String
         var topic: String
         var environment: APNsEnvironment?
     }
 
-    struct TokenUnregistration: Decodable {
+    struct TokenUnregistration: Codable {
         var token: String
         /// Milliseconds since 1970; now when absent.
         var at: Int64?
     }
 
-    struct KeyRegistration: Decodable {
+    struct KeyRegistration: Codable {
         var keyID: String
         var teamID: String
         var pem: String
         var environment: APNsEnvironment?
     }
 
-    struct OnlineRequest: Decodable {
+    struct OnlineRequest: Codable {
         var token: String
         var online: Bool
     }
 
-    struct OfflineRequest: Decodable {
+    struct OfflineRequest: Codable {
         var offline: Bool
     }
 
-    struct DuplicateRequest: Decodable {
+    struct DuplicateRequest: Codable {
         var count: Int?
         var probability: Double?
         var seed: UInt64?
         var token: String?
     }
 
-    struct FaultRequest: Decodable {
-        struct Fault: Decodable {
+    struct FaultRequest: Codable {
+        struct Fault: Codable {
             /// `reason` (with status and reason), `delay`, `reset`, `loseResponse`, `hang`, `goAway`.
             var kind: String?
             var status: Int?
@@ -135,19 +136,19 @@ enum APNsAdmin {
         var seed: UInt64?
         var token: String?
 
-        func plan() -> Result<APNsFaultPlan, Problem> {
+        func plan() -> Result<APNsFaultPlan, AdminRequestError> {
             let kind = fault.kind ?? (fault.delay != nil ? "delay" : "reason")
             let apnsFault: APNsFault
             switch kind {
             case "reason":
                 // 1xx is never a final response: a client would wait for the real one.
                 guard let status = fault.status, (200...599).contains(status), let reason = fault.reason else {
-                    return .failure(Problem(400, "/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}"))
+                    return .failure(AdminRequestError("/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}"))
                 }
                 apnsFault = .reason(APNsReason(status: status, reason: reason))
             case "delay":
                 guard let delay = fault.delay, delay >= 0 else {
-                    return .failure(Problem(400, "/fault/delay: milliseconds, 0 or more"))
+                    return .failure(AdminRequestError("/fault/delay: milliseconds, 0 or more"))
                 }
                 apnsFault = .delay(milliseconds: delay)
             case "reset": apnsFault = .reset
@@ -155,62 +156,13 @@ enum APNsAdmin {
             case "hang": apnsFault = .hang
             case "goAway": apnsFault = .goAway(reason: fault.reason ?? APNsErrorReason.shutdown.rawValue)
             default:
-                return .failure(Problem(400, "/fault/kind: expected reason, delay, reset, loseResponse, hang or goAway; found \(kind)"))
+                return .failure(AdminRequestError("/fault/kind: expected reason, delay, reset, loseResponse, hang or goAway; found \(kind)"))
             }
             if let count, count > 0 { return .success(.next(count, apnsFault, deviceToken: token)) }
             if let probability, (0...1).contains(probability) {
                 return .success(.probability(probability, seed: seed ?? 1, apnsFault, deviceToken: token))
             }
-            return .failure(Problem(400, "send \"count\" (≥ 1), or \"probability\" (0–1) with \"seed\""))
+            return .failure(AdminRequestError("send \"count\" (≥ 1), or \"probability\" (0–1) with \"seed\""))
         }
-    }
-
-    struct Problem: Error {
-        var response: HTTPResponse
-        init(_ status: Int, _ detail: String) { response = APNsAdmin.problem(status, detail) }
-    }
-
-    static func json<Value: Encodable>(_ value: Value) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let body = try? encoder.encode(value) else { return problem(500, "cannot encode the answer") }
-        return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: Array(body))
-    }
-
-    static func noContent() -> HTTPResponse { HTTPResponse(status: .noContent) }
-
-    static func problem(_ status: Int, _ detail: String) -> HTTPResponse {
-        let object: [String: Any] = ["type": "about:blank", "title": HTTPStatus(code: status).reasonPhrase,
-                                     "status": status, "detail": detail]
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return HTTPResponse(status: HTTPStatus(code: status), headers: ["Content-Type": "application/problem+json"], body: Array(body))
-    }
-
-    /// Decodes the body as `Body` and runs `body`, or answers 400 saying what is wrong.
-    static func with<Body: Decodable>(_ type: Body.Type, _ request: HTTPRequest, _ run: (Body) -> HTTPResponse) -> HTTPResponse {
-        do {
-            return run(try JSONDecoder().decode(type, from: Data(request.body)))
-        } catch let DecodingError.keyNotFound(key, _) {
-            return problem(400, "/\(key.stringValue) is required")
-        } catch let DecodingError.typeMismatch(_, context) {
-            return problem(400, "/\(context.codingPath.map(\.stringValue).joined(separator: "/")): wrong type")
-        } catch let DecodingError.dataCorrupted(context) {
-            return problem(400, context.codingPath.isEmpty ? "the body is not JSON; send a JSON object"
-                : "/\(context.codingPath.map(\.stringValue).joined(separator: "/")): \(context.debugDescription)")
-        } catch {
-            return problem(400, "the body does not match: \(error)")
-        }
-    }
-
-    /// Query parameters, percent-decoded.
-    static func query(_ request: HTTPRequest) -> [String: String] {
-        guard let mark = request.path.firstIndex(of: "?") else { return [:] }
-        var items: [String: String] = [:]
-        for pair in request.path[request.path.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = parts.first.flatMap({ String($0).removingPercentEncoding }) else { continue }
-            items[name] = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : ""
-        }
-        return items
     }
 }

@@ -2,39 +2,30 @@ import LoopbackHTTP
 
 /// Why a FakeAPNs call failed. Compare with the static members.
 public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {
-    package enum Code: Hashable, Sendable {
-        case timedOut
-        case cancelled
-        case serverUnavailable
-        case badKeySpec
-    }
+    /// The kinds; `==` compares these, the message carries the details.
+    package enum Code: Hashable, Sendable { case timedOut, cancelled, serverUnavailable, badKeySpec }
 
     package let code: Code
     /// What went wrong and what to do next.
     public let message: String
 
-    private init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
     /// A `waitFor…` call's condition did not come true in time.
-    public static let timedOut = FakeAPNsError(.timedOut, "timed out")
+    public static let timedOut = FakeAPNsError(code: .timedOut, message: "timed out")
     /// The waiting task was cancelled.
-    public static let cancelled = FakeAPNsError(.cancelled, "cancelled")
+    public static let cancelled = FakeAPNsError(code: .cancelled, message: "cancelled")
     /// The HTTP server could not start.
-    public static let serverUnavailable = FakeAPNsError(.serverUnavailable, "the HTTP server is unavailable")
+    public static let serverUnavailable = FakeAPNsError(code: .serverUnavailable, message: "the HTTP server is unavailable")
 
     /// A `KEY_ID:TEAM_ID:FILE.p8` key spec or its file is unusable.
-    public static let badKeySpec = FakeAPNsError(.badKeySpec, "bad key spec")
+    public static let badKeySpec = FakeAPNsError(code: .badKeySpec, message: "bad key spec")
 
-    static func badKeySpec(_ why: String) -> FakeAPNsError { FakeAPNsError(.badKeySpec, why) }
+    static func badKeySpec(_ why: String) -> FakeAPNsError { FakeAPNsError(code: .badKeySpec, message: why) }
 
     static func timedOut(_ what: String) -> FakeAPNsError {
-        FakeAPNsError(.timedOut, "timed out waiting for \(what); check the journal (`fake.journal`) for what arrived")
+        FakeAPNsError(code: .timedOut, message: "timed out waiting for \(what); check the journal (`fake.journal`) for what arrived")
     }
 
     static func serverUnavailable(_ why: String) -> FakeAPNsError {
-        FakeAPNsError(.serverUnavailable, why)
+        FakeAPNsError(code: .serverUnavailable, message: why)
     }
 }

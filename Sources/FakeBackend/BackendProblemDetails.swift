@@ -54,21 +54,11 @@ public struct BackendProblemDetails: Sendable, Hashable, Codable {
     }
 
     /// The media type of a problem document.
-    public static let mediaType = "application/problem+json"
+    public static let mediaType = ProblemResponse.mediaType
 
     /// The problem as a response, with the right content type and any extra headers.
     func response(_ extraHeaders: [(String, String)] = []) -> HTTPResponse {
-        var headers = HTTPFields()
-        headers.append(name: "Content-Type", value: Self.mediaType)
-        for (name, value) in extraHeaders { headers.append(name: name, value: value) }
-        return HTTPResponse(status: HTTPStatus(code: status), headers: headers, body: encoded())
-    }
-
-    /// Sorted-key JSON, so bodies are stable for tests and diffs.
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? Array(encoder.encode(self))) ?? Array(#"{"status":500,"title":"Unencodable problem"}"#.utf8)
+        ProblemResponse.make(self, status: status, headers: extraHeaders)
     }
 
     static func typeURI(_ slug: String) -> String { "urn:push-contracts:problem:\(slug)" }

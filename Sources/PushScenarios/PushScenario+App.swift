@@ -9,8 +9,7 @@ extension PushScenario {
                                _ environment: ScenarioEnvironment, _ report: inout ScenarioReport) async {
         let backend = environment.backend, apns = environment.apns
         let token = environment.deviceToken, account = environment.account
-        await app.register(token: token, account: account)
-        await app.settle()
+        await signIn(app, environment)
         guard (try? await backend.waitForDevice(token: token, account: account, timeout: environment.grace)) != nil else {
             report.fail("the app never registered \(short(token)) for \(account) after sign-in; PUT the token when the account changes")
             return
@@ -63,8 +62,7 @@ extension PushScenario {
                                   _ environment: ScenarioEnvironment, _ report: inout ScenarioReport) async {
         let backend = environment.backend, apns = environment.apns
         let token = environment.deviceToken, account = environment.account
-        await app.register(token: token, account: account)
-        await app.settle()
+        await signIn(app, environment)
         await sender.tokenRegistered(token)
 
         apns.injectDuplicateDeliveries(next: 1, deviceToken: token)
@@ -110,5 +108,12 @@ extension PushScenario {
             report.fail("the backend counted \(counted.count) opens of notification 401 from \(reports.count) reports; "
                         + "report each notification once, and retry a lost response with the same Idempotency-Key")
         }
+    }
+
+    /// How both app scenarios begin: the user signs in, so the app registers the environment's
+    /// token for its account, and settles.
+    private static func signIn(_ app: any ScenarioClient, _ environment: ScenarioEnvironment) async {
+        await app.register(token: environment.deviceToken, account: environment.account)
+        await app.settle()
     }
 }

@@ -8,15 +8,19 @@ import FoundationNetworking
 
 /// `contract-check serve`, in-process: options, ready file, request log, clean stop.
 @Suite struct ServeCommandTests {
-    /// Collects what `serve` prints.
-    final class Collected: ServeOutput, @unchecked Sendable {
+    /// Collects what `serve` prints through a capturing ``CommandIO``, as lines.
+    final class Collected: @unchecked Sendable {
         private let lock = NSLock()
-        private var lines: [String] = []
-        private var errors: [String] = []
-        func line(_ text: String) { lock.lock(); lines.append(text); lock.unlock() }
-        func error(_ text: String) { lock.lock(); errors.append(text); lock.unlock() }
-        var output: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-        var errorOutput: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+        private var io = CommandIO.capturing()
+        /// A capturing `io` with `environment` for one serve run; `output` reads it.
+        func start(environment: [String: String]) -> CommandIO {
+            lock.lock(); defer { lock.unlock() }
+            io = CommandIO.capturing(environment: environment)
+            return io
+        }
+        private var current: CommandIO { lock.lock(); defer { lock.unlock() }; return io }
+        var output: [String] { current.capturedOutput.split(separator: "\n").map(String.init) }
+        var errorOutput: [String] { current.capturedError.split(separator: "\n").map(String.init) }
     }
 
     /// The exit status, set by the serving thread.

@@ -92,3 +92,12 @@ final class ServeRun: @unchecked Sendable {
         return nil
     }
 }
+
+extension ServeCommand {
+    /// Serve writing to `output`'s capturing ``CommandIO``, seeing `environment` (the
+    /// process's by default, as the tool does).
+    static func serve(_ arguments: [String], output: ServeCommandTests.Collected, until stop: DispatchSemaphore,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        serve(arguments, io: output.start(environment: environment), until: stop)
+    }
+}

@@ -118,3 +118,18 @@ import Testing
         #expect(documented == served)
     }
 }
+
+/// The /apns/ routes use the admin API's strict decoder: before it, a misspelt optional key
+/// was ignored (the token registered in the default environment).
+@Suite struct AdminRoutesStrictBodyTests {
+    @Test func aMisspeltOptionalKeyIsA400NamingIt() {
+        let bed = APNsTestbed()
+        let other = APNsReasonTable.otherToken
+        let response = AdminRoutesTests.call(bed.fake, "POST", "/apns/tokens",
+                                             #"{"token":"\#(other)","topic":"com.example.app","enviroment":"production"}"#)
+        #expect(response.status.code == 400)
+        #expect((AdminRoutesTests.object(response)["detail"] as? String)?.hasPrefix("/enviroment is not a key") == true)
+        #expect(AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"kind":"reset","delay":"5"},"count":1}"#)
+            .status.code == 400)
+    }
+}

@@ -17,10 +17,10 @@ extension APNsPublicKey {
             case "EC PARAMETERS":
                 continue
             default:
-                throw .unsupportedPEMLabel(document.label)
+                throw .with(.unsupportedPEMLabel, document.label)
             }
         }
-        throw .unsupportedPEMLabel("EC PARAMETERS (no key block follows)")
+        throw .with(.unsupportedPEMLabel, "EC PARAMETERS (no key block follows)")
     }
 
     /// Reads a DER SubjectPublicKeyInfo holding a P-256 point.

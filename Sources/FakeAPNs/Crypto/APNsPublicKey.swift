@@ -20,16 +20,16 @@ public struct APNsPublicKey: Sendable, Hashable {
     public init(x963Representation bytes: [UInt8]) throws(APNsKeyError) {
         guard bytes.count == 65 else {
             if bytes.count == 33, bytes.first == 0x02 || bytes.first == 0x03 {
-                throw .invalidPublicKey("compressed points are not supported; export the key uncompressed (04 ‖ X ‖ Y)")
+                throw .with(.invalidPublicKey, "compressed points are not supported; export the key uncompressed (04 ‖ X ‖ Y)")
             }
-            throw .invalidPublicKey("expected 65 bytes (04 ‖ X ‖ Y), found \(bytes.count)")
+            throw .with(.invalidPublicKey, "expected 65 bytes (04 ‖ X ‖ Y), found \(bytes.count)")
         }
         guard bytes.first == 0x04 else {
-            throw .invalidPublicKey("expected the uncompressed prefix 0x04, found 0x\(String(bytes.first ?? 0, radix: 16))")
+            throw .with(.invalidPublicKey, "expected the uncompressed prefix 0x04, found 0x\(String(bytes.first ?? 0, radix: 16))")
         }
         guard let x = U256(bigEndian: bytes[1..<33]), let y = U256(bigEndian: bytes[33..<65]),
               let point = P256AffinePoint(x: x, y: y) else {
-            throw .invalidPublicKey("the point is not on the P-256 curve")
+            throw .with(.invalidPublicKey, "the point is not on the P-256 curve")
         }
         self.point = point
     }

@@ -14,7 +14,7 @@ extension APNsSigningKey {
             self = try APNsSigningKey(pemDocument: document)
             return
         }
-        throw .unsupportedPEMLabel("EC PARAMETERS (no key block follows)")
+        throw .with(.unsupportedPEMLabel, "EC PARAMETERS (no key block follows)")
     }
 
     /// Reads one `PRIVATE KEY` or `EC PRIVATE KEY` block.
@@ -27,7 +27,7 @@ extension APNsSigningKey {
         case "PUBLIC KEY":
             throw .publicKeyWhereSigningKeyExpected()
         default:
-            throw .unsupportedPEMLabel(document.label)
+            throw .with(.unsupportedPEMLabel, document.label)
         }
     }
 
@@ -38,7 +38,7 @@ extension APNsSigningKey {
         var info = DERReader(try outer.read(DERTag.sequence, "PrivateKeyInfo SEQUENCE"))
         try outer.expectEnd("PrivateKeyInfo")
         let version = try info.readSmallInteger("PrivateKeyInfo version")
-        guard version == 0 || version == 1 else { throw .malformedDER("PrivateKeyInfo version \(version), expected 0") }
+        guard version == 0 || version == 1 else { throw .with(.malformedDER, "PrivateKeyInfo version \(version), expected 0") }
         try info.readP256AlgorithmIdentifier()
         let privateKey = try info.read(DERTag.octetString, "privateKey OCTET STRING")
         // Optional attributes [0] and (version 2) publicKey [1] follow; they carry nothing we need.
@@ -51,19 +51,19 @@ extension APNsSigningKey {
         var key = DERReader(try outer.read(DERTag.sequence, "ECPrivateKey SEQUENCE"))
         try outer.expectEnd("ECPrivateKey")
         let version = try key.readSmallInteger("ECPrivateKey version")
-        guard version == 1 else { throw .malformedDER("ECPrivateKey version \(version), expected 1") }
+        guard version == 1 else { throw .with(.malformedDER, "ECPrivateKey version \(version), expected 1") }
         let scalarBytes = try key.read(DERTag.octetString, "privateKey OCTET STRING")
         guard (1...32).contains(scalarBytes.count) else {
-            throw .invalidPrivateKey("expected a 32-byte scalar, found \(scalarBytes.count) bytes — is this a P-256 key?")
+            throw .with(.invalidPrivateKey, "expected a 32-byte scalar, found \(scalarBytes.count) bytes — is this a P-256 key?")
         }
         // RFC 5915 fixes the length at 32; some encoders drop leading zero bytes.
         let raw = [UInt8](repeating: 0, count: 32 - scalarBytes.count) + scalarBytes
         if key.peekTag == DERTag.contextZero {
             var parameters = DERReader(try key.read(DERTag.contextZero, "parameters [0]"))
             let curve = try parameters.read(DERTag.objectIdentifier, "namedCurve OBJECT IDENTIFIER")
-            guard Array(curve) == DEROID.prime256v1 else { throw .unsupportedCurve(DEROID.dotted(curve)) }
+            guard Array(curve) == DEROID.prime256v1 else { throw .with(.unsupportedCurve, DEROID.dotted(curve)) }
         } else if !curveKnown, scalarBytes.count != 32 {
-            throw .malformedDER("ECPrivateKey names no curve and its scalar is not 32 bytes")
+            throw .with(.malformedDER, "ECPrivateKey names no curve and its scalar is not 32 bytes")
         }
         var storedPublicKey: APNsPublicKey?
         if key.peekTag == DERTag.contextOne {

@@ -19,10 +19,10 @@ public struct APNsSigningKey: Sendable {
     /// - Throws: `APNsKeyError.invalidPrivateKey` unless 32 bytes encoding a value in 1..<n.
     public init(rawRepresentation: [UInt8]) throws(APNsKeyError) {
         guard rawRepresentation.count == 32 else {
-            throw .invalidPrivateKey("expected 32 bytes, found \(rawRepresentation.count)")
+            throw .with(.invalidPrivateKey, "expected 32 bytes, found \(rawRepresentation.count)")
         }
         guard let scalar = U256(bigEndian: rawRepresentation), !scalar.isZero, scalar < P256Order.modulus else {
-            throw .invalidPrivateKey("the scalar must be between 1 and n − 1 (the P-256 group order)")
+            throw .with(.invalidPrivateKey, "the scalar must be between 1 and n − 1 (the P-256 group order)")
         }
         self.init(validScalar: scalar)
     }

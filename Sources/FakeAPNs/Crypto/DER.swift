@@ -60,14 +60,14 @@ struct DERReader {
     /// Reads the next element; `what` names it in the error.
     mutating func read(_ expectedTag: UInt8, _ what: String) throws(APNsKeyError) -> ArraySlice<UInt8> {
         guard index < bytes.endIndex else {
-            throw .malformedDER("expected \(what), found the end of the data")
+            throw .with(.malformedDER, "expected \(what), found the end of the data")
         }
         let tag = bytes[index]
         guard tag == expectedTag else {
-            throw .malformedDER("expected \(what) (tag 0x\(hex(expectedTag))), found tag 0x\(hex(tag))")
+            throw .with(.malformedDER, "expected \(what) (tag 0x\(hex(expectedTag))), found tag 0x\(hex(tag))")
         }
         var cursor = index + 1
-        guard cursor < bytes.endIndex else { throw .malformedDER("\(what): missing length") }
+        guard cursor < bytes.endIndex else { throw .with(.malformedDER, "\(what): missing length") }
         let first = bytes[cursor]
         cursor += 1
         var length = 0
@@ -76,16 +76,16 @@ struct DERReader {
         } else {
             let lengthBytes = Int(first & 0x7f)
             guard lengthBytes >= 1, lengthBytes <= 3 else {
-                throw .malformedDER("\(what): unsupported length form 0x\(hex(first))")
+                throw .with(.malformedDER, "\(what): unsupported length form 0x\(hex(first))")
             }
-            guard bytes.endIndex - cursor >= lengthBytes else { throw .malformedDER("\(what): truncated length") }
+            guard bytes.endIndex - cursor >= lengthBytes else { throw .with(.malformedDER, "\(what): truncated length") }
             for _ in 0..<lengthBytes {
                 length = length << 8 | Int(bytes[cursor])
                 cursor += 1
             }
         }
         guard bytes.endIndex - cursor >= length else {
-            throw .malformedDER("\(what): length \(length) runs past the end of the data")
+            throw .with(.malformedDER, "\(what): length \(length) runs past the end of the data")
         }
         index = cursor + length
         return bytes[cursor..<(cursor + length)]
@@ -94,20 +94,20 @@ struct DERReader {
     /// Reads an INTEGER and returns it as an `Int` (for small version numbers).
     mutating func readSmallInteger(_ what: String) throws(APNsKeyError) -> Int {
         let contents = try read(DERTag.integer, what)
-        guard !contents.isEmpty, contents.count <= 4 else { throw .malformedDER("\(what): not a small INTEGER") }
+        guard !contents.isEmpty, contents.count <= 4 else { throw .with(.malformedDER, "\(what): not a small INTEGER") }
         return contents.reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// Reads a BIT STRING with no unused bits and returns its bytes.
     mutating func readBitStringBytes(_ what: String) throws(APNsKeyError) -> ArraySlice<UInt8> {
         let contents = try read(DERTag.bitString, what)
-        guard contents.first == 0 else { throw .malformedDER("\(what): BIT STRING with unused bits") }
+        guard contents.first == 0 else { throw .with(.malformedDER, "\(what): BIT STRING with unused bits") }
         return contents.dropFirst()
     }
 
     /// Throws unless every byte was consumed.
     func expectEnd(_ what: String) throws(APNsKeyError) {
-        guard isAtEnd else { throw .malformedDER("unexpected data after \(what)") }
+        guard isAtEnd else { throw .with(.malformedDER, "unexpected data after \(what)") }
     }
 
     private func hex(_ byte: UInt8) -> String {
@@ -156,12 +156,12 @@ extension DERReader {
     mutating func readP256AlgorithmIdentifier() throws(APNsKeyError) {
         var algorithm = DERReader(try read(DERTag.sequence, "AlgorithmIdentifier SEQUENCE"))
         let oid = try algorithm.read(DERTag.objectIdentifier, "algorithm OBJECT IDENTIFIER")
-        guard Array(oid) == DEROID.ecPublicKey else { throw .unsupportedAlgorithm(DEROID.dotted(oid)) }
+        guard Array(oid) == DEROID.ecPublicKey else { throw .with(.unsupportedAlgorithm, DEROID.dotted(oid)) }
         guard algorithm.peekTag == DERTag.objectIdentifier else {
-            throw .malformedDER("EC parameters must name a curve (explicit curve parameters are not supported)")
+            throw .with(.malformedDER, "EC parameters must name a curve (explicit curve parameters are not supported)")
         }
         let curve = try algorithm.read(DERTag.objectIdentifier, "namedCurve OBJECT IDENTIFIER")
-        guard Array(curve) == DEROID.prime256v1 else { throw .unsupportedCurve(DEROID.dotted(curve)) }
+        guard Array(curve) == DEROID.prime256v1 else { throw .with(.unsupportedCurve, DEROID.dotted(curve)) }
         try algorithm.expectEnd("AlgorithmIdentifier")
     }
 }

@@ -15,18 +15,18 @@ package enum ECDSASignatureDER {
             for name in ["r", "s"] {
                 let integer = try sequence.read(DERTag.integer, "INTEGER \(name)")
                 guard let first = integer.first, first & 0x80 == 0 else {
-                    throw APNsKeyError.malformedSignature("\(name) is empty or negative")
+                    throw APNsKeyError.with(.malformedSignature, "\(name) is empty or negative")
                 }
                 let magnitude = integer.drop { $0 == 0 }
                 guard magnitude.count <= 32 else {
-                    throw APNsKeyError.malformedSignature("\(name) is longer than 32 bytes")
+                    throw APNsKeyError.with(.malformedSignature, "\(name) is longer than 32 bytes")
                 }
                 raw += [UInt8](repeating: 0, count: 32 - magnitude.count) + magnitude
             }
             try sequence.expectEnd("INTEGER s")
             return raw
         } catch where error == .malformedDER {
-            throw .malformedSignature(error.description)
+            throw .with(.malformedSignature, error.description)
         }
     }
 

@@ -18,9 +18,9 @@ struct PEMDocument: Sendable, Equatable {
                 if line.hasPrefix("-----END "), line.hasSuffix("-----") {
                     let endLabel = String(line.dropFirst(9).dropLast(5))
                     guard endLabel == current else {
-                        throw .notPEM("'-----BEGIN \(current)-----' ends with '-----END \(endLabel)-----'")
+                        throw .with(.notPEM, "'-----BEGIN \(current)-----' ends with '-----END \(endLabel)-----'")
                     }
-                    guard let data = Data(base64Encoded: body) else { throw .invalidBase64(current) }
+                    guard let data = Data(base64Encoded: body) else { throw .with(.invalidBase64, current) }
                     documents.append(PEMDocument(label: current, der: [UInt8](data)))
                     label = nil
                     body = ""
@@ -28,16 +28,16 @@ struct PEMDocument: Sendable, Equatable {
                     // RFC 1421 headers ("Proc-Type: …") would be encrypted keys; not taken.
                     body += line
                 } else {
-                    throw .unsupportedPEMLabel("\(current) (encrypted)")
+                    throw .with(.unsupportedPEMLabel, "\(current) (encrypted)")
                 }
             } else if line.hasPrefix("-----BEGIN "), line.hasSuffix("-----"), line.count > 16 {
                 label = String(line.dropFirst(11).dropLast(5))
             }
         }
         if let current = label {
-            throw .notPEM("'-----BEGIN \(current)-----' has no '-----END \(current)-----' line (truncated?)")
+            throw .with(.notPEM, "'-----BEGIN \(current)-----' has no '-----END \(current)-----' line (truncated?)")
         }
-        guard !documents.isEmpty else { throw .notPEM("") }
+        guard !documents.isEmpty else { throw .with(.notPEM, "") }
         return documents
     }
 

@@ -31,27 +31,9 @@ package enum Sockets {
                 setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
             }
             if isIPv6 {
-                var address = sockaddr_in6()
-                address.sin6_family = sa_family_t(AF_INET6)
-                #if canImport(Darwin)
-                address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
-                #endif
-                address.sin6_port = port.bigEndian
-                guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
-                    throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
-                }
-                try bind(fd, to: address, named: "[\(host)]:\(port)")
+                try bind(fd, to: host, port: port, fields: ipv6, named: "[\(host)]:\(port)")
             } else {
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                #if canImport(Darwin)
-                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-                #endif
-                address.sin_port = port.bigEndian
-                guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-                    throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
-                }
-                try bind(fd, to: address, named: "\(host):\(port)")
+                try bind(fd, to: host, port: port, fields: ipv4, named: "\(host):\(port)")
             }
             try systemCall("listen(\(host):\(port))") { systemListen(fd, backlog) }
             return (fd, try boundPort(fd))
@@ -70,13 +52,13 @@ package enum Sockets {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
         }
-        if Int32(storage.ss_family) == AF_INET6 {
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-            }
-        }
-        return withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        return Int32(storage.ss_family) == AF_INET6 ? port(in: storage, ipv6) : port(in: storage, ipv4)
+    }
+
+    /// The port of the `sockaddr_in` or `sockaddr_in6` that `storage` holds.
+    private static func port<Address, Host>(in storage: sockaddr_storage, _ fields: AddressFields<Address, Host>) -> UInt16 {
+        withUnsafePointer(to: storage) {
+            $0.withMemoryRebound(to: Address.self, capacity: 1) { UInt16(bigEndian: $0.pointee[keyPath: fields.port]) }
         }
     }
 
@@ -169,8 +151,19 @@ package enum Sockets {
         return fd
     }
 
-    /// Binds `fd` to an IPv4 or IPv6 address (`sockaddr_in` or `sockaddr_in6`).
-    private static func bind<Address>(_ fd: Int32, to address: Address, named name: String) throws(SystemError) {
+    /// Binds `fd` to the numeric `host` and `port`, filled into a `sockaddr_in` or a
+    /// `sockaddr_in6` as `fields` says.
+    private static func bind<Address: ZeroInitialized, Host>(_ fd: Int32, to host: String, port: UInt16,
+                                                             fields: AddressFields<Address, Host>,
+                                                             named name: String) throws(SystemError) {
+        var address = Address()
+        address[keyPath: fields.family] = sa_family_t(fields.familyValue)
+        if let length = fields.length { address[keyPath: length] = UInt8(MemoryLayout<Address>.size) }
+        address[keyPath: fields.port] = port.bigEndian
+        let parsed = withUnsafeMutableBytes(of: &address[keyPath: fields.host]) { inet_pton(fields.familyValue, host, $0.baseAddress) }
+        guard parsed == 1 else {
+            throw SystemError(operation: "inet_pton(\(host))", errno: EINVAL)
+        }
         try systemCall("bind(\(name))") {
             withUnsafePointer(to: address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -178,6 +171,16 @@ package enum Sockets {
                 }
             }
         }
+    }
+
+    /// IPv4's fields, for ``bind(_:to:port:fields:named:)`` and ``port(in:_:)``.
+    private static var ipv4: AddressFields<sockaddr_in, in_addr> {
+        AddressFields(familyValue: AF_INET, family: \.sin_family, length: ipv4Length, port: \.sin_port, host: \.sin_addr)
+    }
+
+    /// IPv6's fields.
+    private static var ipv6: AddressFields<sockaddr_in6, in6_addr> {
+        AddressFields(familyValue: AF_INET6, family: \.sin6_family, length: ipv6Length, port: \.sin6_port, host: \.sin6_addr)
     }
 
     /// Darwin: `SO_NOSIGPIPE`, because it has no `MSG_NOSIGNAL` send flag. Linux: nothing.
@@ -189,6 +192,23 @@ package enum Sockets {
     }
 }
 
+/// Where a `sockaddr_in` or a `sockaddr_in6` keeps its family, length, port and address:
+/// the two families go through one generic path (``Sockets``' `bind` and `port(in:_:)`).
+private struct AddressFields<Address, Host> {
+    /// `AF_INET` or `AF_INET6`.
+    var familyValue: Int32
+    var family: WritableKeyPath<Address, sa_family_t>
+    /// Darwin's `sin_len`/`sin6_len`; nil on Linux, whose structs have no length field.
+    var length: WritableKeyPath<Address, UInt8>?
+    var port: WritableKeyPath<Address, in_port_t>
+    var host: WritableKeyPath<Address, Host>
+}
+
+/// The C address structs, which Swift imports with a zeroing `init()`.
+private protocol ZeroInitialized { init() }
+extension sockaddr_in: ZeroInitialized {}
+extension sockaddr_in6: ZeroInitialized {}
+
 // Platform spellings, one line each.
 #if canImport(Glibc)
 /// Glibc imports `SOCK_STREAM` as a case of the enum `__socket_type`.
@@ -198,6 +218,13 @@ private let noSIGPIPESendFlags = Int32(MSG_NOSIGNAL)
 #else
 private let streamSocketType = SOCK_STREAM
 private let noSIGPIPESendFlags: Int32 = 0
+#endif
+#if canImport(Darwin)
+private var ipv4Length: WritableKeyPath<sockaddr_in, UInt8>? { \sockaddr_in.sin_len }
+private var ipv6Length: WritableKeyPath<sockaddr_in6, UInt8>? { \sockaddr_in6.sin6_len }
+#else
+private var ipv4Length: WritableKeyPath<sockaddr_in, UInt8>? { nil }
+private var ipv6Length: WritableKeyPath<sockaddr_in6, UInt8>? { nil }
 #endif
 
 // `listen`, `read`, `accept` and `bind` are shadowed inside `Sockets` by its static methods;

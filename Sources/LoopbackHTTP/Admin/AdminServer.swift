@@ -1,4 +1,3 @@
-import LoopbackHTTP
 import Foundation
 
 /// An ``AdminAPI`` listening on its own loopback port, apart from the fakes' ports, so
@@ -16,17 +15,13 @@ package final class AdminServer: Sendable {
     }
 
     /// Starts serving `api` on `host:port` (127.0.0.1 and a free port by default).
-    /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
+    /// - Throws: ``SystemError`` when the address cannot be bound.
     package static func start(api: AdminAPI, host: String = "127.0.0.1", port: UInt16 = 0) throws -> AdminServer {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
-        do {
-            let server = try HTTPServer.start(configuration: configuration) { request in api.handle(request) }
-            return AdminServer(server: server, host: host)
-        } catch {
-            throw FakeBackendError.cannotListen(host: host, port: port, underlying: error)
-        }
+        let server = try HTTPServer.start(configuration: configuration) { request in api.handle(request) }
+        return AdminServer(server: server, host: host)
     }
 
     /// `http://127.0.0.1:PORT`.

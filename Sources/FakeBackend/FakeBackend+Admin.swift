@@ -2,60 +2,64 @@ import LoopbackHTTP
 import Foundation
 
 extension AdminAPI {
-    /// Adds FakeBackend's routes: `GET /journal`, `GET /devices`, `GET /opens[?id=]`,
+    /// An admin API with `backend`'s routes (``FakeBackend/adminRoutes``).
+    package init(backend: FakeBackend) {
+        self.init(routes: backend.adminRoutes)
+    }
+}
+
+extension FakeBackend {
+    /// FakeBackend's admin routes: `GET /journal`, `GET /devices`, `GET /opens[?id=]`,
     /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `POST /sessions`,
-    /// `POST /reset`.
-    package mutating func addRoutes(for backend: FakeBackend) {
-        add("GET", "/journal", summary: "Every request the backend received, oldest first") { [backend] _ in
+    /// `POST /reset`. Bodies are decoded, and errors answered, by ``AdminAPI``'s shared helpers.
+    package var adminRoutes: [AdminAPI.Route] {
+        let backend = self
+        var admin = AdminAPI()
+        admin.add("GET", "/journal", summary: "Every request the backend received, oldest first") { [backend] _ in
             AdminAPI.json(JournalBody(entries: backend.journal, dropped: backend.journalDropped))
         }
-        add("GET", "/devices", summary: "Registered devices") { [backend] _ in
+        admin.add("GET", "/devices", summary: "Registered devices") { [backend] _ in
             AdminAPI.json(DevicesBody(devices: backend.devices.values.sorted { $0.token < $1.token }))
         }
-        add("GET", "/opens", summary: "Every opened report, duplicates included; ?id= filters") { [backend] request in
+        admin.add("GET", "/opens", summary: "Every opened report, duplicates included; ?id= filters") { [backend] request in
             if let id = AdminAPI.query(request)["id"] {
                 return AdminAPI.json(OpensBody(opens: backend.opens(for: id)))
             }
             return AdminAPI.json(OpensBody(opens: backend.opens))
         }
-        add("GET", "/faults", summary: "Fault plans in force, and whether the backend is offline") { [backend] _ in
+        admin.add("GET", "/faults", summary: "Fault plans in force, and whether the backend is offline") { [backend] _ in
             AdminAPI.json(FaultsBody(faults: backend.faults, offline: backend.isOffline))
         }
-        add("POST", "/faults", summary: "Add a fault plan") { [backend] request in
-            switch AdminAPI.decode(BackendFaultPlan.self, from: request) {
-            case .failure(let error): return error.response
-            case .success(let plan):
+        admin.add("POST", "/faults", summary: "Add a fault plan") { [backend] request in
+            AdminAPI.withBody(BackendFaultPlan.self, of: request) { plan in
                 backend.setFault(plan)
                 return AdminAPI.json(FaultsBody(faults: backend.faults, offline: backend.isOffline), status: HTTPStatus(code: 201))
             }
         }
-        add("DELETE", "/faults", summary: "Clear every fault and come back online") { [backend] _ in
+        admin.add("DELETE", "/faults", summary: "Clear every fault and come back online") { [backend] _ in
             if let failure = backend.clearFaults() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
-        add("POST", "/offline", summary: "Refuse connections on the backend's port, or stop refusing") { [backend] request in
-            switch AdminAPI.decode(OfflineBody.self, from: request) {
-            case .failure(let error): return error.response
-            case .success(let body):
+        admin.add("POST", "/offline", summary: "Refuse connections on the backend's port, or stop refusing") { [backend] request in
+            AdminAPI.withBody(OfflineBody.self, of: request) { body in
                 if let failure = backend.setOffline(body.offline) { return AdminAPI.cannotComeOnline(failure) }
                 return HTTPResponse(status: .noContent)
             }
         }
-        add("POST", "/sessions", summary: "Let a bearer token act as an account") { [backend] request in
-            switch AdminAPI.decode(SessionBody.self, from: request) {
-            case .failure(let error): return error.response
-            case .success(let body):
+        admin.add("POST", "/sessions", summary: "Let a bearer token act as an account") { [backend] request in
+            AdminAPI.withBody(SessionBody.self, of: request) { body in
                 guard !body.bearer.isEmpty, !body.account.isEmpty else {
-                    return AdminAPI.problem(status: 400, title: "Bad Request", detail: "bearer and account must not be empty")
+                    return AdminAPI.problem(status: 400, detail: "bearer and account must not be empty")
                 }
                 backend.addSession(bearer: body.bearer, account: body.account)
                 return HTTPResponse(status: .noContent)
             }
         }
-        add("POST", "/reset", summary: "Forget devices, opens, journal and faults; sessions stay") { [backend] _ in
+        admin.add("POST", "/reset", summary: "Forget devices, opens, journal and faults; sessions stay") { [backend] _ in
             if let failure = backend.reset() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
+        return admin.routes
     }
 }
 
@@ -95,6 +99,6 @@ struct SessionBody: Codable {
 extension AdminAPI {
     /// 503 with the reason: the backend's port could not be bound again, so it stays offline.
     static func cannotComeOnline(_ failure: FakeBackendError) -> HTTPResponse {
-        problem(status: 503, title: "Service Unavailable", detail: failure.message)
+        problem(status: 503, detail: failure.message)
     }
 }

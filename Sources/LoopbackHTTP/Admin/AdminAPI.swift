@@ -1,0 +1,87 @@
+/// The fakes' admin API: a small JSON HTTP API, served on its own port by `contract-check
+/// serve`, to read what a fake recorded and script its faults from outside the process.
+///
+/// It is a router of (method, path) → handler; each fake only declares its routes
+/// (`FakeBackend.adminRoutes`, `FakeAPNs.adminRoutes`), and every route shares the body
+/// decoding, query parsing and problem+json answers in `AdminAPI+Bodies.swift`:
+/// ```swift
+/// var admin = AdminAPI(routes: backend.adminRoutes)   // GET /journal, POST /faults, …
+/// admin.add(apns.adminRoutes)                          // GET /apns/deliveries, …
+/// let server = try AdminServer.start(api: admin)
+/// ```
+/// Like the fakes, it is a plain request → response function (``handle(_:)``), testable
+/// without a socket. `Docs/admin-openapi.json` and `Docs/admin-openapi-apns.json` list
+/// every route.
+package struct AdminAPI: Sendable {
+    /// Answers one admin request.
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// One route: a method and an exact path (the query is not part of the match).
+    package struct Route: Sendable {
+        /// The HTTP method, e.g. `POST`.
+        package var method: String
+        /// The exact path, e.g. `/faults`.
+        package var path: String
+        /// One line, listed by `GET /`.
+        package var summary: String
+        /// Answers the route's requests.
+        package var handler: Handler
+
+        /// A route answering `method` on `path` with `handler`.
+        package init(method: String, path: String, summary: String, handler: @escaping Handler) {
+            self.method = method
+            self.path = path
+            self.summary = summary
+            self.handler = handler
+        }
+    }
+
+    /// Every route, in the order added.
+    package private(set) var routes: [Route] = []
+
+    /// An admin API answering `GET /` (the route list) and `routes`.
+    package init(routes: [Route] = []) {
+        add(routes)
+    }
+
+    /// Adds a route; a later route with the same method and path replaces the earlier one.
+    package mutating func add(_ method: String, _ path: String, summary: String, _ handler: @escaping Handler) {
+        routes.removeAll { $0.method == method && $0.path == path }
+        routes.append(Route(method: method, path: path, summary: summary, handler: handler))
+    }
+
+    /// Adds each of `routes` in order, as ``add(_:_:summary:_:)`` does.
+    package mutating func add(_ routes: [Route]) {
+        for route in routes { add(route.method, route.path, summary: route.summary, route.handler) }
+    }
+
+    /// Answers a request: `GET /` lists the routes; otherwise the matching route, 405 with
+    /// `Allow` for a known path with another method, or 404.
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let path = request.pathWithoutQuery
+        if request.method == "GET", path == "/" {
+            return AdminAPI.json(["routes": routes.map { "\($0.method) \($0.path) — \($0.summary)" }])
+        }
+        let onPath = routes.filter { $0.path == path }
+        if let route = onPath.first(where: { $0.method == request.method }) {
+            return route.handler(request)
+        }
+        if !onPath.isEmpty {
+            let allow = onPath.map(\.method).joined(separator: ", ")
+            return AdminAPI.problem(status: 405, detail: "\(request.method) is not allowed on \(path); use \(allow).",
+                                    headers: [("Allow", allow)])
+        }
+        return AdminAPI.problem(status: 404, detail: "No admin route \(path). GET / lists the routes.")
+    }
+}
+
+/// A bad admin request, carried as the 400 (or other 4xx) response that explains it.
+package struct AdminRequestError: Error, Sendable {
+    /// The `application/problem+json` answer saying what to send instead.
+    package var response: HTTPResponse
+
+    /// A problem answer with `status` (400 by default) and `detail`.
+    package init(status: Int = 400, _ detail: String) {
+        response = AdminAPI.problem(status: status, detail: detail)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The one builder of `application/problem+json` answers (RFC 9457): FakeBackend's API
+/// errors (`BackendProblemDetails`) and every admin route's errors (``AdminAPI/problem(status:detail:headers:)``)
+/// are encoded here, with sorted keys so bodies are stable for tests and diffs.
+package enum ProblemResponse {
+    /// The media type of a problem document.
+    package static let mediaType = "application/problem+json"
+
+    /// `document` as a response with `status`, the problem content type and `headers` after it.
+    package static func make<Document: Encodable>(_ document: Document, status: Int,
+                                                  headers: [(String, String)] = []) -> HTTPResponse {
+        var fields = HTTPFields()
+        fields.append(name: "Content-Type", value: mediaType)
+        for (name, value) in headers { fields.append(name: name, value: value) }
+        return HTTPResponse(status: HTTPStatus(code: status), headers: fields, body: encoded(document))
+    }
+
+    /// The document's sorted-key JSON; a fixed 500 document if it cannot be encoded.
+    package static func encoded<Document: Encodable>(_ document: Document) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(document))) ?? Array(#"{"status":500,"title":"Unencodable problem"}"#.utf8)
+    }
+}
+
+/// The problem document of an admin answer: type, title (the status's reason phrase),
+/// status and what to send instead.
+struct AdminProblem: Encodable {
+    /// Every admin error has this type; the detail says which.
+    static let type = "urn:push-contracts:problem:admin"
+
+    var type = AdminProblem.type
+    var title: String
+    var status: Int
+    var detail: String
+}
