@@ -43,7 +43,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
     /// A value of the right form that cannot be used: an empty path, a folder that does not
     /// exist, a git ref git does not know. `reason` says what is wrong and what to give.
     public static func unusableValue(_ value: String, option: String, reason: String) -> UsageError {
-        UsageError(.invalidValue, "cannot use '\(value)' for '\(option)': \(reason)")
+        UsageError(code: .invalidValue, message: "cannot use '\(value)' for '\(option)': \(reason)")
     }
 
     /// An option given twice that may appear only once.
