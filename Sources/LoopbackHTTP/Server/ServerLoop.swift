@@ -195,6 +195,7 @@ final class ServerLoop {
                 }
                 return
             }
+            connection.movedBytes = true
             if connection.lingering || connection.closeWhenFlushed {
                 connection.discardedWhileLingering += count
                 if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
@@ -234,6 +235,7 @@ final class ServerLoop {
                     connection.deferredActions.append(contentsOf: actions[(index - 1)...])
                     break processing
                 }
+                connection.completedRequest = true
                 let response = handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
@@ -277,6 +279,7 @@ final class ServerLoop {
                 return
             }
             if written == 0 { break }
+            connection.movedBytes = true
             connection.outputStart += written
         }
         if connection.pendingOutput == 0 {
