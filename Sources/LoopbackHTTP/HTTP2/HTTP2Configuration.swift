@@ -21,7 +21,7 @@ package struct HTTP2Configuration: Sendable, Hashable {
     /// A request body larger than this gets 413 and the stream is reset.
     package var maxBodyBytes: Int = 1 << 20
     /// Frames that make no progress (PING, SETTINGS, PRIORITY, empty DATA, unknown types,
-    /// client RST_STREAM) tolerated between two requests before GOAWAY ENHANCE_YOUR_CALM.
+    /// client RST_STREAM, WINDOW_UPDATE that releases no DATA) tolerated between two requests before GOAWAY ENHANCE_YOUR_CALM.
     package var maxControlFramesBetweenRequests: Int = 10_000
     /// Streams that may end without a response (reset by the client, refused, or malformed)
     /// in a burst before GOAWAY ENHANCE_YOUR_CALM: the Rapid Reset bound (CVE-2023-44487).

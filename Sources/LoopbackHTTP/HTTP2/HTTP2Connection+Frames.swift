@@ -132,7 +132,10 @@ extension HTTP2Connection {
             peerSentGoAway = true
             finishIfDrained()
         case .windowUpdate(let increment):
+            let written = output.count
             try windowUpdate(stream: frame.stream, increment: Int(increment))
+            // One that lets no DATA out is a control frame (a flood on a closed stream).
+            if output.count == written { try spendControlBudget() }
         case .unknown:
             try spendControlBudget()
         }

@@ -40,6 +40,10 @@ extension HTTP2Connection {
     }
 
     mutating func completeHeaderBlock(_ pending: PendingHeaderBlock) throws(HTTP2ProtocolError) {
+        if pending.block.isEmpty {
+            // Not even the pseudo-headers: nothing a client sends in good faith (nginx: GOAWAY).
+            throw HTTP2ProtocolError(.protocolError, "empty header block on stream \(pending.stream)")
+        }
         let fields: [HPACKDecoder.Field]
         var listTooLarge = false
         do {
@@ -127,7 +131,7 @@ extension HTTP2Connection {
     }()
 
     static func validateRegularField(_ field: HPACKDecoder.Field, stream: UInt32) throws(HTTP2ProtocolError) {
-        if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, stream: stream, "empty header name") }
+        if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, "empty header name on stream \(stream)") }
         for byte in field.name.utf8 where !Self.tokenOctets[Int(byte)] {
             // Field names are lowercase tokens (RFC 9113 §8.2.1, RFC 9110 §5.1).
             let what = byte >= 0x41 && byte <= 0x5a ? "uppercase" : "invalid character in"
