@@ -35,6 +35,9 @@ final class ServerConnection {
     var hungStreams = 0
     /// The loop turn in which it was accepted.
     var acceptedInTurn: UInt64 = 0
+    /// The loop turn of its last byte read or written: under connection pressure the
+    /// connection idle the longest is closed first.
+    var lastTrafficTurn: UInt64 = 0
     var pendingDelays = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
