@@ -52,20 +52,50 @@ import Testing
                 return try Self.answeredAtPace { index in
                     let stream = UInt32(2 * index + 1)
                     try client.send(peer.headers(stream, HTTP2TestPeer.requestFields(method: "GET", path: "/busy\(index)"), endStream: true).bytes)
-                    var ended = false
-                    reading: while !ended {
-                        let chunk = try client.readSome()
-                        if chunk.isEmpty { break reading }
-                        frames.append(chunk)
-                        while let frame = try frames.nextFrame() {
-                            if case .goAway = frame.payload { break reading }
-                            if frame.stream == stream, case .data(_, true, _) = frame.payload { ended = true }
-                        }
-                    }
-                    return ended
+                    return try Self.awaitEnd(of: stream, from: client, frames: &frames)
                 }
             }
             #expect(answered == Self.requests, "GOAWAY or close while busy")
+        }
+    }
+
+    /// Overlapping uploads keep an h2 connection reading a request at every moment; each
+    /// request takes 100 ms (HEADERS, then its DATA two requests later), well within the
+    /// 0.3 s request timeout, so the timeout restarts as each completes and the connection
+    /// is never cut.
+    @Test func overlappingHTTP2UploadsAreNotCutByTheRequestTimeout() async throws {
+        try await withServer(Self.configure, handler: echoHandler) { server in
+            let answered = try await offThread { () throws -> Int in
+                let client = try RawClient(port: server.port)
+                var peer = HTTP2TestPeer()
+                try client.send(HTTP2Frame.clientPreface + HTTP2Frame(stream: 0, payload: .settings(ack: false, [])).bytes)
+                var frames = HTTP2FrameDecoder(maximumFrameSize: 1 << 24)
+                return try Self.answeredAtPace { index in
+                    var bytes = peer.headers(UInt32(2 * index + 1), HTTP2TestPeer.requestFields(path: "/upload\(index)"), endStream: false).bytes
+                    guard index >= 2 else {
+                        try client.send(bytes)
+                        return true
+                    }
+                    let finishing = UInt32(2 * index - 3)
+                    bytes += HTTP2Frame(stream: finishing, payload: .data([1, 2, 3], endStream: true, padding: nil)).bytes
+                    try client.send(bytes)
+                    return try Self.awaitEnd(of: finishing, from: client, frames: &frames)
+                }
+            }
+            #expect(answered == Self.requests, "GOAWAY or close while uploads were arriving")
+        }
+    }
+
+    /// Reads frames until `stream`'s response ends (true) or GOAWAY / EOF (false).
+    static func awaitEnd(of stream: UInt32, from client: RawClient, frames: inout HTTP2FrameDecoder) throws -> Bool {
+        while true {
+            while let frame = try frames.nextFrame() {
+                if case .goAway = frame.payload { return false }
+                if frame.stream == stream, case .data(_, true, _) = frame.payload { return true }
+            }
+            let chunk = try client.readSome()
+            if chunk.isEmpty { return false }
+            frames.append(chunk)
         }
     }
 
