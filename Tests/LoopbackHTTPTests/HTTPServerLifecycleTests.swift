@@ -152,11 +152,20 @@ private func plainBind(port: UInt16) -> Bool {
 }
 
 @Suite struct HTTPServerLimitTests {
-    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() async throws {
-        try await withServer({ $0.maxConnections = 2 }, handler: echoHandler) { server in
+    /// An idle connection would be closed to make room (ConnectionSlotTests); these two
+    /// are busy, each with a request the handler never answers.
+    @Test func connectionsBeyondTheLimitWaitWhileEveryConnectionIsBusy() async throws {
+        let held = Locked(0)
+        let handler: HTTPHandler = { request in
+            guard request.path == "/hold" else { return echoHandler(request) }
+            held.withLock { $0 += 1 }
+            return HTTPResponse(status: .ok, disposition: .hang)
+        }
+        try await withServer({ $0.maxConnections = 2 }, handler: handler) { server in
             var first: RawClient? = try RawClient(port: server.port)
             let second = try RawClient(port: server.port)
-            #expect(eventually { server.acceptedConnectionCount == 2 })
+            for client in [first, second] { try client?.send("GET /hold HTTP/1.1\r\nHost: h\r\n\r\n") }
+            #expect(eventually { held.snapshot == 2 })
             let third = try RawClient(port: server.port)  // completes in the backlog
             try third.send("GET /third HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
             #expect(!eventually(timeout: 0.2) { server.acceptedConnectionCount > 2 })

@@ -52,8 +52,11 @@ package struct HTTP1Codec: ConnectionCodec {
     private var nextStream: UInt32 = 1
     private var peerHasClosed = false
     private var draining = false
-    /// Pipelined input overflowed while a response was pending: answer it, then close.
+    /// Pipelined input overflowed while a response was pending, or the request was the
+    /// connection's last (`maxRequestsPerConnection`): answer it, then close.
     private var closeAfterResponse = false
+    private let maxRequests: Int
+    private var requestsDispatched = 0
 
     /// - Parameters:
     ///   - configuration: supplies `maxHeaderBytes` and `maxBodyBytes`.
@@ -63,6 +66,7 @@ package struct HTTP1Codec: ConnectionCodec {
         maxHeaderBytes = min(max(64, configuration.maxHeaderBytes), 1 << 30)
         maxBodyBytes = min(max(0, configuration.maxBodyBytes), 1 << 40)
         self.connectionID = connectionID
+        maxRequests = configuration.maxRequestsPerConnection
     }
 
     package var activity: ConnectionActivity {
@@ -325,6 +329,8 @@ package struct HTTP1Codec: ConnectionCodec {
         guard let head else { return }
         let stream = nextStream
         nextStream &+= 1
+        requestsDispatched += 1
+        if requestsDispatched >= maxRequests { closeAfterResponse = true }  // `connection: close` on its response
         inFlight = InFlight(stream: stream, isHead: head.method == "HEAD", keepAlive: head.keepAlive, minorVersion: head.minorVersion)
         state = .awaitingResponse
         let request = HTTPRequest(

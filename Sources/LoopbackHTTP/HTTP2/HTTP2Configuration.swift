@@ -21,8 +21,16 @@ package struct HTTP2Configuration: Sendable, Hashable {
     /// A request body larger than this gets 413 and the stream is reset.
     package var maxBodyBytes: Int = 1 << 20
     /// Frames that make no progress (PING, SETTINGS, PRIORITY, empty DATA, unknown types,
-    /// client RST_STREAM) tolerated between two requests before GOAWAY ENHANCE_YOUR_CALM.
+    /// client RST_STREAM, WINDOW_UPDATE that releases no DATA) tolerated between two requests before GOAWAY ENHANCE_YOUR_CALM.
     package var maxControlFramesBetweenRequests: Int = 10_000
+    /// Streams that may end without a response (reset by the client, refused, or malformed)
+    /// in a burst before GOAWAY ENHANCE_YOUR_CALM: the Rapid Reset bound (CVE-2023-44487).
+    package var streamResetBurst: Int = 1000
+    /// How fast that allowance comes back, in streams per second.
+    package var streamResetsPerSecond: Double = 33
+    /// Requests (streams opened) on one connection; the last one gets GOAWAY NO_ERROR naming
+    /// it, the connection finishes its streams and closes, and the client opens another.
+    package var maxRequestsPerConnection: Int = 1_000_000
     /// Closed-stream ids remembered so that frames racing our RST_STREAM are ignored.
     package var rememberedResetStreams: Int = 1024
 
@@ -40,6 +48,9 @@ extension HTTP2Configuration {
         headerTableSize = server.http2.headerTableSize
         maxHeaderListSize = server.http2.maxHeaderListSize ?? server.maxHeaderBytes
         maxBodyBytes = server.maxBodyBytes
+        streamResetBurst = server.http2.streamResetBurst
+        streamResetsPerSecond = server.http2.streamResetsPerSecond
+        maxRequestsPerConnection = server.maxRequestsPerConnection
     }
 }
 

@@ -17,7 +17,7 @@ extension HTTP2Connection {
                 frame = try frames.nextFrame()
             } catch {
                 if let stream = error.stream, pendingBlock == nil {
-                    resetStream(stream, error.code)
+                    guard streamErrorKeepsConnection(stream, error.code) else { return }
                     continue
                 }
                 connectionError(error)
@@ -28,12 +28,25 @@ extension HTTP2Connection {
                 try process(frame)
             } catch {
                 if let stream = error.stream {
-                    resetStream(stream, error.code)
+                    guard streamErrorKeepsConnection(stream, error.code) else { return }
                 } else {
                     connectionError(error)
                     return
                 }
             }
+        }
+    }
+
+    /// Resets `stream` for a stream error the peer caused (§5.4.2); false (after GOAWAY
+    /// ENHANCE_YOUR_CALM) if that exhausted the reset budget.
+    mutating func streamErrorKeepsConnection(_ stream: UInt32, _ code: HTTP2ErrorCode) -> Bool {
+        resetStream(stream, code)
+        do {
+            try spendResetBudget()
+            return true
+        } catch {
+            connectionError(error)
+            return false
         }
     }
 
@@ -96,8 +109,11 @@ extension HTTP2Connection {
                 throw HTTP2ProtocolError(.protocolError, "RST_STREAM on idle stream \(frame.stream)")
             }
             try spendControlBudget()
+            let cancelled = streams[frame.stream] != nil
             closeStream(frame.stream)
             finishIfDrained()
+            // Cancelled before its response was complete: what Rapid Reset repeats.
+            if cancelled { try spendResetBudget() }
         case .settings(let ack, let settings):
             try spendControlBudget()
             if ack {
@@ -116,7 +132,10 @@ extension HTTP2Connection {
             peerSentGoAway = true
             finishIfDrained()
         case .windowUpdate(let increment):
+            let written = output.count
             try windowUpdate(stream: frame.stream, increment: Int(increment))
+            // One that lets no DATA out is a control frame (a flood on a closed stream).
+            if output.count == written { try spendControlBudget() }
         case .unknown:
             try spendControlBudget()
         }
@@ -208,7 +227,7 @@ extension HTTP2Connection {
         case .windowExceeded:
             throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window")
         case .tooLarge:
-            refuseBody(stream)
+            try refuseBody(stream)
             return
         }
         if endStream {

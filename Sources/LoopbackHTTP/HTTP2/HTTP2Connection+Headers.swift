@@ -23,6 +23,7 @@ extension HTTP2Connection {
             if let forcedError {
                 purpose = .discard(forcedError)
             } else if phase == .draining && stream > drainLastStream {
+                try spendControlBudget()  // a client ignoring our GOAWAY
                 purpose = .discard(nil)
             } else if streams.count >= configuration.maxConcurrentStreams {
                 purpose = .discard(HTTP2ProtocolError(.refusedStream, stream: stream, "SETTINGS_MAX_CONCURRENT_STREAMS reached"))
@@ -39,6 +40,10 @@ extension HTTP2Connection {
     }
 
     mutating func completeHeaderBlock(_ pending: PendingHeaderBlock) throws(HTTP2ProtocolError) {
+        if pending.block.isEmpty {
+            // Not even the pseudo-headers: nothing a client sends in good faith (nginx: GOAWAY).
+            throw HTTP2ProtocolError(.protocolError, "empty header block on stream \(pending.stream)")
+        }
         let fields: [HPACKDecoder.Field]
         var listTooLarge = false
         do {
@@ -66,6 +71,8 @@ extension HTTP2Connection {
             try finishRequest(stream)
         case .request(let endStream):
             controlFrameBudget = configuration.maxControlFramesBetweenRequests
+            requestsOpened += 1
+            if requestsOpened >= configuration.maxRequestsPerConnection { startDraining() }
             let receiveWindow = settingsAcknowledged ? configuration.initialWindowSize : max(configuration.initialWindowSize, 65_535)
             var state = HTTP2Stream(sendWindow: peerInitialWindowSize, receiveWindow: receiveWindow)
             if listTooLarge {
@@ -73,12 +80,13 @@ extension HTTP2Connection {
                 streams[stream] = state
                 writeResponse(HTTPResponse(status: .requestHeaderFieldsTooLarge), stream: stream)
                 if !endStream { resetStream(stream, .noError) }
+                try spendResetBudget()
                 return
             }
             try Self.parseRequest(fields, stream: stream, into: &state)
             streams[stream] = state
             if let length = state.contentLength, length > configuration.maxBodyBytes {
-                refuseBody(stream)
+                try refuseBody(stream)
                 return
             }
             if endStream { try finishRequest(stream) }
@@ -100,8 +108,9 @@ extension HTTP2Connection {
         dispatches.append(.dispatch(request, stream: stream))
     }
 
-    /// The body exceeds `maxBodyBytes`: answer 413 and reset the rest of the upload.
-    mutating func refuseBody(_ stream: UInt32) {
+    /// The body exceeds `maxBodyBytes`: answer 413 and reset the rest of the upload; paid
+    /// for from the reset budget like any request refused at the codec.
+    mutating func refuseBody(_ stream: UInt32) throws(HTTP2ProtocolError) {
         let stillReceiving = streams[stream]?.state == .receiving
         streams[stream]?.update { s in
             s.body = []
@@ -109,6 +118,7 @@ extension HTTP2Connection {
         }
         writeResponse(HTTPResponse(status: .contentTooLarge), stream: stream)
         if stillReceiving { resetStream(stream, .noError) }
+        try spendResetBudget()
     }
 
     /// `tokenOctets[b]`: `b` may appear in an HTTP/2 field name (a lowercase token character).
@@ -121,7 +131,7 @@ extension HTTP2Connection {
     }()
 
     static func validateRegularField(_ field: HPACKDecoder.Field, stream: UInt32) throws(HTTP2ProtocolError) {
-        if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, stream: stream, "empty header name") }
+        if field.name.isEmpty { throw HTTP2ProtocolError(.protocolError, "empty header name on stream \(stream)") }
         for byte in field.name.utf8 where !Self.tokenOctets[Int(byte)] {
             // Field names are lowercase tokens (RFC 9113 §8.2.1, RFC 9110 §5.1).
             let what = byte >= 0x41 && byte <= 0x5a ? "uppercase" : "invalid character in"

@@ -59,6 +59,10 @@ package struct HTTP2Connection: ConnectionCodec {
     /// The last stream id named in the GOAWAY we sent while draining; later streams are ignored.
     var drainLastStream: UInt32 = .max
     var controlFrameBudget: Int
+    /// Streams ended without a response (Rapid Reset): see ``HTTP2StreamResetBudget``.
+    var resetBudget: HTTP2StreamResetBudget
+    /// Streams opened for requests, against `maxRequestsPerConnection`.
+    var requestsOpened = 0
 
     // MARK: Per-call output
     var output: [UInt8] = []
@@ -76,6 +80,9 @@ package struct HTTP2Connection: ConnectionCodec {
         decoder = HPACKDecoder(maximumTableSize: configuration.headerTableSize,
                                maximumHeaderListSize: configuration.maxHeaderListSize)
         controlFrameBudget = configuration.maxControlFramesBetweenRequests
+        resetBudget = HTTP2StreamResetBudget(burst: configuration.streamResetBurst,
+                                             refillPerSecond: configuration.streamResetsPerSecond,
+                                             now: TimerQueue<Never>.now)
     }
 
     // MARK: ConnectionCodec
@@ -101,6 +108,7 @@ package struct HTTP2Connection: ConnectionCodec {
         guard phase != .closed else { return }
         frames.append(bytes)
         processBuffered()
+        finishIfDrained()
         flush(into: &actions)
     }
 
@@ -138,13 +146,18 @@ package struct HTTP2Connection: ConnectionCodec {
 
     package mutating func shutdown(into actions: inout [ConnectionAction]) {
         guard phase != .closed else { return }
-        if phase != .draining {
-            write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: [])))
-            drainLastStream = lastClientStream
-            phase = .draining
-        }
+        startDraining()
         finishIfDrained()
         flush(into: &actions)
+    }
+
+    /// GOAWAY NO_ERROR naming the last stream opened: those streams finish, later ones are
+    /// ignored (the client retries them on a new connection).
+    mutating func startDraining() {
+        guard phase != .draining && phase != .closed else { return }
+        write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: [])))
+        drainLastStream = lastClientStream
+        phase = .draining
     }
 
     package var activity: ConnectionActivity {
@@ -172,7 +185,12 @@ package struct HTTP2Connection: ConnectionCodec {
             output = []
         }
         if !dispatches.isEmpty {
-            actions.append(contentsOf: dispatches)
+            // A stream the client reset in the same read is not worth running the handler
+            // for (Rapid Reset): its stream is gone, the answer would be dropped.
+            for dispatch in dispatches {
+                if case .dispatch(_, let stream) = dispatch, streams[stream] == nil { continue }
+                actions.append(dispatch)
+            }
             dispatches = []
         }
         if closeAfterFlush {
@@ -195,6 +213,13 @@ package struct HTTP2Connection: ConnectionCodec {
         write(HTTP2Frame(stream: stream, payload: .rstStream(code)))
         closeStream(stream)
         rememberReset(stream)
+    }
+
+    /// One stream ended without a response; GOAWAY ENHANCE_YOUR_CALM once they come too fast.
+    mutating func spendResetBudget() throws(HTTP2ProtocolError) {
+        guard resetBudget.spend(now: TimerQueue<Never>.now) else {
+            throw HTTP2ProtocolError(.enhanceYourCalm, "more than \(configuration.streamResetBurst) streams reset, refused or malformed at over \(configuration.streamResetsPerSecond) per second")
+        }
     }
 
     mutating func rememberReset(_ stream: UInt32) {

@@ -20,6 +20,11 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     package var requestTimeout: Double = 10
     /// At most this many open connections; further connects wait in the listen backlog.
     package var maxConnections: Int = 4096
+    /// Requests served on one connection before the server ends it gracefully (nginx's
+    /// `keepalive_requests`): HTTP/1.1 answers the last with `connection: close`, HTTP/2
+    /// sends GOAWAY NO_ERROR naming it and finishes the streams before it. Generous, since
+    /// APNs senders keep one connection for hours; it bounds what one connection can cost.
+    package var maxRequestsPerConnection: Int = 1_000_000
     /// Seconds `stop()` waits for in-flight responses (including delayed ones) before it
     /// closes connections regardless.
     package var shutdownGracePeriod: Double = 2
@@ -50,6 +55,11 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
         package var headerTableSize: Int = 4_096
         /// SETTINGS_MAX_HEADER_LIST_SIZE; nil uses ``HTTPServerConfiguration/maxHeaderBytes``.
         package var maxHeaderListSize: Int? = nil
+        /// Streams a client may reset (or have refused, or send malformed) in a burst before
+        /// GOAWAY ENHANCE_YOUR_CALM; the Rapid Reset bound (CVE-2023-44487).
+        package var streamResetBurst: Int = 1000
+        /// How fast that allowance refills, in streams per second.
+        package var streamResetsPerSecond: Double = 33
         package init() {}
     }
 }

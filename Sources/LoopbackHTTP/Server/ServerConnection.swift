@@ -26,10 +26,18 @@ final class ServerConnection {
     var scheduledCheck: UInt64?
     /// The activity when the deadline was last set, so a deadline only restarts on a change.
     var lastActivity: ConnectionActivity = .idle
+    /// Bytes were read or written since the deadline was last set: the idle timeout restarts.
+    var movedBytes = false
+    /// A request was completed (dispatched) since the deadline was last set: the request
+    /// timeout of a connection that is still reading others (HTTP/2 multiplexing) restarts.
+    var completedRequest = false
     /// Requests the handler answered with `.hang`, and delayed responses not yet sent.
     var hungStreams = 0
     /// The loop turn in which it was accepted.
     var acceptedInTurn: UInt64 = 0
+    /// The loop turn of its last byte read or written: under connection pressure the
+    /// connection idle the longest is closed first.
+    var lastTrafficTurn: UInt64 = 0
     var pendingDelays = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {

@@ -8,15 +8,27 @@ extension ServerLoop {
         let now = TimerQueue<TimerEvent>.now
         if !connection.lingering {
             let activity = connection.codec.activity
+            let changed = connection.lastActivity != activity || connection.deadline == nil
             switch activity {
             case .idle:
-                if connection.lastActivity != .idle || connection.deadline == nil { connection.deadline = now &+ idleNanos }
+                // Idleness is time without traffic: any byte read or written restarts it
+                // (a request answered within one read never shows a non-idle state).
+                if changed || connection.movedBytes { connection.deadline = now &+ idleNanos }
             case .readingRequest:
-                if connection.lastActivity != .readingRequest || connection.deadline == nil { connection.deadline = now &+ requestNanos }
+                // From a request's first byte, not extended by later bytes (slowloris), but
+                // restarted when a request completes while others are still arriving.
+                if changed || connection.completedRequest { connection.deadline = now &+ requestNanos }
             case .awaitingResponse:
-                connection.deadline = connection.pendingOutput > 0 ? now &+ idleNanos : nil
+                // Requests in flight are never idle; only output the peer does not read is.
+                if connection.pendingOutput == 0 {
+                    connection.deadline = nil
+                } else if changed || connection.movedBytes {
+                    connection.deadline = now &+ idleNanos
+                }
             }
             connection.lastActivity = activity
+            connection.movedBytes = false
+            connection.completedRequest = false
         }
         guard let deadline = connection.deadline else { return }
         if let scheduled = connection.scheduledCheck, scheduled <= deadline { return }

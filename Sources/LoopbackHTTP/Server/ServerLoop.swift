@@ -136,9 +136,15 @@ final class ServerLoop {
     }
 
     func acceptConnections() {
-        for _ in 0..<64 {
-            guard connections.count < configuration.maxConnections else {
-                setListenerInterest(.none)  // resumed when a connection closes
+        for attempt in 0..<64 {
+            // Only the first attempt knows a client is waiting (the listener was readable);
+            // later ones stop at the limit rather than close a connection for nobody.
+            if connections.count >= configuration.maxConnections && attempt > 0 { return }
+            guard connections.count < configuration.maxConnections || closeLongestIdleConnection() else {
+                // Every slot is busy: retry shortly (and whenever a connection closes).
+                setListenerInterest(.none)
+                acceptBackoff = true
+                timers.schedule(at: TimerQueue<TimerEvent>.now &+ 100_000_000, .resumeAccepting)
                 return
             }
             let fd: Int32
@@ -146,6 +152,7 @@ final class ServerLoop {
                 guard let accepted = try Sockets.accept(listener, portable: poller.backend.usesPortableSockets) else { return }
                 fd = accepted
             } catch {
+                if error.errno == EMFILE || error.errno == ENFILE, closeLongestIdleConnection() { continue }
                 // Out of descriptors or memory: back off briefly instead of spinning.
                 setListenerInterest(.none)
                 acceptBackoff = true
@@ -154,6 +161,7 @@ final class ServerLoop {
             }
             let connection = ServerConnection(fd: fd, id: nextConnectionID, configuration: configuration)
             connection.acceptedInTurn = turn
+            connection.lastTrafficTurn = turn
             nextConnectionID &+= 1
             do {
                 try poller.update(fd, from: .none, to: .readable)
@@ -195,6 +203,8 @@ final class ServerLoop {
                 }
                 return
             }
+            connection.movedBytes = true
+            connection.lastTrafficTurn = turn
             if connection.lingering || connection.closeWhenFlushed {
                 connection.discardedWhileLingering += count
                 if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
@@ -234,6 +244,7 @@ final class ServerLoop {
                     connection.deferredActions.append(contentsOf: actions[(index - 1)...])
                     break processing
                 }
+                connection.completedRequest = true
                 let response = handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
@@ -277,6 +288,8 @@ final class ServerLoop {
                 return
             }
             if written == 0 { break }
+            connection.movedBytes = true
+            connection.lastTrafficTurn = turn
             connection.outputStart += written
         }
         if connection.pendingOutput == 0 {
@@ -327,6 +340,26 @@ final class ServerLoop {
     }
 
     // MARK: - Teardown
+
+    /// Under connection pressure (`maxConnections` reached, or out of descriptors), closes
+    /// the connection idle the longest — nothing in flight, nothing to write, not accepted
+    /// this turn — to admit a new one, as nginx reuses idle keep-alive connections. False
+    /// when every connection is busy.
+    func closeLongestIdleConnection() -> Bool {
+        var oldest: ServerConnection?
+        for connection in connections.values where connection.acceptedInTurn != turn {
+            let done = connection.lingering
+                || connection.codec.activity == .idle && connection.pendingOutput == 0 && connection.deferredActions.isEmpty
+                    && connection.hungStreams == 0 && connection.pendingDelays == 0
+            guard done else { continue }
+            // Ties (accepted or served in the same turn) go to the one accepted first.
+            if let current = oldest, (current.lastTrafficTurn, current.id) < (connection.lastTrafficTurn, connection.id) { continue }
+            oldest = connection
+        }
+        guard let oldest else { return false }
+        destroy(oldest)
+        return true
+    }
 
     func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }
