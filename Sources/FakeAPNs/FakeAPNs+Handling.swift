@@ -109,11 +109,28 @@ extension FakeAPNs {
         case .failure(let reason): return reject(reason)
         case .success(let t): token = t
         }
+        var tokenNote: String?
         if s.configuration.providerTokens == .verify,
-           let rejection = checkProviderToken(request, now: now, state: &s) {
+           let rejection = checkProviderToken(request, now: now, state: &s, note: &tokenNote) {
             var verdict = reject(rejection.reason)
-            verdict.detail = rejection.detail
+            verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
             return verdict
+        }
+        var verdict = evaluatePush(request, token: token, inspection: inspection, apnsID: apnsID, now: now,
+                                   state: &s, wakeups: &wakeups)
+        if let tokenNote {
+            verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
+        }
+        return verdict
+    }
+
+    /// Steps 6–11: the push itself, once its provider token passed.
+    private func evaluatePush(_ request: HTTPRequest, token: Substring, inspection: PayloadInspection?,
+                              apnsID: String, now: Int64, state s: inout FakeAPNsState,
+                              wakeups: inout Wakeups) -> Verdict {
+        func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil, detail: String? = nil) -> Verdict {
+            Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
+                    response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
         let push: APNsPushRequest
         switch validator.checkPush(request, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
