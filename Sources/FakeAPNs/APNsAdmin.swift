@@ -127,6 +127,8 @@ enum APNsAdmin {
             var status: Int?
             var reason: String?
             var delay: Int?
+            /// A 410's `timestamp` (ms since 1970); now on the fake's clock when absent.
+            var timestamp: Int64?
         }
 
         var fault: Fault
@@ -144,7 +146,7 @@ enum APNsAdmin {
                 guard let status = fault.status, (200...599).contains(status), let reason = fault.reason else {
                     return .failure(Problem(400, "/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}"))
                 }
-                apnsFault = .reason(APNsReason(status: status, reason: reason))
+                apnsFault = .reason(APNsReason(status: status, reason: reason, timestamp: fault.timestamp))
             case "delay":
                 guard let delay = fault.delay, delay >= 0 else {
                     return .failure(Problem(400, "/fault/delay: milliseconds, 0 or more"))

@@ -62,7 +62,7 @@ extension FakeAPNs {
                     }
                 }
             },
-            APNsAdminRoute(method: "POST", path: "/apns/faults", summary: #"Add a fault: {"fault":{"status","reason"}|{"delay"}|{"kind":"reset|loseResponse|hang|goAway","reason"?},"count"|"probability"+"seed","token"?}"#) { [self] request in
+            APNsAdminRoute(method: "POST", path: "/apns/faults", summary: #"Add a fault: {"fault":{"status","reason","timestamp"?}|{"delay"}|{"kind":"reset|loseResponse|hang|goAway","reason"?},"count"|"probability"+"seed","token"?}"#) { [self] request in
                 APNsAdmin.with(APNsAdmin.FaultRequest.self, request) { body in
                     switch body.plan() {
                     case .success(let plan):

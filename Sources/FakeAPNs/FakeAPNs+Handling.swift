@@ -31,7 +31,9 @@ extension FakeAPNs {
             var response: HTTPResponse
             switch fault {
             case .reason(let reason)?:
-                response = errorResponse(reason, apnsID: apnsID, timestamp: nil)
+                // Every 410 carries a timestamp, as Apple documents; a fault without one gets "now".
+                let timestamp = reason.timestamp ?? (reason.status == 410 ? now : nil)
+                response = errorResponse(reason, apnsID: apnsID, timestamp: timestamp)
                 entry.status = reason.status
                 entry.reason = reason.reason
             case .reset?:
