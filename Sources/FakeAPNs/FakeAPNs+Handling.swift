@@ -72,6 +72,10 @@ extension FakeAPNs {
                     s.storeConnection(connection, for: request.connectionID)
                 }
             }
+            if request.bodyLimitExceeded {
+                entry.detail = [entry.detail, "the body exceeded the server's \(s.configuration.maxBodyBytes)-byte limit and was discarded unread"]
+                    .compactMap { $0 }.joined(separator: "; ")
+            }
             s.journal.append(entry)
             collectRequestWakeups(for: entry, state: &s, into: &wakeups)
             if onRequest != nil { journaled = entry }

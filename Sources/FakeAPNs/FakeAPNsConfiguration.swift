@@ -86,9 +86,10 @@ public struct FakeAPNsConfiguration: Sendable {
     /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
     /// more streams gets them refused, as with APNs' stream limit.
     public var maxConcurrentStreams: Int = 1000
-    /// Largest request body the server reads (bigger is refused before the handler; the
-    /// handler's 413 applies up to this size).
-    public var maxBodyBytes: Int = 64 * 1024
+    /// Largest request body the server buffers. A bigger one is not read: it is answered
+    /// 413 `PayloadTooLarge` and journaled like any request (Apple's own 4 KiB / 5 KiB
+    /// limits apply below this size).
+    public var maxBodyBytes: Int = 1024 * 1024
 
     /// The defaults: sandbox, verified tokens, known devices only, no throttle.
     public init() {}

@@ -6,7 +6,11 @@ extension HTTP2Connection {
         if stream % 2 == 0 { throw HTTP2ProtocolError(.protocolError, "client stream id \(stream) is even") }
         let purpose: PendingHeaderBlock.Purpose
         if let current = streams[stream] {
-            if current.state != .receiving {
+            if current.discardingBody {
+                // Trailers of a body over the limit: decoded for HPACK's sake, dropped.
+                if endStream { endDiscarding(stream) }
+                purpose = .discard(nil)
+            } else if current.state != .receiving {
                 purpose = .discard(HTTP2ProtocolError(.streamClosed, stream: stream, "HEADERS after END_STREAM"))
             } else if !endStream {
                 purpose = .discard(HTTP2ProtocolError(.protocolError, stream: stream, "trailers without END_STREAM"))
@@ -78,7 +82,7 @@ extension HTTP2Connection {
             try Self.parseRequest(fields, stream: stream, into: &state)
             streams[stream] = state
             if let length = state.contentLength, length > configuration.maxBodyBytes {
-                refuseBody(stream)
+                refuseBody(stream, stillReceiving: !endStream)
                 return
             }
             if endStream { try finishRequest(stream) }
@@ -100,15 +104,19 @@ extension HTTP2Connection {
         dispatches.append(.dispatch(request, stream: stream))
     }
 
-    /// The body exceeds `maxBodyBytes`: answer 413 and reset the rest of the upload.
-    mutating func refuseBody(_ stream: UInt32) {
-        let stillReceiving = streams[stream]?.state == .receiving
+    /// The body exceeds `maxBodyBytes`: dispatch the request without its body, marked
+    /// ``HTTPRequest/bodyLimitExceeded``; the rest of its DATA is credited and dropped.
+    mutating func refuseBody(_ stream: UInt32, stillReceiving: Bool) {
+        guard let current = streams[stream] else { return }
+        let request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
+                                  headers: current.headers, body: [], version: .http2, connectionID: connectionID,
+                                  bodyLimitExceeded: true)
         streams[stream]?.update { s in
             s.body = []
             s.state = .awaitingResponse
+            s.discardingBody = stillReceiving
         }
-        writeResponse(HTTPResponse(status: .contentTooLarge), stream: stream)
-        if stillReceiving { resetStream(stream, .noError) }
+        dispatches.append(.dispatch(request, stream: stream))
     }
 
     /// `tokenOctets[b]`: `b` may appear in an HTTP/2 field name (a lowercase token character).

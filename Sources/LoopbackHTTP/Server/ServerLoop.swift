@@ -234,7 +234,8 @@ final class ServerLoop {
                     connection.deferredActions.append(contentsOf: actions[(index - 1)...])
                     break processing
                 }
-                let response = handler(request)
+                let response = request.bodyLimitExceeded && !configuration.dispatchesOversizedRequests
+                    ? HTTPResponse.bodyLimitExceeded(configuration.maxBodyBytes) : handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
                 connection.closeWhenFlushed = true
