@@ -25,7 +25,7 @@ public enum ServeCommand {
     public static let abstract = "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port."
 
     /// The usage line, after the tool's name.
-    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
+    public static let usage = "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]"
 
     /// The full `--help` text.
     public static let helpText = """
@@ -49,6 +49,11 @@ public enum ServeCommand {
                                       A provider-token signing key (Apple's .p8, or a PEM
                                       public key); repeat for more. Without any, FakeAPNs
                                       accepts every provider token unchecked.
+          --apns-environment production|development
+                                      The environment of a push whose host is not Apple's
+                                      (default development). A push addressed to
+                                      api.push.apple.com is production, to
+                                      api.sandbox.push.apple.com development, whatever this says.
           --apns-any-token            Accept every well-formed device token.
           --forward-to-simulator BUNDLE_ID
                                       Write each delivered push to a .apns file and run
@@ -76,6 +81,7 @@ public enum ServeCommand {
         var apnsTopics: [String] = []
         var apnsKeys: [APNsKeySpec] = []
         var apnsAnyToken = false
+        var apnsEnvironment: APNsEnvironment = .sandbox
         var simulatorBundleID: String?
         var scenario: PushScenario?
         var colour = "auto"
@@ -224,6 +230,7 @@ public enum ServeCommand {
         OptionSpec("--no-apns", help: "Run FakeBackend only."),
         OptionSpec("--apns-topic", valueName: "BUNDLE_ID", isRepeatable: true, help: "A bundle id FakeAPNs serves."),
         OptionSpec("--apns-key", valueName: "KEY_ID:TEAM_ID:FILE.p8", isRepeatable: true, help: "A provider-token signing key."),
+        OptionSpec("--apns-environment", valueName: "production|development", help: "The environment of a push to a host that is not Apple's."),
         OptionSpec("--apns-any-token", help: "Accept every well-formed device token."),
         OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID", help: "Push deliveries to the booted Simulator."),
         OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario's faults."),
@@ -276,6 +283,13 @@ public enum ServeCommand {
                 throw UsageProblem(message: "\(error)")
             }
         }
+        if let value = parsed.value(for: "--apns-environment") {
+            switch value {
+            case "production": options.apnsEnvironment = .production
+            case "development", "sandbox": options.apnsEnvironment = .sandbox
+            default: throw UsageProblem(message: "--apns-environment expects production or development, found '\(value)'.")
+            }
+        }
         if let value = parsed.value(for: "--forward-to-simulator") {
             guard !value.isEmpty else { throw UsageProblem(message: "--forward-to-simulator needs a bundle id.") }
             options.simulatorBundleID = value
@@ -305,6 +319,7 @@ public enum ServeCommand {
         configuration.port = options.apnsPort ?? 0
         configuration.topics = Set(options.apnsTopics)
         configuration.acceptAnyDeviceToken = options.apnsAnyToken
+        configuration.environment = options.apnsEnvironment
         configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
         let keys = try options.apnsKeys.map { spec in (spec, try spec.loadPublicKey()) }
         let apns = try FakeAPNs.startListening(configuration: configuration)

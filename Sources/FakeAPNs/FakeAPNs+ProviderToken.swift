@@ -19,7 +19,7 @@ extension FakeAPNs {
     /// Choice where Apple is silent: a token that fails any check is not installed, so it
     /// never counts as an update; replacing an expired token is always allowed.
     /// - Parameter note: set to how a non-integer `iat` was read, for the journal.
-    func checkProviderToken(_ request: HTTPRequest, now: Int64, state s: inout FakeAPNsState,
+    func checkProviderToken(_ request: HTTPRequest, environment: APNsEnvironment, now: Int64, state s: inout FakeAPNsState,
                             note: inout String?) -> Rejection? {
         guard let header = request.headers["authorization"] else {
             return Rejection(.missingProviderToken, "no authorization header")
@@ -52,8 +52,8 @@ extension FakeAPNs {
         guard key.key.isValidSignature(parts.signature, for: parts.signingInput) else {
             return Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)")
         }
-        if let environment = key.environment, environment != s.configuration.environment {
-            return Rejection(.badEnvironmentKeyIdInToken, "key \(parts.keyID) is for \(environment.rawValue); this fake plays \(s.configuration.environment.rawValue)")
+        if let keyEnvironment = key.environment, keyEnvironment != environment {
+            return Rejection(.badEnvironmentKeyIdInToken, "key \(parts.keyID) is for \(keyEnvironment.displayName); this request is for \(environment.displayName)")
         }
         if let team = connection.teamID, team != parts.teamID {
             return Rejection(.unrelatedKeyIdInToken, "this connection's first token was team \(team)'s; open a new connection for team \(parts.teamID)")

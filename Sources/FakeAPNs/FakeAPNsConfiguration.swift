@@ -33,11 +33,15 @@ public struct ThrottlePolicy: Sendable, Hashable {
     }
 }
 
-/// Everything FakeAPNs is started with. Defaults suit a test: sandbox environment,
+/// Everything FakeAPNs is started with. Defaults suit a test: sandbox (development) by default,
 /// signatures verified, unknown device tokens rejected, no throttling.
 public struct FakeAPNsConfiguration: Sendable {
-    /// The environment the fake plays. `apns-unique-id` is sent only in `.sandbox`;
-    /// device tokens and keys registered for the other environment are refused.
+    /// The environment of a request whose host is not one of Apple's. One fake serves both
+    /// environments, deciding each request's as APNs does, by the host the sender addressed
+    /// (`:authority` or `Host`: `api.push.apple.com` is production,
+    /// `api.sandbox.push.apple.com` and `api.development.push.apple.com` are sandbox; see
+    /// ``APNsEnvironment/init(host:)``). `apns-unique-id` is sent only in `.sandbox`; device
+    /// tokens and keys registered for the other environment are refused.
     public var environment: APNsEnvironment = .sandbox
     /// Bundle ids this fake accepts pushes for; a topic whose bundle id is not listed gets
     /// `TopicDisallowed`. Empty: every bundle id is allowed.
