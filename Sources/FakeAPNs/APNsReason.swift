@@ -95,8 +95,12 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public static let missingProviderToken = APNsReason(.missingProviderToken)
     /// Apple's ``APNsErrorReason/unrelatedKeyIdInToken``.
     public static let unrelatedKeyIdInToken = APNsReason(.unrelatedKeyIdInToken)
-    /// Apple's ``APNsErrorReason/badEnvironmentKeyIdInToken``.
-    public static let badEnvironmentKeyIdInToken = APNsReason(.badEnvironmentKeyIdInToken)
+    /// Apple's ``APNsErrorReason/badEnvironmentKeyInToken``: `BadEnvironmentKeyInToken`, the
+    /// spelling APNs returns (its docs say `BadEnvironmentKeyIdInToken`).
+    public static let badEnvironmentKeyInToken = APNsReason(.badEnvironmentKeyInToken)
+    /// Renamed: APNs returns `BadEnvironmentKeyInToken`.
+    @available(*, deprecated, renamed: "badEnvironmentKeyInToken")
+    public static var badEnvironmentKeyIdInToken: APNsReason { .badEnvironmentKeyInToken }
 
     // MARK: 404, 405
     /// Apple's ``APNsErrorReason/badPath``.

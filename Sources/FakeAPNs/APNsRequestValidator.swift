@@ -15,7 +15,7 @@ import LoopbackHTTP
 /// 3. any `apns-*` or `authorization` header sent twice → 400 `DuplicateHeaders`
 /// 4. `apns-id` not a UUID (8-4-4-4-12 hex) → 400 `BadMessageId`
 /// 5. the provider token (``FakeAPNs``): `MissingProviderToken`, `InvalidProviderToken`,
-///    `BadEnvironmentKeyIdInToken`, `UnrelatedKeyIdInToken`, 429 `TooManyProviderTokenUpdates`,
+///    `BadEnvironmentKeyInToken`, `UnrelatedKeyIdInToken`, 429 `TooManyProviderTokenUpdates`,
 ///    `ExpiredProviderToken`
 /// 6. `apns-topic` missing → `MissingTopic`; `apns-push-type` unknown → `InvalidPushType`;
 ///    topic empty, with whitespace, or without the push type's suffix (or with another

@@ -8,7 +8,7 @@ extension FakeAPNs {
     /// way). A new token is decoded (`alg` ES256, `kid`, `iss`, `iat`), its key looked up
     /// and its team matched (`InvalidProviderToken`), its signature verified
     /// (`InvalidProviderToken`), its key's environment matched
-    /// (`BadEnvironmentKeyIdInToken`), its team matched with the team of the connection's
+    /// (`BadEnvironmentKeyInToken`), its team matched with the team of the connection's
     /// first token (`UnrelatedKeyIdInToken`: open a new connection), its timing checked
     /// against the token it replaces (429 `TooManyProviderTokenUpdates` when the
     /// connection's current token is still valid and was installed under 20 minutes ago)
@@ -53,7 +53,7 @@ extension FakeAPNs {
             return Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)")
         }
         if let keyEnvironment = key.environment, keyEnvironment != environment {
-            return Rejection(.badEnvironmentKeyIdInToken, "key \(parts.keyID) is for \(keyEnvironment.displayName); this request is for \(environment.displayName)")
+            return Rejection(.badEnvironmentKeyInToken, "key \(parts.keyID) is for \(keyEnvironment.displayName); this request is for \(environment.displayName)")
         }
         if let team = connection.teamID, team != parts.teamID {
             return Rejection(.unrelatedKeyIdInToken, "this connection's first token was team \(team)'s; open a new connection for team \(parts.teamID)")
