@@ -45,6 +45,15 @@ import PushScenarios
         #expect(serve.stop() == 0)
     }
 
+    @Test func aProviderTokenWithoutAPrivateKeyIsAProblemNamingTheOption() async throws {
+        let serve = try await ServeRun(["--apns-topic", "com.example.app"])
+        let answer = try await serve.send("GET", serve.admin + "/apns/provider-token")
+        #expect(answer.status == 404)
+        #expect(answer.body.contains(#"--apns-key KEYID:TEAMID:PATH"#), "\(answer.body)")
+        #expect(answer.body.contains(".p8 private key"), "\(answer.body)")
+        #expect(serve.stop() == 0)
+    }
+
     /// One serve plays both environments: the app's declared environment decides the
     /// device's, the host a push addresses decides the push's.
     @Test func aProductionRegistrationIsPushedThroughTheProductionHostOnly() async throws {
