@@ -20,6 +20,8 @@ extension ServeCommand {
         private let quiet: Bool
         private let apns = Locked<FakeAPNs?>(nil)
         private let unregisteredByScenario = Locked<Set<String>>([])
+        /// `--apns-key` was given, but no file holds a private key.
+        private let hasPublicKeysOnly: Bool
 
         init(options: Options, io output: CommandIO) throws {
             let environment = output.environment
@@ -38,6 +40,7 @@ extension ServeCommand {
                       let key = try? APNsSigningKey(pemRepresentation: text) else { return nil }
                 return (spec.keyID, spec.teamID, key)
             }
+            hasPublicKeysOnly = !options.apnsKeys.isEmpty && signingKeys.isEmpty
         }
 
         /// The backend's log line.
@@ -75,6 +78,15 @@ extension ServeCommand {
                         summary: "A provider token (text/plain) signed with the first --apns-key .p8, valid for an hour") { _ in
                     let token = ProviderToken.mint(keyID: first.keyID, teamID: first.teamID, signingKey: first.key)
                     return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array((token + "\n").utf8))
+                }
+            } else if fake != nil {
+                // Without a private key there is nothing to sign with: say what is needed.
+                let detail = hasPublicKeysOnly
+                    ? "No provider token: the --apns-key files are public keys, which verify tokens but cannot sign them. Pass the private key, Apple's .p8: --apns-key KEYID:TEAMID:PATH (e.g. --apns-key ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8)."
+                    : "No provider token: serve mints them only with a .p8 private key, and none was given (FakeAPNs does not check tokens now). Start serve with --apns-key KEYID:TEAMID:PATH (e.g. --apns-key ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8)."
+                api.add("GET", "/apns/provider-token",
+                        summary: "A provider token: needs an --apns-key .p8 private key (404 problem without one)") { _ in
+                    AdminAPI.problem(status: 404, detail: detail)
                 }
             }
             if let scenario, let fake {

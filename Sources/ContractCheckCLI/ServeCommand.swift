@@ -29,7 +29,7 @@ public enum ServeCommand: Subcommand {
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]",
+            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]",
             options: optionSpecs,
             discussion: """
             SESSIONS: without any --session, every bearer token is its own account.
@@ -62,6 +62,7 @@ public enum ServeCommand: Subcommand {
         var apnsTopics: [String] = []
         var apnsKeys: [APNsKeySpec] = []
         var apnsAnyToken = false
+        var apnsEnvironment: APNsEnvironment = .sandbox
         var simulatorBundleID: String?
         var scenario: PushScenario?
         var colour = "auto"
@@ -206,6 +207,8 @@ public enum ServeCommand: Subcommand {
         OptionSpec("--apns-topic", valueName: "BUNDLE_ID", isRepeatable: true, help: "A bundle id FakeAPNs serves; repeat for more."),
         OptionSpec("--apns-key", valueName: "KEY_ID:TEAM_ID:FILE.p8", isRepeatable: true,
                    help: "A provider-token signing key (Apple's .p8, or a PEM public key); repeat for more."),
+        OptionSpec("--apns-environment", valueName: "production|development",
+                   help: "The environment of a push whose host is not Apple's (default development); a push to api.push.apple.com is production, to api.sandbox.push.apple.com development."),
         OptionSpec("--apns-any-token", help: "Accept every well-formed device token."),
         OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID",
                    help: "Run `xcrun simctl push booted BUNDLE_ID FILE` for each delivered push (macOS)."),
@@ -256,6 +259,13 @@ extension ServeCommand.Options {
                 throw UsageError.invalidValue("\(error)")
             }
         }
+        if let value = parsed.value(for: "--apns-environment") {
+            switch value {
+            case "production": options.apnsEnvironment = .production
+            case "development", "sandbox": options.apnsEnvironment = .sandbox
+            default: throw UsageError.invalidValue("--apns-environment expects production or development, found '\(value)'.")
+            }
+        }
         if let value = parsed.value(for: "--forward-to-simulator") {
             guard !value.isEmpty else { throw UsageError.invalidValue("--forward-to-simulator needs a bundle id.") }
             options.simulatorBundleID = value
@@ -288,6 +298,7 @@ extension ServeCommand {
         configuration.port = options.apnsPort ?? 0
         configuration.topics = Set(options.apnsTopics)
         configuration.acceptAnyDeviceToken = options.apnsAnyToken
+        configuration.environment = options.apnsEnvironment
         configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
         let keys = try options.apnsKeys.map { spec in (spec, try spec.loadPublicKey()) }
         let apns = try FakeAPNs.startListening(configuration: configuration)

@@ -128,6 +128,8 @@ enum APNsAdmin {
             var status: Int?
             var reason: String?
             var delay: Int?
+            /// A 410's `timestamp` (ms since 1970); now on the fake's clock when absent.
+            var timestamp: Int64?
         }
 
         var fault: Fault
@@ -145,7 +147,7 @@ enum APNsAdmin {
                 guard let status = fault.status, (200...599).contains(status), let reason = fault.reason else {
                     return .failure(AdminRequestError("/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}"))
                 }
-                apnsFault = .reason(APNsReason(status: status, reason: reason))
+                apnsFault = .reason(APNsReason(status: status, reason: reason, timestamp: fault.timestamp))
             case "delay":
                 guard let delay = fault.delay, delay >= 0 else {
                     return .failure(AdminRequestError("/fault/delay: milliseconds, 0 or more"))

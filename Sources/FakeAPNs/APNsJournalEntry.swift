@@ -39,6 +39,10 @@ public struct APNsJournalEntry: Sendable, Hashable {
     public var connectionID: UInt64
     /// HTTP/2 or HTTP/1.1.
     package var protocolVersion: HTTPProtocolVersion
+    /// The environment the request was answered in: the Apple host it addressed
+    /// (`api.push.apple.com` → production, `api.sandbox.push.apple.com` → sandbox), else
+    /// ``FakeAPNsConfiguration/environment``.
+    public var environment: APNsEnvironment = .sandbox
     /// `"HTTP/2"` or `"HTTP/1.1"`: what the sender spoke.
     public var httpVersion: String { protocolVersion.rawValue }
 

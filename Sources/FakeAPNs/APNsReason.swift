@@ -12,6 +12,9 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: Int
     /// The `reason` value of the JSON error body, e.g. `APNsErrorReason.badDeviceToken.rawValue`.
     public var reason: String
+    /// The body's `timestamp` (ms since 1970) a scripted fault sends. nil: a 410 fault gets
+    /// the fake's clock's "now" (APNs sends a timestamp with every 410), others none.
+    public var timestamp: Int64?
 
     /// One of Apple's reasons, with its status from the Contracts' table.
     public init(_ reason: APNsErrorReason) {
@@ -22,6 +25,18 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public init(status: Int, reason: String) {
         self.status = status
         self.reason = reason
+    }
+
+    /// Any status and reason with the body's `timestamp` (ms since 1970), e.g. a scripted
+    /// 410 as of a given time: `APNsReason(status: 410, reason: "Unregistered", timestamp: ms)`.
+    public init(status: Int, reason: String, timestamp: Int64?) {
+        self.init(status: status, reason: reason)
+        self.timestamp = timestamp
+    }
+
+    /// This reason with the body's `timestamp` set, e.g. `.unregistered.at(ms)` for a fault.
+    public func at(_ timestamp: Int64) -> APNsReason {
+        APNsReason(status: status, reason: reason, timestamp: timestamp)
     }
 
     /// "status reason", e.g. `400` and the reason string.
@@ -80,8 +95,12 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public static let missingProviderToken = APNsReason(.missingProviderToken)
     /// Apple's ``APNsErrorReason/unrelatedKeyIdInToken``.
     public static let unrelatedKeyIdInToken = APNsReason(.unrelatedKeyIdInToken)
-    /// Apple's ``APNsErrorReason/badEnvironmentKeyIdInToken``.
-    public static let badEnvironmentKeyIdInToken = APNsReason(.badEnvironmentKeyIdInToken)
+    /// Apple's ``APNsErrorReason/badEnvironmentKeyInToken``: `BadEnvironmentKeyInToken`, the
+    /// spelling APNs returns (its docs say `BadEnvironmentKeyIdInToken`).
+    public static let badEnvironmentKeyInToken = APNsReason(.badEnvironmentKeyInToken)
+    /// Renamed: APNs returns `BadEnvironmentKeyInToken`.
+    @available(*, deprecated, renamed: "badEnvironmentKeyInToken")
+    public static var badEnvironmentKeyIdInToken: APNsReason { .badEnvironmentKeyInToken }
 
     // MARK: 404, 405
     /// Apple's ``APNsErrorReason/badPath``.
@@ -113,8 +132,10 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     /// Apple's ``APNsErrorReason/shutdown``.
     public static let shutdown = APNsReason(.shutdown)
 
-    /// The JSON error body: `{"reason":"…"}`, with `"timestamp"` (ms since 1970) when given.
+    /// The JSON error body: `{"reason":"…"}`, with `"timestamp"` (ms since 1970) when given
+    /// (or, when not, this reason's own ``timestamp``).
     public func body(timestamp: Int64? = nil) -> [UInt8] {
+        let timestamp = timestamp ?? self.timestamp
         var text = "{\"reason\":" + JSONTreeWriter.quoted(reason)
         if let timestamp { text += ",\"timestamp\":\(timestamp)" }
         text += "}"

@@ -15,7 +15,7 @@ import LoopbackHTTP
 /// 3. any `apns-*` or `authorization` header sent twice → 400 `DuplicateHeaders`
 /// 4. `apns-id` not a UUID (8-4-4-4-12 hex) → 400 `BadMessageId`
 /// 5. the provider token (``FakeAPNs``): `MissingProviderToken`, `InvalidProviderToken`,
-///    `BadEnvironmentKeyIdInToken`, `UnrelatedKeyIdInToken`, 429 `TooManyProviderTokenUpdates`,
+///    `BadEnvironmentKeyInToken`, `UnrelatedKeyIdInToken`, 429 `TooManyProviderTokenUpdates`,
 ///    `ExpiredProviderToken`
 /// 6. `apns-topic` missing → `MissingTopic`; `apns-push-type` unknown → `InvalidPushType`;
 ///    topic empty, with whitespace, or without the push type's suffix (or with another
@@ -24,7 +24,8 @@ import LoopbackHTTP
 ///    `apns-expiration` not a non-negative integer → `BadExpirationDate`;
 ///    `apns-collapse-id` over 64 bytes → `BadCollapseId`
 /// 8. the token in the path not an even number (2…200) of hex digits → `BadDeviceToken`
-/// 9. payload: empty → `PayloadEmpty`; over 4096 bytes (5120 for VoIP) → 413 `PayloadTooLarge`;
+/// 9. payload: over ``FakeAPNsConfiguration/maxBodyBytes`` (dropped unread by the server)
+///    or over 4096 bytes (5120 for VoIP) → 413 `PayloadTooLarge`; empty → `PayloadEmpty`;
 ///    not a JSON object → 400 `FakeAPNsInvalidPayloadJSON` (Apple documents no reason);
 ///    contract violations in reject mode → 400 `FakeAPNsPayloadContractViolation`
 /// 10. device state (``FakeAPNs``): unknown token or a token of the other environment →
@@ -100,6 +101,8 @@ package struct APNsRequestValidator: Sendable {
         guard Self.isDeviceToken(token) else { return .failure(.badDeviceToken) }
 
         let payload = request.body
+        // Over the transport's limit the body was never buffered: too large, whatever it held.
+        if request.bodyLimitExceeded { return .failure(.payloadTooLarge) }
         if payload.isEmpty { return .failure(.payloadEmpty) }
         if payload.count > pushType.maximumPayloadBytes { return .failure(.payloadTooLarge) }
         if !isJSONObject(payload) { return .failure(.invalidPayloadJSON) }

@@ -49,7 +49,7 @@ extension FakeAPNs {
                     }
                 }
             },
-            AdminAPI.Route(method: "POST", path: "/apns/faults", summary: #"Add a fault: {"fault":{"status","reason"}|{"delay"}|{"kind":"reset|loseResponse|hang|goAway","reason"?},"count"|"probability"+"seed","token"?}"#) { [self] request in
+            AdminAPI.Route(method: "POST", path: "/apns/faults", summary: #"Add a fault: {"fault":{"status","reason","timestamp"?}|{"delay"}|{"kind":"reset|loseResponse|hang|goAway","reason"?},"count"|"probability"+"seed","token"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.FaultRequest.self, of: request) { body in
                     switch body.plan() {
                     case .success(let plan):

@@ -12,11 +12,13 @@ extension FakeAPNs {
         let framing = validator.checkFraming(request)
         let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }
         let inspection = inspectIfReadable(request.body)
+        let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
 
         var wakeups = Wakeups()
         var journaled: APNsJournalEntry?
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
+            let environment = hostEnvironment ?? s.configuration.environment
             let sentID = request.headers["apns-id"]
             let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
             var entry = APNsJournalEntry(
@@ -25,13 +27,16 @@ extension FakeAPNs {
                 pushType: request.headers["apns-push-type"], collapseID: request.headers["apns-collapse-id"],
                 payloadBytes: request.body.count, status: 0, reason: nil, violations: inspection?.violations ?? [],
                 fault: nil, delivery: nil, detail: nil, connectionID: request.connectionID, protocolVersion: request.version)
+            entry.environment = environment
 
             let fault = s.takeFault(for: pathToken)
             entry.fault = fault
             var response: HTTPResponse
             switch fault {
             case .reason(let reason)?:
-                response = errorResponse(reason, apnsID: apnsID, timestamp: nil)
+                // Every 410 carries a timestamp, as Apple documents; a fault without one gets "now".
+                let timestamp = reason.timestamp ?? (reason.status == 410 ? now : nil)
+                response = errorResponse(reason, apnsID: apnsID, timestamp: timestamp)
                 entry.status = reason.status
                 entry.reason = reason.reason
             case .reset?:
@@ -43,7 +48,7 @@ extension FakeAPNs {
                                         disposition: .goAway(debugData: APNsReason(status: 503, reason: reason).body()))
             case .delay?, .loseResponse?, nil:
                 let verdict = evaluate(request, framing: framing, inspection: inspection, apnsID: apnsID,
-                                       now: now, state: &s, wakeups: &wakeups)
+                                       environment: environment, now: now, state: &s, wakeups: &wakeups)
                 entry.status = verdict.status
                 entry.reason = verdict.reason?.reason
                 entry.delivery = verdict.delivery
@@ -69,6 +74,10 @@ extension FakeAPNs {
                     }
                     s.storeConnection(connection, for: request.connectionID)
                 }
+            }
+            if request.bodyLimitExceeded {
+                entry.detail = [entry.detail, "the body exceeded the server's \(s.configuration.maxBodyBytes)-byte limit and was discarded unread"]
+                    .compactMap { $0 }.joined(separator: "; ")
             }
             s.journal.append(entry)
             collectRequestWakeups(for: entry, state: &s, into: &wakeups)
@@ -97,9 +106,11 @@ extension FakeAPNs {
     }
 
     /// Steps 1–11 of ``APNsRequestValidator``'s order.
+    ///
+    /// `environment` is the request's: the Apple host it addressed, else the configured one.
     private func evaluate(_ request: HTTPRequest, framing: Result<Substring, APNsReason>,
-                          inspection: PayloadInspection?, apnsID: String, now: Int64,
-                          state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
+                          inspection: PayloadInspection?, apnsID: String, environment: APNsEnvironment,
+                          now: Int64, state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil) -> Verdict {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp))
@@ -109,11 +120,28 @@ extension FakeAPNs {
         case .failure(let reason): return reject(reason)
         case .success(let t): token = t
         }
+        var tokenNote: String?
         if s.configuration.providerTokens == .verify,
-           let rejection = checkProviderToken(request, now: now, state: &s) {
+           let rejection = checkProviderToken(request, environment: environment, now: now, state: &s, note: &tokenNote) {
             var verdict = reject(rejection.reason)
-            verdict.detail = rejection.detail
+            verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
             return verdict
+        }
+        var verdict = evaluatePush(request, token: token, inspection: inspection, apnsID: apnsID,
+                                   environment: environment, now: now, state: &s, wakeups: &wakeups)
+        if let tokenNote {
+            verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
+        }
+        return verdict
+    }
+
+    /// Steps 6–11: the push itself, once its provider token passed.
+    private func evaluatePush(_ request: HTTPRequest, token: Substring, inspection: PayloadInspection?,
+                              apnsID: String, environment: APNsEnvironment, now: Int64,
+                              state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
+        func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil, detail: String? = nil) -> Verdict {
+            Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
+                    response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
         let push: APNsPushRequest
         switch validator.checkPush(request, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
@@ -131,25 +159,27 @@ extension FakeAPNs {
         var device: FakeAPNsState.Device
         if let known = s.devices.removeValue(forKey: push.deviceToken) {
             device = known
-            var refusal: (APNsReason, Int64?)?
+            var refusal: (APNsReason, Int64?, String?)?
             if let at = device.unregisteredAt {
-                refusal = (.unregistered, at)
+                refusal = (.unregistered, at, nil)
             } else if accepting {
                 refusal = nil
-            } else if !device.registered || device.environment != s.configuration.environment {
-                refusal = (.badDeviceToken, nil)
+            } else if !device.registered {
+                refusal = (.badDeviceToken, nil, "the token is not registered")
+            } else if device.environment != environment {
+                refusal = (.badDeviceToken, nil, Self.environmentMismatch(device.environment, request: request, environment: environment))
             } else if !device.anyTopic && !device.topics.contains(push.topic) {
-                refusal = (.deviceTokenNotForTopic, nil)
+                refusal = (.deviceTokenNotForTopic, nil, nil)
             }
-            if let (reason, timestamp) = refusal {
+            if let (reason, timestamp, detail) = refusal {
                 s.devices[push.deviceToken] = device
-                return reject(reason, push: push, timestamp: timestamp)
+                return reject(reason, push: push, timestamp: timestamp, detail: detail)
             }
         } else if accepting {
-            device = FakeAPNsState.Device(environment: s.configuration.environment)
+            device = FakeAPNsState.Device(environment: environment)
             s.rememberImplicitDevice(push.deviceToken)
         } else {
-            return reject(.badDeviceToken, push: push)
+            return reject(.badDeviceToken, push: push, detail: "the token is not registered")
         }
 
         // Rate.
@@ -168,11 +198,19 @@ extension FakeAPNs {
 
         var headers = HTTPFields()
         headers.append(name: "apns-id", value: apnsID)
-        if s.configuration.environment == .sandbox {
+        if environment == .sandbox {  // Apple: "only available in the Development environment"
             headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))
         }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
                        response: HTTPResponse(status: .ok, headers: headers))
+    }
+
+    /// The journal's detail for a token of the other environment: both named, and why the
+    /// request is in its environment.
+    static func environmentMismatch(_ tokens: APNsEnvironment, request: HTTPRequest, environment: APNsEnvironment) -> String {
+        let why = request.authority.flatMap(APNsEnvironment.init(host:)) != nil
+            ? "addressed to \(request.authority ?? "")" : "the fake's default environment"
+        return "the token is registered for \(tokens.displayName); this request is for \(environment.displayName) (\(why))"
     }
 
     func errorResponse(_ reason: APNsReason, apnsID: String, timestamp: Int64?) -> HTTPResponse {

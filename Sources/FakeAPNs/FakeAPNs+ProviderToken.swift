@@ -8,15 +8,19 @@ extension FakeAPNs {
     /// way). A new token is decoded (`alg` ES256, `kid`, `iss`, `iat`), its key looked up
     /// and its team matched (`InvalidProviderToken`), its signature verified
     /// (`InvalidProviderToken`), its key's environment matched
-    /// (`BadEnvironmentKeyIdInToken`), its team matched with the team of the connection's
+    /// (`BadEnvironmentKeyInToken`), its team matched with the team of the connection's
     /// first token (`UnrelatedKeyIdInToken`: open a new connection), its timing checked
     /// against the token it replaces (429 `TooManyProviderTokenUpdates` when the
     /// connection's current token is still valid and was installed under 20 minutes ago)
-    /// and its age checked (`ExpiredProviderToken` past one hour).
+    /// and its age checked (`ExpiredProviderToken` past one hour; `InvalidProviderToken`
+    /// more than an hour ahead: Apple says `iat` "must be no more than one hour from the
+    /// current time").
     ///
     /// Choice where Apple is silent: a token that fails any check is not installed, so it
     /// never counts as an update; replacing an expired token is always allowed.
-    func checkProviderToken(_ request: HTTPRequest, now: Int64, state s: inout FakeAPNsState) -> Rejection? {
+    /// - Parameter note: set to how a non-integer `iat` was read, for the journal.
+    func checkProviderToken(_ request: HTTPRequest, environment: APNsEnvironment, now: Int64, state s: inout FakeAPNsState,
+                            note: inout String?) -> Rejection? {
         guard let header = request.headers["authorization"] else {
             return Rejection(.missingProviderToken, "no authorization header")
         }
@@ -38,6 +42,7 @@ extension FakeAPNs {
         case .failure(let error): return Rejection(.invalidProviderToken, error.description)
         case .success(let decoded): parts = decoded
         }
+        note = parts.issuedAtReading
         guard let key = s.keys[parts.keyID] else {
             return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)")
         }
@@ -47,8 +52,8 @@ extension FakeAPNs {
         guard key.key.isValidSignature(parts.signature, for: parts.signingInput) else {
             return Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)")
         }
-        if let environment = key.environment, environment != s.configuration.environment {
-            return Rejection(.badEnvironmentKeyIdInToken, "key \(parts.keyID) is for \(environment.rawValue); this fake plays \(s.configuration.environment.rawValue)")
+        if let keyEnvironment = key.environment, keyEnvironment != environment {
+            return Rejection(.badEnvironmentKeyInToken, "key \(parts.keyID) is for \(keyEnvironment.displayName); this request is for \(environment.displayName)")
         }
         if let team = connection.teamID, team != parts.teamID {
             return Rejection(.unrelatedKeyIdInToken, "this connection's first token was team \(team)'s; open a new connection for team \(parts.teamID)")
@@ -61,6 +66,9 @@ extension FakeAPNs {
         }
         if now &- issuedAt > lifetime {
             return Rejection(.expiredProviderToken, "iat is \((now &- issuedAt) / 1000) s ago; a token is valid for an hour")
+        }
+        if issuedAt &- now > lifetime {
+            return Rejection(.invalidProviderToken, "iat is \((issuedAt &- now) / 1000) s ahead of the clock; it must be no more than an hour from the current time")
         }
 
         connection.token = token

@@ -51,6 +51,7 @@ extension FakeAPNs {
         server.port = configuration.port
         server.idleTimeout = configuration.idleTimeout
         server.maxBodyBytes = configuration.maxBodyBytes
+        server.dispatchesOversizedRequests = true  // answered PayloadTooLarge and journaled
         server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
         let started: HTTPServer
         do {

@@ -62,7 +62,7 @@ public final class FakeAPNs: Sendable {
     ///   - keyID: the `kid` of tokens signed with it (Apple's 10-character key id).
     ///   - teamID: the `iss` those tokens must carry.
     ///   - environment: restricts the key to one environment (a token signed with it in
-    ///     the other gets `BadEnvironmentKeyIdInToken`); nil: both.
+    ///     the other gets `BadEnvironmentKeyInToken`); nil: both.
     public func registerSigningKey(_ key: some ProviderTokenVerificationKey, keyID: String, teamID: String,
                                    environment: APNsEnvironment? = nil) {
         state.withLock {

@@ -33,11 +33,15 @@ public struct ThrottlePolicy: Sendable, Hashable {
     }
 }
 
-/// Everything FakeAPNs is started with. Defaults suit a test: sandbox environment,
+/// Everything FakeAPNs is started with. Defaults suit a test: sandbox (development) by default,
 /// signatures verified, unknown device tokens rejected, no throttling.
 public struct FakeAPNsConfiguration: Sendable {
-    /// The environment the fake plays. `apns-unique-id` is sent only in `.sandbox`;
-    /// device tokens and keys registered for the other environment are refused.
+    /// The environment of a request whose host is not one of Apple's. One fake serves both
+    /// environments, deciding each request's as APNs does, by the host the sender addressed
+    /// (`:authority` or `Host`: `api.push.apple.com` is production,
+    /// `api.sandbox.push.apple.com` and `api.development.push.apple.com` are sandbox; see
+    /// ``APNsEnvironment/init(host:)``). `apns-unique-id` is sent only in `.sandbox`; device
+    /// tokens and keys registered for the other environment are refused.
     public var environment: APNsEnvironment = .sandbox
     /// Bundle ids this fake accepts pushes for; a topic whose bundle id is not listed gets
     /// `TopicDisallowed`. Empty: every bundle id is allowed.
@@ -86,9 +90,10 @@ public struct FakeAPNsConfiguration: Sendable {
     /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
     /// more streams gets them refused, as with APNs' stream limit.
     public var maxConcurrentStreams: Int = 1000
-    /// Largest request body the server reads (bigger is refused before the handler; the
-    /// handler's 413 applies up to this size).
-    public var maxBodyBytes: Int = 64 * 1024
+    /// Largest request body the server buffers. A bigger one is not read: it is answered
+    /// 413 `PayloadTooLarge` and journaled like any request (Apple's own 4 KiB / 5 KiB
+    /// limits apply below this size).
+    public var maxBodyBytes: Int = 1024 * 1024
 
     /// The defaults: sandbox, verified tokens, known devices only, no throttle.
     public init() {}

@@ -11,19 +11,24 @@ package struct DecodedProviderToken: Sendable, Hashable {
     package var algorithm: String
     /// The `iss` claim: the team id.
     package var teamID: String
-    /// The `iat` claim: seconds since 1970.
+    /// The `iat` claim: seconds since 1970 (a fraction truncated, a digit string read).
     package var issuedAt: Int64
+    /// How `iat` was read when it was not an integer, e.g. `iat 1796120505.432378 read as
+    /// 1796120505`; nil for an integer.
+    package var issuedAtReading: String?
     /// The bytes that were signed: the ASCII of `header.claims`.
     package var signingInput: [UInt8]
     /// The 64-byte r ‖ s signature.
     package var signature: [UInt8]
 
     /// A decoded token from its parts (for tests and for callers that decode elsewhere).
-    package init(keyID: String, algorithm: String, teamID: String, issuedAt: Int64, signingInput: [UInt8], signature: [UInt8]) {
+    package init(keyID: String, algorithm: String, teamID: String, issuedAt: Int64, issuedAtReading: String? = nil,
+                 signingInput: [UInt8], signature: [UInt8]) {
         self.keyID = keyID
         self.algorithm = algorithm
         self.teamID = teamID
         self.issuedAt = issuedAt
+        self.issuedAtReading = issuedAtReading
         self.signingInput = signingInput
         self.signature = signature
     }
@@ -39,8 +44,14 @@ extension ProviderToken {
     ///
     /// Checks, in order: three parts, base64url, header is a JSON object with `alg` =
     /// `"ES256"` and a string `kid`, claims are a JSON object with a string `iss` and an
-    /// integer `iat`, and a 64-byte signature. Extra header parameters (`typ`) and claims
-    /// are allowed, as APNs allows them.
+    /// `iat`, and a 64-byte signature. Extra header parameters (`typ`) and claims are
+    /// allowed, as APNs allows them.
+    ///
+    /// `iat` is read as APNs reads it (senders have sent these forms to APNs for years):
+    /// any JSON number, its fraction truncated (`1796120505.432378`, `1.7e9`), or a string
+    /// of 1 to 18 decimal digits (`"1796120505"`); ``DecodedProviderToken/issuedAtReading``
+    /// says how such a value was read. Anything else (`true`, `"soon"`, `"-1"`, a number
+    /// outside ±9.2e18) is ``ProviderTokenError/illTypedIssuedAt``.
     package static func decode(_ token: some StringProtocol) -> Result<DecodedProviderToken, ProviderTokenError> {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return .failure(.notThreeParts(parts.count)) }
@@ -82,15 +93,38 @@ extension ProviderToken {
         guard let issuedAtValue = claims.first(where: { $0.key == "iat" })?.value.value else {
             return .failure(.missingIssuedAt)
         }
-        guard let issuedAt = issuedAtValue.integerValue else {
+        guard let (issuedAt, issuedAtReading) = readIssuedAt(issuedAtValue) else {
             return .failure(.illTypedIssuedAt(describe(issuedAtValue)))
         }
 
         guard signature.count == 64 else { return .failure(.signatureNotSixtyFourBytes(signature.count)) }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         return .success(DecodedProviderToken(
-            keyID: keyID, algorithm: "ES256", teamID: teamID, issuedAt: issuedAt,
+            keyID: keyID, algorithm: "ES256", teamID: teamID, issuedAt: issuedAt, issuedAtReading: issuedAtReading,
             signingInput: signingInput, signature: signature))
+    }
+
+    /// `iat` in seconds and, when it was not an integer literal, how it was read; nil when
+    /// it is neither a number nor a string of decimal digits, or does not fit `Int64`.
+    private static func readIssuedAt(_ value: JSONValue) -> (Int64, String?)? {
+        switch value {
+        case .number(let number):
+            if number.isIntegerLiteral {
+                return number.integerValue.map { ($0, nil) }
+            }
+            // Truncated toward zero; ±9.2e18 keeps the conversion from trapping.
+            let whole = number.doubleValue.rounded(.towardZero)
+            guard whole.isFinite, abs(whole) < 9.2e18 else { return nil }
+            let seconds = Int64(whole)
+            return (seconds, "iat \(number.literal) read as \(seconds)")
+        case .string(let text):
+            let digits = text.utf8
+            guard (1...18).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let seconds = Int64(text) else { return nil }
+            return (seconds, "iat \"\(text)\" read as \(seconds)")
+        default:
+            return nil
+        }
     }
 
     /// Why a part is not a JSON object.

@@ -57,7 +57,7 @@ package struct ProviderTokenError: Error, Hashable, Sendable, CustomStringConver
     package static var missingIssuedAt: Self {
         Self(.missingIssuedAt, "the claims have no \"iat\"; it must be the issue time in seconds since 1970")
     }
-    /// `iat` is not an integer number of seconds.
+    /// `iat` is neither a number of seconds nor a string of decimal digits.
     package static var illTypedIssuedAt: Self { .illTypedIssuedAt("") }
     /// The signature does not decode to the 64 bytes of ES256's r ‖ s.
     package static var signatureNotSixtyFourBytes: Self { .signatureNotSixtyFourBytes(0) }
@@ -95,7 +95,7 @@ package struct ProviderTokenError: Error, Hashable, Sendable, CustomStringConver
     }
 
     static func illTypedIssuedAt(_ found: String) -> Self {
-        Self(.illTypedIssuedAt, "the claim \"iat\" is \(found); it must be an integer number of seconds since 1970")
+        Self(.illTypedIssuedAt, "the claim \"iat\" is \(found); it must be the issue time in seconds since 1970, a number (e.g. 1796120505) or a string of decimal digits")
     }
 
     static func signatureNotSixtyFourBytes(_ count: Int) -> Self {

@@ -19,6 +19,20 @@ extension FakeBackend {
         let route = BackendRoute(method: request.method, target: request.path)
         let authorization = request.headers["Authorization"]
 
+        if request.bodyLimitExceeded {
+            // The server dropped the body unread; answered here so it is journaled.
+            let response = BackendProblemDetails(
+                type: BackendProblemDetails.typeURI("content-too-large"), title: "Content Too Large", status: 413,
+                detail: "The body is over \(configuration.maxBodyBytes) bytes and was not read; the backend's requests are a few hundred bytes.")
+                .response()
+            var endpoint: Endpoint?
+            if case .endpoint(let matched, _) = route { endpoint = matched }
+            let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }
+            commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(413),
+                   violations: [], fault: nil)
+            return response
+        }
+
         guard case .endpoint(let endpoint, let parameter) = route else {
             let response: HTTPResponse
             if case .methodNotAllowed(let allow) = route {

@@ -20,6 +20,12 @@ package struct HTTPRequest: Sendable, Hashable {
     /// Identifies the connection within its server, so per-connection rules
     /// (e.g. APNs provider-token refresh) can be applied. Stable for the connection's life.
     package var connectionID: UInt64
+    /// The body was larger than the server's `maxBodyBytes`: `body` is empty and the rest of
+    /// the upload is discarded (HTTP/1.1: the connection closes after the answer; HTTP/2:
+    /// the stream is reset with NO_ERROR after it). Only a server configured with
+    /// `dispatchesOversizedRequests` hands such a request to its handler; the handler
+    /// answers it, e.g. 413 with its own body.
+    package var bodyLimitExceeded: Bool
 
     package init(
         method: String,
@@ -28,7 +34,8 @@ package struct HTTPRequest: Sendable, Hashable {
         headers: HTTPFields = HTTPFields(),
         body: [UInt8] = [],
         version: HTTPProtocolVersion = .http1_1,
-        connectionID: UInt64 = 0
+        connectionID: UInt64 = 0,
+        bodyLimitExceeded: Bool = false
     ) {
         self.method = method
         self.path = path
@@ -37,6 +44,7 @@ package struct HTTPRequest: Sendable, Hashable {
         self.body = body
         self.version = version
         self.connectionID = connectionID
+        self.bodyLimitExceeded = bodyLimitExceeded
     }
 
     /// The path without its query string.

@@ -46,3 +46,12 @@ package enum ResponseDisposition: Sendable, Hashable {
 /// A fake's logic: one request in, one response out. Runs on the server's event loop,
 /// so it must not block; waiting belongs in `ResponseDisposition.delay`.
 package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+extension HTTPResponse {
+    /// The server's own answer to a body over `maxBodyBytes` when the handler does not take
+    /// such requests: 413, plain text.
+    static func bodyLimitExceeded(_ limit: Int) -> HTTPResponse {
+        HTTPResponse(status: .contentTooLarge, headers: ["content-type": "text/plain; charset=utf-8"],
+                     body: Array("request body exceeds \(limit) bytes\n".utf8))
+    }
+}

@@ -62,6 +62,7 @@ import FoundationNetworking
         (["--apns-key", "ABC123DEFG:/x.p8"], "KEY_ID:TEAM_ID:FILE.p8"),
         (["--scenario", "sunny-day"], "throttling, 410s, offline-sign-out, duplicate-delivery"),
         (["--color", "sometimes"], "auto, always or never"),
+        (["--apns-environment", "staging"], "production or development"),
     ])
     func usageErrorsExit64(arguments: [String], expected: String) {
         let output = Collected()

@@ -45,6 +45,36 @@ import PushScenarios
         #expect(serve.stop() == 0)
     }
 
+    @Test func aProviderTokenWithoutAPrivateKeyIsAProblemNamingTheOption() async throws {
+        let serve = try await ServeRun(["--apns-topic", "com.example.app"])
+        let answer = try await serve.send("GET", serve.admin + "/apns/provider-token")
+        #expect(answer.status == 404)
+        #expect(answer.body.contains(#"--apns-key KEYID:TEAMID:PATH"#), "\(answer.body)")
+        #expect(answer.body.contains(".p8 private key"), "\(answer.body)")
+        #expect(serve.stop() == 0)
+    }
+
+    /// One serve plays both environments: the app's declared environment decides the
+    /// device's, the host a push addresses decides the push's.
+    @Test func aProductionRegistrationIsPushedThroughTheProductionHostOnly() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app"])
+        #expect(try await serve.putDevice(Self.token, environment: "production") == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload, host: "api.push.apple.com") == "2 200")
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 400")
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload, host: "api.sandbox.push.apple.com") == "2 400")
+        let journal = try await serve.send("GET", serve.admin + "/apns/journal").body
+        #expect(journal.contains("the token is registered for production; this request is for development (the fake's default environment)"), "\(journal)")
+        #expect(journal.contains("the token is registered for production; this request is for development (addressed to api.sandbox.push.apple.com"), "\(journal)")
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func theDefaultEnvironmentIsProductionWhenAsked() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--apns-environment", "production"])
+        #expect(try await serve.putDevice(Self.token, environment: "production") == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(serve.stop() == 0)
+    }
+
     @Test func aScripted410IsLoggedWithItsReason() async throws {
         let serve = try await ServeRun(["--apns-topic", "com.example.app"])
         #expect(serve.output.output.contains { $0.contains("provider tokens are not checked (no --apns-key)") })

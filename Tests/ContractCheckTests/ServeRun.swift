@@ -60,21 +60,29 @@ final class ServeRun: @unchecked Sendable {
     }
 
     /// Registers `token` for the bearer's account with a valid PUT.
-    func putDevice(_ token: String, bearer: String = "s1") async throws -> Int {
+    func putDevice(_ token: String, bearer: String = "s1", environment: String = "sandbox") async throws -> Int {
         let key = Data([4] + [UInt8](repeating: 7, count: 64)).base64EncodedString()
         return try await send("PUT", backend + "/v1/devices/\(token)",
                               headers: ["Authorization": "Bearer \(bearer)", "Content-Type": "application/json"],
-                              body: #"{"platform":"ios","environment":"sandbox","appVersion":"1.0.0","publicKey":"\#(key)"}"#).status
+                              body: #"{"platform":"ios","environment":"\#(environment)","appVersion":"1.0.0","publicKey":"\#(key)"}"#).status
     }
 
     /// A push with the curl of the machine over h2c (prior knowledge); returns curl's
     /// `%{http_version} %{http_code}`.
-    func pushWithCurl(_ token: String, providerToken: String, payload: String) throws -> String {
+    /// `host`: the Apple host the push is addressed to (curl connects to this serve's port
+    /// instead, as a sender patched only in where it connects would).
+    func pushWithCurl(_ token: String, providerToken: String, payload: String, host: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var url = apns + "/3/device/\(token)"
+        var redirect: [String] = []
+        if let host, let port = URL(string: apns)?.port {
+            url = "http://\(host):\(port)/3/device/\(token)"
+            redirect = ["--connect-to", "\(host):\(port):127.0.0.1:\(port)"]
+        }
         process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2-prior-knowledge",
                              "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: com.example.app",
-                             "-H", "apns-push-type: alert", "-d", payload, apns + "/3/device/\(token)"]
+                             "-H", "apns-push-type: alert", "-d", payload] + redirect + [url]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -117,10 +117,17 @@ import Testing
         }
     }
 
-    @Test func everyAPNsReasonHasItsStatus() {
+    @Test func everyAPNsReasonHasItsStatus() throws {
         #expect(APNsErrorReason.allCases.count == 32)
         #expect(APNsErrorReason.badDeviceToken.status == 400)
-        #expect(APNsErrorReason.badEnvironmentKeyIdInToken.status == 403)
+        #expect(APNsErrorReason.badEnvironmentKeyInToken.status == 403)
+        // What APNs returns, and the spelling in Apple's table, decode to the same reason.
+        #expect(APNsErrorReason(rawValue: "BadEnvironmentKeyInToken") == .badEnvironmentKeyInToken)
+        #expect(APNsErrorReason(rawValue: "BadEnvironmentKeyIdInToken") == .badEnvironmentKeyInToken)
+        #expect(APNsErrorReason.badEnvironmentKeyInToken.documentedName == "BadEnvironmentKeyIdInToken")
+        let decoded = try JSONDecoder().decode(APNsErrorResponse.self, from: Data(#"{"reason":"BadEnvironmentKeyIdInToken"}"#.utf8))
+        #expect(decoded.reason == .badEnvironmentKeyInToken)
+        #expect(APNsErrorReason(rawValue: "BadEnvironmentKeyIDInToken") == nil)
         #expect(APNsErrorReason.badPath.status == 404)
         #expect(APNsErrorReason.methodNotAllowed.status == 405)
         #expect(APNsErrorReason.unregistered.status == 410)

@@ -55,7 +55,7 @@ enum APNsReasonTable {
         ReasonCase(status: 403, reason: "InvalidProviderToken", note: "alg HS256") { _ in
             [T.push(headers: [("authorization", "bearer " + T.providerToken(algorithm: "HS256"))])]
         },
-        ReasonCase(status: 403, reason: "BadEnvironmentKeyIdInToken", note: "production-only key, sandbox fake") { bed in
+        ReasonCase(status: 403, reason: "BadEnvironmentKeyInToken", note: "production-only key, sandbox fake") { bed in
             bed.fake.registerSigningKey(StubKey(secret: T.secret), keyID: "PRODKEY001", teamID: T.teamID, environment: .production)
             return [T.push(headers: [("authorization", "bearer " + T.providerToken(keyID: "PRODKEY001"))])]
         },

@@ -41,6 +41,19 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self).contains("1699999000000"))
     }
 
+    /// Apple sends a timestamp with every 410; a scripted one is no exception.
+    @Test func aScripted410CarriesNowOrTheGivenTimestamp() {
+        let bed = T()
+        bed.clock.advance(seconds: 1.234)
+        #expect(Self.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":410,"reason":"Unregistered"},"count":1}"#).status.code == 204)
+        let now = bed.fake.handle(T.push())
+        #expect(now.status.code == 410)
+        #expect(String(decoding: now.body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":\#(T.start + 1234)}"#)
+        #expect(Self.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":410,"reason":"ExpiredToken","timestamp":1600000000000},"count":1}"#).status.code == 204)
+        let given = bed.fake.handle(T.push())
+        #expect(String(decoding: given.body, as: UTF8.self) == #"{"reason":"ExpiredToken","timestamp":1600000000000}"#)
+    }
+
     @Test func keysFromPEMAreVerified() throws {
         let bed = T()
         let key = APNsSigningKey.generate()

@@ -128,10 +128,14 @@ import Testing
         Malformed(description: "iss a number", token: token(header, #"{"iss":12345,"iat":1700000000}"#), error: .illTypedIssuer),
         Malformed(description: "iss null", token: token(header, #"{"iss":null,"iat":1700000000}"#), error: .illTypedIssuer),
         Malformed(description: "iat missing", token: token(header, #"{"iss":"DEF123GHIJ"}"#), error: .missingIssuedAt),
-        Malformed(description: "iat a string", token: token(header, #"{"iss":"DEF123GHIJ","iat":"1700000000"}"#), error: .illTypedIssuedAt),
-        Malformed(description: "iat fractional", token: token(header, #"{"iss":"DEF123GHIJ","iat":1700000000.5}"#), error: .illTypedIssuedAt),
-        Malformed(description: "iat exponent", token: token(header, #"{"iss":"DEF123GHIJ","iat":1.7e9}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat a word", token: token(header, #"{"iss":"DEF123GHIJ","iat":"soon"}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat a signed string", token: token(header, #"{"iss":"DEF123GHIJ","iat":"-1"}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat a fractional string", token: token(header, #"{"iss":"DEF123GHIJ","iat":"1700000000.5"}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat an empty string", token: token(header, #"{"iss":"DEF123GHIJ","iat":""}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat 19 digits", token: token(header, #"{"iss":"DEF123GHIJ","iat":"1234567890123456789"}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat true", token: token(header, #"{"iss":"DEF123GHIJ","iat":true}"#), error: .illTypedIssuedAt),
         Malformed(description: "iat overflows Int64", token: token(header, #"{"iss":"DEF123GHIJ","iat":99999999999999999999}"#), error: .illTypedIssuedAt),
+        Malformed(description: "iat 1e300", token: token(header, #"{"iss":"DEF123GHIJ","iat":1e300}"#), error: .illTypedIssuedAt),
         Malformed(description: "duplicate iat",
                   token: token(header, #"{"iss":"DEF123GHIJ","iat":1700000000,"iat":1}"#), error: .duplicateMember),
         Malformed(description: "empty signature", token: token(header, claims, signature: []), error: .signatureNotSixtyFourBytes),
@@ -150,6 +154,22 @@ import Testing
             #expect(error == example.error, "\(error)")
             #expect(!error.description.isEmpty)
         }
+    }
+
+    /// `iat` as senders send it to APNs: `time.time()` (apns2-up, pyapns-client), a digit
+    /// string (kalyke), an exponent.
+    @Test(arguments: [
+        (#"1700000000"#, Int64(1_700_000_000), nil),
+        (#"1700000000.432378"#, 1_700_000_000, "iat 1700000000.432378 read as 1700000000"),
+        (#"1.7e9"#, 1_700_000_000, "iat 1.7e9 read as 1700000000"),
+        (#""1700000000""#, 1_700_000_000, #"iat "1700000000" read as 1700000000"#),
+        (#"-0.5"#, 0, "iat -0.5 read as 0"),
+    ] as [(String, Int64, String?)])
+    func issuedAtIsReadAsAPNsReadsIt(_ literal: String, _ seconds: Int64, _ reading: String?) throws {
+        let token = Self.token(Self.header, #"{"iss":"DEF123GHIJ","iat":"# + literal + "}")
+        let decoded = try ProviderToken.decode(token).get()
+        #expect(decoded.issuedAt == seconds)
+        #expect(decoded.issuedAtReading == reading)
     }
 
     @Test func extraHeaderParametersAndClaimsAreAllowed() throws {

@@ -63,6 +63,17 @@ import Testing
         #expect(codes.contains(500) && codes.contains(200))
     }
 
+    @Test func a410FaultDefaultsToNowOnTheFakesClockAndMaySetItsTimestamp() {
+        let bed = T()
+        bed.clock.advance(seconds: 5)
+        bed.fake.addFault(.next(1, .reason(.unregistered)))
+        bed.fake.addFault(.next(1, .reason(.expiredToken.at(1_600_000_000_000))))
+        bed.fake.addFault(.next(1, .reason(.internalServerError)))
+        #expect(String(decoding: bed.fake.handle(T.push()).body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":\#(T.start + 5000)}"#)
+        #expect(String(decoding: bed.fake.handle(T.push()).body, as: UTF8.self) == #"{"reason":"ExpiredToken","timestamp":1600000000000}"#)
+        #expect(String(decoding: bed.fake.handle(T.push()).body, as: UTF8.self) == #"{"reason":"InternalServerError"}"#)
+    }
+
     @Test func goAwayAfterTooManyErrorsOnOneConnectionAndGoneIsNotAnError() {
         let bed = T { $0.goAwayAfterErrors = 3 }
         bed.fake.register(token: APNsReasonTable.otherToken, topic: T.topic)

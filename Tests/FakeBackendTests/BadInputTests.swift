@@ -56,6 +56,22 @@ import Testing
         await backend.stop()
     }
 
+    @Test func anOversizedBodyGetsTheBackendsOwn413ProblemAndIsJournaled() async throws {
+        let (backend, _, _) = try await recordedBackend()
+        let raw = try #require(RawClient(port: backend.port))
+        let size = 2 * 1024 * 1024
+        raw.write("PUT /v1/devices/\(Requests.token) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s2\r\nContent-Length: \(size)\r\n\r\n")
+        let answer = String(decoding: raw.readAll(), as: UTF8.self)
+        raw.close()
+        #expect(answer.hasPrefix("HTTP/1.1 413 Content Too Large\r\n"))
+        #expect(answer.contains("content-type: application/problem+json") || answer.contains("Content-Type: application/problem+json"))
+        #expect(answer.contains("was not read"))
+        let entry = try #require(backend.journal.last)
+        #expect(entry.status == 413)
+        #expect(entry.endpoint == .putDevice)
+        await backend.stop()
+    }
+
     @Test func halfARequestThenCloseIsHarmless() async throws {
         let (backend, devices, opens) = try await recordedBackend()
         for cut in [10, 60, 120] {

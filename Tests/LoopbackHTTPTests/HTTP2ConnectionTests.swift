@@ -140,18 +140,38 @@ import Testing
         #expect(peer.connection.streams.count == 100)
     }
 
-    @Test func bodyOverTheLimitGets413AndReset() {
+    @Test func bodyOverTheLimitIsDispatchedMarkedAndTheRestIsCreditedAndDropped() {
         var configuration = HTTP2Configuration()
         configuration.maxBodyBytes = 10
         var peer = HTTP2TestPeer(configuration: configuration)
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
         let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 11), endStream: false, padding: nil))])
-        #expect(peer.responseFields(output, stream: 1)[":status"] == "413")
-        #expect(output.resets() == [1: .noError])
-        #expect(output.dispatches.isEmpty)
-        // Data racing our reset is ignored, not an error.
-        let late = peer.send([HTTP2Frame(stream: 1, payload: .data([1], endStream: true, padding: nil))])
-        #expect(late.resets().isEmpty && late.goAway == nil)
+        #expect(output.dispatches.count == 1)
+        #expect(output.dispatches.first?.0.bodyLimitExceeded == true)
+        #expect(output.dispatches.first?.0.body.isEmpty == true)
+        let answer = peer.respond(HTTPResponse(status: .contentTooLarge, body: Array(#"{"reason":"PayloadTooLarge"}"#.utf8)), stream: 1)
+        #expect(peer.responseFields(answer, stream: 1)[":status"] == "413")
+        #expect(answer.resets().isEmpty, "no reset: curl 7.88 and httpx lose an answer followed by one")
+        // The rest of the upload, after the answer: credited, dropped, no stream error.
+        let big = [UInt8](repeating: 0, count: 16_384)
+        let more = peer.send((0..<8).map { _ in HTTP2Frame(stream: 1, payload: .data(big, endStream: false, padding: nil)) })
+        #expect(more.resets().isEmpty && more.goAway == nil && more.dispatches.isEmpty)
+        #expect(peer.connection.streams[1]?.body.isEmpty == true, "nothing is buffered")
+        _ = peer.send([HTTP2Frame(stream: 1, payload: .data([1], endStream: true, padding: nil))])
+        #expect(peer.connection.streams[1] == nil, "END_STREAM closes the answered stream")
+    }
+
+    @Test func aDeclaredLengthOverTheLimitIsDispatchedAtOnceAndAClientThatFinishedIsNotReset() {
+        var configuration = HTTP2Configuration()
+        configuration.maxBodyBytes = 10
+        var peer = HTTP2TestPeer(configuration: configuration)
+        let fields = HTTP2TestPeer.requestFields(extra: [("content-length", "11")])
+        let output = peer.send([peer.headers(1, fields, endStream: false)])
+        #expect(output.dispatches.first?.0.bodyLimitExceeded == true)
+        _ = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 11), endStream: true, padding: nil))])
+        let answer = peer.respond(HTTPResponse(status: .contentTooLarge), stream: 1)
+        #expect(peer.responseFields(answer, stream: 1)[":status"] == "413")
+        #expect(answer.resets().isEmpty, "the client sent its END_STREAM: the stream closes normally")
     }
 
     @Test func dispositionsMapToResetsAndGoAway() {

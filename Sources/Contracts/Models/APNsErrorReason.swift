@@ -1,5 +1,11 @@
-/// Every reason APNs gives in an error response, with its HTTP status. Raw values are
-/// Apple's exact strings.
+/// Every reason APNs gives in an error response, with its HTTP status. Raw values are the
+/// exact strings APNs sends.
+///
+/// Where Apple's documentation and the wire disagree, the raw value is what APNs returns and
+/// the documented spelling decodes too: Apple's "Handling notification responses from APNs"
+/// lists `BadEnvironmentKeyIdInToken`, but senders (APNSwift since October 2025, Firebase's
+/// `third-party-auth-error` reports, provider logs) receive `BadEnvironmentKeyInToken`.
+/// ``documentedName`` gives the docs' spelling.
 ///
 /// This file is the one table of APNs reasons in the package: the strings, their statuses,
 /// Apple's meaning and how the fake APNs server produces each. FakeAPNs, the contracts, the
@@ -28,7 +34,9 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     case invalidProviderToken = "InvalidProviderToken"
     case missingProviderToken = "MissingProviderToken"
     case unrelatedKeyIdInToken = "UnrelatedKeyIdInToken"
-    case badEnvironmentKeyIdInToken = "BadEnvironmentKeyIdInToken"
+    /// APNs returns `BadEnvironmentKeyInToken`; Apple's table spells it
+    /// `BadEnvironmentKeyIdInToken`, which decodes to this case too.
+    case badEnvironmentKeyInToken = "BadEnvironmentKeyInToken"
     // MARK: 404, 405
     case badPath = "BadPath"
     case methodNotAllowed = "MethodNotAllowed"
@@ -53,6 +61,38 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
         /// no outages of its own.
         case scriptedFaultOnly
     }
+
+    /// Reads what APNs sends, or the spelling in Apple's documentation where it differs.
+    public init?(rawValue: String) {
+        if let reason = Self.byName[rawValue] {
+            self = reason
+        } else {
+            return nil
+        }
+    }
+
+    /// The spelling in Apple's table of reasons, where it differs from what APNs sends.
+    public var documentedName: String {
+        self == .badEnvironmentKeyInToken ? "BadEnvironmentKeyIdInToken" : rawValue
+    }
+
+    /// Every spelling that decodes: each raw value and each differing documented name.
+    public static let allSpellings: [String] = allCases.flatMap { reason in
+        reason.documentedName == reason.rawValue ? [reason.rawValue] : [reason.rawValue, reason.documentedName]
+    }
+
+    /// Renamed: the spelling APNs returns is ``badEnvironmentKeyInToken``.
+    @available(*, deprecated, renamed: "badEnvironmentKeyInToken")
+    public static var badEnvironmentKeyIdInToken: APNsErrorReason { .badEnvironmentKeyInToken }
+
+    private static let byName: [String: APNsErrorReason] = {
+        var names: [String: APNsErrorReason] = [:]
+        for reason in allCases {
+            names[reason.rawValue] = reason
+            names[reason.documentedName] = reason
+        }
+        return names
+    }()
 
     /// The HTTP status APNs answers with this reason.
     public var status: Int { row.status }
@@ -90,7 +130,7 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .invalidProviderToken: (403, "The provider token is malformed, its key unknown or its signature wrong.", .validation)
         case .missingProviderToken: (403, "No `authorization: bearer <token>` header.", .validation)
         case .unrelatedKeyIdInToken: (403, "The token's team differs from the connection's first token.", .validation)
-        case .badEnvironmentKeyIdInToken: (403, "The token's key is for the other environment.", .validation)
+        case .badEnvironmentKeyInToken: (403, "The token's key is for the other environment.", .validation)
         case .badPath: (404, "The path is not `/3/device/<token>`.", .validation)
         case .methodNotAllowed: (405, "The method is not POST.", .validation)
         case .expiredToken: (410, "The device token has expired.", .scriptedFaultOnly)

@@ -35,7 +35,7 @@ enum APNsContracts {
         name: "apns-error", direction: .providerToAPNs,
         summary: "The JSON body of an APNs error response: {\"reason\": …} plus \"timestamp\" for 410.",
         schema: .object([
-            .required("reason", Schema.string(oneOf: APNsErrorReason.allCases.map(\.rawValue)).rule("apns-error.reason", "reason is one of Apple's reason strings, spelled exactly.")
+            .required("reason", Schema.string(oneOf: APNsErrorReason.allSpellings).rule("apns-error.reason", "reason is one of Apple's reason strings, spelled exactly.")
                 .summary("Apple's reason string.")
                 .advice("use one of Apple's reason strings exactly, e.g. BadDeviceToken")),
             .optional("timestamp", Schema.integer(minimum: 0)

@@ -2,8 +2,12 @@
 ///
 /// Requests are answered strictly in order: one request is dispatched at a time and any
 /// pipelined bytes behind it stay buffered until its response is written. Framing errors
-/// get their status (400, 405, 408, 413, 417, 431, 501, 505) with `connection: close`, and
-/// then the connection closes; a request line whose version is not `HTTP/<digit>.<digit>`
+/// get their status (400, 405, 408, 417, 431, 501, 505) with `connection: close`, and
+/// then the connection closes. A body over `maxBodyBytes` (declared or, chunked, as it
+/// arrives) is not buffered: the request is dispatched at once with
+/// ``HTTPRequest/bodyLimitExceeded`` and no body, the rest of the connection's input is
+/// discarded, and the connection closes after the answer (the shell lingers, reading and
+/// dropping, so the answer is not lost to a reset); a request line whose version is not `HTTP/<digit>.<digit>`
 /// (not HTTP/1.x at all, e.g. h2spec's `INVALID CONNECTION PREFACE`) closes without a
 /// response. Nothing a client sends can trap.
 ///
@@ -57,6 +61,8 @@ package struct HTTP1Codec: ConnectionCodec {
     private var closeAfterResponse = false
     private let maxRequests: Int
     private var requestsDispatched = 0
+    /// A request over the body limit was dispatched: every later byte is dropped unread.
+    private var discardingInput = false
 
     /// - Parameters:
     ///   - configuration: supplies `maxHeaderBytes` and `maxBodyBytes`.
@@ -79,7 +85,7 @@ package struct HTTP1Codec: ConnectionCodec {
     package mutating func start(into actions: inout [ConnectionAction]) {}
 
     package mutating func receive(_ bytes: UnsafeRawBufferPointer, into actions: inout [ConnectionAction]) {
-        guard state != .closed, !closeAfterResponse else { return }
+        guard state != .closed, !closeAfterResponse, !discardingInput else { return }
         compactInput()
         input.append(contentsOf: bytes)
         if state == .awaitingResponse {
@@ -185,7 +191,10 @@ package struct HTTP1Codec: ConnectionCodec {
             if size == 0 {
                 state = .trailers(bytes: 0)
             } else {
-                guard size <= maxBodyBytes - body.count else { throw .bodyTooLarge(limit: maxBodyBytes) }
+                guard size <= maxBodyBytes - body.count else {
+                    dispatchOverLimit(into: &actions)
+                    return false
+                }
                 body.reserveCapacity(body.count + size)
                 state = .chunkData(remaining: size)
             }
@@ -253,7 +262,9 @@ package struct HTTP1Codec: ConnectionCodec {
             return false
         }
         guard end - inputStart <= maxHeaderBytes else { throw .headerTooLarge(limit: maxHeaderBytes) }
-        let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: maxBodyBytes)
+        // The declared length is checked here, not by the head parser, so an oversized
+        // request reaches the handler (a length has at most 18 digits: no overflow).
+        let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max)
         inputStart = end
         headScanned = 0
         head = parsed
@@ -261,6 +272,9 @@ package struct HTTP1Codec: ConnectionCodec {
         switch parsed.framing {
         case .none:
             dispatch(into: &actions)
+            return false
+        case .length(let length) where length > maxBodyBytes:
+            dispatchOverLimit(into: &actions)
             return false
         case .length(let length):
             body.reserveCapacity(length)
@@ -325,7 +339,7 @@ package struct HTTP1Codec: ConnectionCodec {
 
     // MARK: - Transitions
 
-    private mutating func dispatch(into actions: inout [ConnectionAction]) {
+    private mutating func dispatch(into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
         guard let head else { return }
         let stream = nextStream
         nextStream &+= 1
@@ -335,10 +349,21 @@ package struct HTTP1Codec: ConnectionCodec {
         state = .awaitingResponse
         let request = HTTPRequest(
             method: head.method, path: head.target, authority: head.authority, headers: head.headers,
-            body: body, version: .http1_1, connectionID: connectionID)
+            body: body, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
         self.head = nil
         body = []
         actions.append(.dispatch(request, stream: stream))
+    }
+
+    /// The body exceeds the limit: dispatch the head alone, marked, and drop the rest of
+    /// the input; the answer closes the connection (no 100 Continue is sent).
+    private mutating func dispatchOverLimit(into actions: inout [ConnectionAction]) {
+        body = []
+        head?.keepAlive = false
+        discardingInput = true
+        input = []
+        inputStart = 0
+        dispatch(into: &actions, bodyLimitExceeded: true)
     }
 
     private mutating func fail(_ error: HTTP1RequestError, into actions: inout [ConnectionAction]) {

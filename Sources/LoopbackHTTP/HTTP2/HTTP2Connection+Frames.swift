@@ -1,6 +1,9 @@
 /// Reading frames: the preface, then each frame type's rules (RFC 9113 §6).
 extension HTTP2Connection {
     static let maxWindow = Int(Int32.max)
+    /// Octets of an over-limit body dropped per stream before it is reset (CANCEL); the
+    /// HTTP/1.1 shell stops discarding at the same size.
+    static let maxDiscardedBodyBytes = 64 * 1024 * 1024
 
     mutating func processBuffered() {
         if phase == .awaitingPreface {
@@ -211,6 +214,10 @@ extension HTTP2Connection {
             if recentlyReset.contains(stream) { return }
             throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA on closed stream")
         }
+        if current.discardingBody {
+            try discardData(stream: stream, flowLength: flowLength, endStream: endStream)
+            return
+        }
         guard current.state == .receiving else {
             throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA after END_STREAM")
         }
@@ -227,7 +234,7 @@ extension HTTP2Connection {
         case .windowExceeded:
             throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window")
         case .tooLarge:
-            try refuseBody(stream)
+            try refuseBody(stream, stillReceiving: !endStream)
             return
         }
         if endStream {
@@ -235,6 +242,33 @@ extension HTTP2Connection {
         } else {
             creditStream(stream, flowLength)
         }
+    }
+
+    /// DATA of a body over the limit: credited as it arrives (so the client can finish its
+    /// upload and read the answer) and dropped; at END_STREAM an answered stream closes.
+    mutating func discardData(stream: UInt32, flowLength: Int, endStream: Bool) throws(HTTP2ProtocolError) {
+        let (exceeded, dropped) = streams[stream]?.update { s -> (Bool, Int) in
+            guard flowLength <= s.receiveWindow else { return (true, 0) }
+            s.receiveWindow -= flowLength
+            s.discardedBytes += flowLength
+            return (false, s.discardedBytes)
+        } ?? (false, 0)
+        if exceeded { throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window") }
+        if dropped > Self.maxDiscardedBodyBytes {
+            resetStream(stream, .cancel)
+            return
+        }
+        if endStream {
+            endDiscarding(stream)
+        } else {
+            creditStream(stream, flowLength)
+        }
+    }
+
+    /// The over-limit body ended (END_STREAM on DATA or trailers).
+    mutating func endDiscarding(_ stream: UInt32) {
+        streams[stream]?.discardingBody = false
+        if streams[stream]?.answered == true { closeStream(stream) }
     }
 
     /// Returns connection-level window to the peer once half of it is used.

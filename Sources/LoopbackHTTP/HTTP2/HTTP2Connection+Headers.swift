@@ -6,7 +6,11 @@ extension HTTP2Connection {
         if stream % 2 == 0 { throw HTTP2ProtocolError(.protocolError, "client stream id \(stream) is even") }
         let purpose: PendingHeaderBlock.Purpose
         if let current = streams[stream] {
-            if current.state != .receiving {
+            if current.discardingBody {
+                // Trailers of a body over the limit: decoded for HPACK's sake, dropped.
+                if endStream { endDiscarding(stream) }
+                purpose = .discard(nil)
+            } else if current.state != .receiving {
                 purpose = .discard(HTTP2ProtocolError(.streamClosed, stream: stream, "HEADERS after END_STREAM"))
             } else if !endStream {
                 purpose = .discard(HTTP2ProtocolError(.protocolError, stream: stream, "trailers without END_STREAM"))
@@ -86,7 +90,7 @@ extension HTTP2Connection {
             try Self.parseRequest(fields, stream: stream, into: &state)
             streams[stream] = state
             if let length = state.contentLength, length > configuration.maxBodyBytes {
-                try refuseBody(stream)
+                try refuseBody(stream, stillReceiving: !endStream)
                 return
             }
             if endStream { try finishRequest(stream) }
@@ -108,16 +112,21 @@ extension HTTP2Connection {
         dispatches.append(.dispatch(request, stream: stream))
     }
 
-    /// The body exceeds `maxBodyBytes`: answer 413 and reset the rest of the upload; paid
-    /// for from the reset budget like any request refused at the codec.
-    mutating func refuseBody(_ stream: UInt32) throws(HTTP2ProtocolError) {
-        let stillReceiving = streams[stream]?.state == .receiving
+    /// The body exceeds `maxBodyBytes`: dispatch the request without its body, marked
+    /// ``HTTPRequest/bodyLimitExceeded`` (the handler, or the server for a handler that does
+    /// not take such requests, answers 413); the rest of its DATA is credited and dropped.
+    /// Paid for from the reset budget like any request refused at the codec.
+    mutating func refuseBody(_ stream: UInt32, stillReceiving: Bool) throws(HTTP2ProtocolError) {
+        guard let current = streams[stream] else { return }
+        let request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
+                                  headers: current.headers, body: [], version: .http2, connectionID: connectionID,
+                                  bodyLimitExceeded: true)
         streams[stream]?.update { s in
             s.body = []
             s.state = .awaitingResponse
+            s.discardingBody = stillReceiving
         }
-        writeResponse(HTTPResponse(status: .contentTooLarge), stream: stream)
-        if stillReceiving { resetStream(stream, .noError) }
+        dispatches.append(.dispatch(request, stream: stream))
         try spendResetBudget()
     }
 

@@ -24,7 +24,7 @@ extension HTTP2Connection {
         let endStream = response.body.isEmpty
         writeHeaderBlock(block, stream: stream, endStream: endStream)
         if endStream {
-            closeStream(stream)
+            finishStream(stream)
             return
         }
         streams[stream]?.update { s in
@@ -34,6 +34,16 @@ extension HTTP2Connection {
         }
         sendQueue.append(stream)
         sendPendingData()
+    }
+
+    /// The answer is written in full: the stream closes, unless the client is still sending
+    /// a body that was over the limit (then it closes at that body's END_STREAM).
+    mutating func finishStream(_ stream: UInt32) {
+        if streams[stream]?.discardingBody == true {
+            streams[stream]?.answered = true
+        } else {
+            closeStream(stream)
+        }
     }
 
     /// HEADERS then as many CONTINUATION frames as the peer's SETTINGS_MAX_FRAME_SIZE needs.
@@ -79,7 +89,7 @@ extension HTTP2Connection {
             }
             if finished {
                 sendQueue.remove(at: index)
-                streams.removeValue(forKey: id)
+                finishStream(id)
             } else {
                 index += 1
             }

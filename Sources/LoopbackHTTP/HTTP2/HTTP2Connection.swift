@@ -2,7 +2,8 @@
 ///
 /// The shell recognises the client preface, creates the connection and passes every byte
 /// it reads, preface included. Requests are read whole (body bounded by
-/// `maxBodyBytes`) and dispatched with their stream id; the handler's answer comes back
+/// `maxBodyBytes`; a bigger one is dispatched at once, marked, and the rest of its DATA
+/// credited and dropped) and dispatched with their stream id; the handler's answer comes back
 /// through `respond` or `abandon`. Output is never written beyond the peer's flow-control
 /// windows: DATA waits in the stream until WINDOW_UPDATE arrives.
 ///

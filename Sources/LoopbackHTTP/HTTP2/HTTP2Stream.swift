@@ -28,6 +28,16 @@ struct HTTP2Stream: Sendable {
     /// Response body not yet sent, from `pendingOffset`.
     var pendingData: [UInt8] = []
     var pendingOffset = 0
+    /// The body went over `maxBodyBytes` while the client was still sending: its DATA is
+    /// credited and dropped until END_STREAM, also after the answer (RFC 9113 §8.1 allows a
+    /// complete response before the complete request). Clients such as curl 7.88 and httpx
+    /// lose the answer when the stream is reset instead.
+    var discardingBody = false
+    /// The answer is written; the stream stays only to drop the rest of the upload.
+    var answered = false
+    /// DATA octets dropped so far; past ``HTTP2Connection/maxDiscardedBodyBytes`` the
+    /// stream is reset (CANCEL), so an endless upload costs nothing but that reset.
+    var discardedBytes = 0
 
     init(sendWindow: Int, receiveWindow: Int) {
         self.sendWindow = sendWindow

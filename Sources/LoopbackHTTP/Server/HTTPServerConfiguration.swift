@@ -11,8 +11,13 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// The largest request head (request line and header fields, CRLFs included).
     /// Larger: HTTP/1.1 answers 431 and closes.
     package var maxHeaderBytes: Int = 16 * 1024
-    /// The largest request body. Larger: 413 and close, without reading the rest.
+    /// The largest request body. Larger: 413 without buffering the rest (HTTP/1.1 closes
+    /// after the answer; HTTP/2 resets the stream after it).
     package var maxBodyBytes: Int = 1024 * 1024
+    /// Whether a request whose body exceeds `maxBodyBytes` reaches the handler (marked
+    /// ``HTTPRequest/bodyLimitExceeded``, body empty) so it can answer in its own words and
+    /// journal it; when false the server answers a plain-text 413 itself.
+    package var dispatchesOversizedRequests: Bool = false
     /// Seconds a connection may sit with no request in progress before it is closed.
     package var idleTimeout: Double = 60
     /// Seconds a request may take to arrive in full (head and body) once its first byte

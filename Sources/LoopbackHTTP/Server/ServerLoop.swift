@@ -245,7 +245,8 @@ final class ServerLoop {
                     break processing
                 }
                 connection.completedRequest = true
-                let response = handler(request)
+                let response = request.bodyLimitExceeded && !configuration.dispatchesOversizedRequests
+                    ? HTTPResponse.bodyLimitExceeded(configuration.maxBodyBytes) : handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
                 connection.closeWhenFlushed = true
