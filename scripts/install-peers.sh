@@ -3,7 +3,8 @@
 # runs them instead of skipping them. Safe to run again: what is present is not reinstalled.
 #
 #   Debian: curl, jq, nghttp2-client (nghttp, h2load), nginx-light, wrk, openssl
-#   PyPI:   httpx[http2], h2, aioapns, jsonschema, check-jsonschema, schemathesis
+#   PyPI:   httpx[http2], h2, aioapns, apns2-up, kalyke-apns, pyapns-client, jsonschema,
+#           check-jsonschema, schemathesis
 #   Node's core http2 module needs no install.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -27,6 +28,9 @@ pip_install() {  # pip_install MODULE REQUIREMENT
 pip_install httpx 'httpx[http2]'
 pip_install h2 h2
 pip_install aioapns aioapns
+pip_install apns2 apns2-up          # the maintained PyAPNs2 (module apns2)
+pip_install kalyke kalyke-apns
+pip_install pyapns_client pyapns-client
 pip_install jsonschema jsonschema
 command -v check-jsonschema >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check check-jsonschema
 command -v schemathesis >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check schemathesis
