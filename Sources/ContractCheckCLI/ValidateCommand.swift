@@ -83,7 +83,7 @@ public enum ValidateCommand: Subcommand {
         // In folders, only files a contract claims are read: files with a contract's
         // extension (`.apns`) and `.json` files whose folder (or --contract) names a contract.
         func claims(_ location: String) -> Bool {
-            let name = location.split(separator: "/").last.map(String.init) ?? location
+            let name = location.lastIndex(of: "/").map { location[location.index(after: $0)...] } ?? location[...]
             if let dot = name.lastIndex(of: "."), checker.contractName(forFileExtension: String(name[name.index(after: dot)...])) != nil {
                 return true
             }

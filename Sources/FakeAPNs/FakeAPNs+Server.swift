@@ -69,10 +69,7 @@ extension FakeAPNs {
     public var port: UInt16 { server_.withLock { $0?.port ?? 0 } }
 
     /// `http://HOST:PORT`, the base a sender posts `/3/device/<token>` to.
-    public var baseURL: URL {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
-    }
+    public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port) }
 
     /// Stops listening; returns when the port is free. Idempotent. State (journal,
     /// deliveries) stays readable.

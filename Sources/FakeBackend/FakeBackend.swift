@@ -76,10 +76,7 @@ public final class FakeBackend: Sendable {
     public var port: UInt16 { server.withLock { $0?.port ?? 0 } }
 
     /// `http://127.0.0.1:PORT`, the base URL for a client.
-    public var baseURL: URL {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
-    }
+    public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port) }
 
     /// Stops listening: in-flight responses finish, every connection closes, and the port is
     /// free when this returns. Pending waits fail. Calling it twice is harmless.

@@ -139,14 +139,7 @@ import Testing
             server.refuseConnections(false)
             var clients: [RawClient] = []
             for _ in 0..<connections { clients.append(try RawClient(port: port, timeoutSeconds: 20)) }
-            for (index, client) in clients.enumerated() {
-                try client.send("GET /c\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
-            }
-            var answered = 0
-            for (index, client) in clients.enumerated() {
-                let reply = try client.read { $0.text.hasSuffix("GET /c\(index) 0") }
-                if statusCode(reply) == 200 && reply.text.hasSuffix("GET /c\(index) 0") { answered += 1 }
-            }
+            let answered = try answeredEchoRequests(from: clients)
             let open = server.openConnectionCount
             clients.removeAll()
             let closedAll = eventually(timeout: 20) { server.openConnectionCount == 0 }

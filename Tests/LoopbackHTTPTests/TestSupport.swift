@@ -123,3 +123,17 @@ func raiseDescriptorLimit(to wanted: Int) throws {
     guard setrlimit(resource, &limit) == 0 else { throw RawClient.Failure(operation: "setrlimit", errno: errno) }
     try #require(limit.rlim_cur >= rlim_t(wanted), "the hard descriptor limit \(limit.rlim_max) is below \(wanted)")
 }
+
+/// Sends `GET /c<index>` on every client (all in flight at once), then reads each answer
+/// from an echo server; returns how many came back 200 with their own path.
+func answeredEchoRequests(from clients: [RawClient]) throws -> Int {
+    for (index, client) in clients.enumerated() {
+        try client.send("GET /c\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+    }
+    var answered = 0
+    for (index, client) in clients.enumerated() {
+        let reply = try client.read { $0.text.hasSuffix("GET /c\(index) 0") }
+        if statusCode(reply) == 200 && reply.text.hasSuffix("GET /c\(index) 0") { answered += 1 }
+    }
+    return answered
+}

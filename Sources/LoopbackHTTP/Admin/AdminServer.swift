@@ -25,10 +25,7 @@ package final class AdminServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT`.
-    package var baseURL: URL {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(shownHost):\(port)") ?? URL(fileURLWithPath: "/")
-    }
+    package var baseURL: URL { HTTPServer.baseURL(host: host, port: port) }
 
     /// Stops listening; returns when the port is free. Calling it twice is harmless.
     package func stop() async {

@@ -80,9 +80,13 @@ package final class HTTPServer: Sendable {
     }
 
     /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.
-    package var baseURL: URL {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+    package var baseURL: URL { Self.baseURL(host: configuration.host, port: port) }
+
+    /// `http://HOST:PORT` for a numeric host (an IPv6 one in brackets): the one place the
+    /// servers and both fakes build their base URL.
+    package static func baseURL(host: String, port: UInt16) -> URL {
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Connections open right now (for tests: e.g. zero after clients went away).
