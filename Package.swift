@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         .target(name: "Contracts"),
         .target(name: "CLoopbackShim"),
-        .target(name: "LoopbackHTTP", dependencies: ["CLoopbackShim"]),
+        .target(name: "LoopbackHTTP", dependencies: ["CLoopbackShim", "Contracts"]),
         .target(name: "FakeBackend", dependencies: ["Contracts", "LoopbackHTTP"]),
         .target(name: "FakeAPNs", dependencies: ["Contracts", "LoopbackHTTP"]),
         .target(name: "PushScenarios", dependencies: ["Contracts", "LoopbackHTTP", "FakeBackend", "FakeAPNs"]),

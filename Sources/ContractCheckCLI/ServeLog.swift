@@ -2,6 +2,7 @@ import Foundation
 import Contracts
 import FakeAPNs
 import FakeBackend
+import LoopbackHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,9 +15,9 @@ import Darwin
 /// line below. Coloured (ANSI) when `colour` is on: the status's class paints the line.
 ///
 /// ```
-/// 04:09:03.789 backend PUT /v1/devices/0a1b…e8f9 204 account=a1 violations=0
-/// 04:09:04.120 apns POST /3/device/0a1b2c3d4e5f… 200 delivery=delivered
-/// 04:09:05.002 apns POST /3/device/0a1b2c3d4e5f… 410 Unregistered
+/// 04:09:03.789 backend PUT /v1/devices/0a1b2c3d…e8f9 204 account=a1 violations=0
+/// 04:09:04.120 apns POST /3/device/0a1b2c3d…e8f9 200 delivery=delivered
+/// 04:09:05.002 apns POST /3/device/0a1b2c3d…e8f9 410 Unregistered (unregistered at 2026-12-01T04:09:01.000Z)
 /// ```
 struct ServeLog: Sendable {
     /// Whether to write ANSI colours.
@@ -43,7 +44,7 @@ struct ServeLog: Sendable {
 
     /// The line for a FakeAPNs request: time, `apns`, then the journal's log line.
     func line(_ entry: APNsJournalEntry) -> String {
-        format(time: Date(timeIntervalSince1970: Double(entry.receivedAt) / 1000), fake: "apns", text: entry.logLine,
+        format(time: entry.time, fake: "apns", text: entry.logLine,
                status: entry.status == 0 ? nil : entry.status, violations: entry.violations)
     }
 
@@ -60,16 +61,16 @@ struct ServeLog: Sendable {
         }
         var line = "\(paint(Self.clock(time), .dim)) \(paint(fake, fake == "apns" ? .magenta : .cyan)) \(paint(text, colour))"
         for violation in violations {
-            let pointer = violation.pointer.isEmpty ? "(body)" : violation.pointer
+            // The root is `(document)` in every text output; JSON says `""`.
+            let pointer = violation.pointer.isEmpty ? "(document)" : violation.pointer
             line += "\n    " + paint("\(pointer): \(violation.message) [\(violation.ruleID)]", .red)
         }
         return line
     }
 
-    /// A token shortened for a note (`0a1b2c3d…e8f9`); the journal keeps it whole.
-    static func shorten(_ token: String) -> String {
-        token.count > 20 ? "\(token.prefix(8))…\(token.suffix(4))" : token
-    }
+    /// A token shortened for a note (`0a1b2c3d…e8f9`) as the request lines shorten it; the
+    /// journal keeps it whole.
+    static func shorten(_ token: String) -> String { LogText.token(token) }
 
     /// `HH:MM:SS.mmm` in UTC.
     static func clock(_ date: Date) -> String {

@@ -10,9 +10,12 @@ enum APNsAdmin {
         var dropped: Int
     }
 
+    /// One journal entry as JSON: the members FakeBackend's entries share (`sequence`, `time`
+    /// in millisecond ISO 8601, `method`, `path`, `status`, `detail`, `fault`, `violations` as
+    /// ``ViolationRecord``s), then APNs' own.
     struct JournalItem: Encodable {
         var sequence: Int
-        var receivedAt: Int64
+        var time: String
         var method: String
         var path: String
         var deviceToken: String?
@@ -21,18 +24,19 @@ enum APNsAdmin {
         var pushType: String?
         var collapseID: String?
         var payloadBytes: Int
-        var status: Int
+        var status: Int?
         var reason: String?
         var detail: String?
-        var violations: [String]
-        var fault: String?
+        var violations: [ViolationRecord]
+        var fault: FaultRequest.Fault?
         var delivery: String?
+        var environment: String
         var connectionID: UInt64
         var protocolVersion: String
 
         init(_ entry: APNsJournalEntry) {
             sequence = entry.sequence
-            receivedAt = entry.receivedAt
+            time = AdminJSON.timestamp(milliseconds: entry.receivedAt)
             method = entry.method
             path = entry.path
             deviceToken = entry.deviceToken
@@ -41,12 +45,13 @@ enum APNsAdmin {
             pushType = entry.pushType
             collapseID = entry.collapseID
             payloadBytes = entry.payloadBytes
-            status = entry.status
+            status = entry.status == 0 ? nil : entry.status
             reason = entry.reason
             detail = entry.detail
-            violations = entry.violations.map(\.description)
-            fault = entry.fault.map { String(describing: $0) }
+            violations = entry.violations.map(ViolationRecord.init(journaling:))
+            fault = entry.fault.map { FaultRequest(APNsFaultPlan.next(1, $0), remaining: 1).fault }
             delivery = entry.delivery.map { String(describing: $0) }
+            environment = entry.environment.rawValue
             connectionID = entry.connectionID
             protocolVersion = entry.protocolVersion.rawValue
         }
@@ -68,8 +73,9 @@ enum APNsAdmin {
         var collapseID: String?
         var expiration: Int64?
         var payload: String
-        var deliveredAt: Int64
-        var acceptedAt: Int64
+        /// Millisecond ISO 8601, as journal times are.
+        var deliveredAt: String
+        var acceptedAt: String
         var isDuplicate: Bool
 
         init(_ n: DeliveredNotification) {
@@ -80,49 +86,63 @@ enum APNsAdmin {
             collapseID = n.collapseID
             expiration = n.expiration
             payload = n.payloadText
-            deliveredAt = n.deliveredAt
-            acceptedAt = n.acceptedAt
+            deliveredAt = AdminJSON.timestamp(milliseconds: n.deliveredAt)
+            acceptedAt = AdminJSON.timestamp(milliseconds: n.acceptedAt)
             isDuplicate = n.isDuplicate
         }
     }
 
-    struct TokenRegistration: Codable {
+    struct TokenRegistration: Codable, AdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case token, topic, environment }
+        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var token: String
         var topic: String
         var environment: APNsEnvironment?
     }
 
-    struct TokenUnregistration: Codable {
+    struct TokenUnregistration: Codable, AdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case token, at }
+        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var token: String
         /// Milliseconds since 1970; now when absent.
         var at: Int64?
     }
 
-    struct KeyRegistration: Codable {
+    struct KeyRegistration: Codable, AdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case keyID, teamID, pem, environment }
+        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var keyID: String
         var teamID: String
         var pem: String
         var environment: APNsEnvironment?
     }
 
-    struct OnlineRequest: Codable {
+    struct OnlineRequest: Codable, AdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case token, online }
+        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var token: String
         var online: Bool
     }
 
-    struct OfflineRequest: Codable {
+    struct OfflineRequest: Codable, AdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case offline }
+        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var offline: Bool
     }
 
-    struct DuplicateRequest: Codable {
+    struct DuplicateRequest: Codable, AdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case count, probability, seed, token }
+        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var count: Int?
         var probability: Double?
         var seed: UInt64?
         var token: String?
     }
 
-    struct FaultRequest: Codable {
+    /// `POST /apns/faults`, and each item of `GET /apns/faults`: the same shape both ways.
+    struct FaultRequest: Codable, AdminRequestBody {
         struct Fault: Codable {
+            enum CodingKeys: String, CodingKey, CaseIterable { case kind, status, reason, delay, timestamp }
             /// `reason` (with status and reason), `delay`, `reset`, `loseResponse`, `hang`, `goAway`.
             var kind: String?
             var status: Int?
@@ -132,25 +152,68 @@ enum APNsAdmin {
             var timestamp: Int64?
         }
 
+        enum CodingKeys: String, CodingKey, CaseIterable { case fault, count, probability, seed, token }
+        static var members: [String] {
+            CodingKeys.allCases.filter { $0 != .fault }.map { "/" + $0.rawValue }
+                + Fault.CodingKeys.allCases.map { "/fault/" + $0.rawValue }
+        }
+
         var fault: Fault
         var count: Int?
         var probability: Double?
         var seed: UInt64?
         var token: String?
 
+        /// The request a plan answers to `GET /apns/faults` with; `remaining` is what is left of `next(n)`.
+        init(_ plan: APNsFaultPlan, remaining: Int) {
+            switch plan.fault {
+            case .reason(let reason):
+                fault = Fault(kind: "reason", status: reason.status, reason: reason.reason, timestamp: reason.timestamp)
+            case .delay(let ms): fault = Fault(kind: "delay", delay: ms)
+            case .reset: fault = Fault(kind: "reset")
+            case .loseResponse: fault = Fault(kind: "loseResponse")
+            case .hang: fault = Fault(kind: "hang")
+            case .goAway(let reason): fault = Fault(kind: "goAway", reason: reason)
+            }
+            switch plan.trigger {
+            case .next: count = remaining
+            case .probability(let p, let s):
+                probability = p
+                seed = s
+            }
+            token = plan.deviceToken
+        }
+
+        /// Every reason a scripted fault may carry: Apple's (both spellings) and the fake's own.
+        static let knownReasons = APNsErrorReason.allSpellings
+            + [APNsReason.invalidPayloadJSON.reason, APNsReason.payloadContractViolation.reason]
+
         func plan() -> Result<APNsFaultPlan, AdminRequestError> {
             let kind = fault.kind ?? (fault.delay != nil ? "delay" : "reason")
             let apnsFault: APNsFault
+            func bad(_ pointer: String, _ message: String) -> Result<APNsFaultPlan, AdminRequestError> {
+                .failure(AdminRequestError("\(pointer): \(message)",
+                                           violations: [ViolationRecord(pointer: pointer, rule: "admin.value", message: message)]))
+            }
             switch kind {
             case "reason":
+                guard let reason = fault.reason else {
+                    return bad("/fault/reason", "required; e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}")
+                }
+                guard Self.knownReasons.contains(reason) else {
+                    let hint = Suggestion.closest(to: reason, among: Self.knownReasons, maxEdits: 3)
+                        .map { "did you mean \"\($0)\"?" } ?? "use one of Apple's reasons, e.g. \"\(APNsErrorReason.serviceUnavailable.rawValue)\""
+                    return bad("/fault/reason", "unknown APNs reason \"\(reason)\"; \(hint)")
+                }
                 // 1xx is never a final response: a client would wait for the real one.
-                guard let status = fault.status, (200...599).contains(status), let reason = fault.reason else {
-                    return .failure(AdminRequestError("/fault: send \"status\" (200–599) and \"reason\", e.g. {\"status\":503,\"reason\":\"\(APNsErrorReason.serviceUnavailable.rawValue)\"}"))
+                let known = APNsErrorReason.allCases.first { $0.rawValue == reason || $0.documentedName == reason }
+                guard let status = fault.status ?? known?.status, (200...599).contains(status) else {
+                    return bad("/fault/status", "expected 200–599 (APNs answers \(reason) with \(known.map { String($0.status) } ?? "400"))")
                 }
                 apnsFault = .reason(APNsReason(status: status, reason: reason, timestamp: fault.timestamp))
             case "delay":
                 guard let delay = fault.delay, delay >= 0 else {
-                    return .failure(AdminRequestError("/fault/delay: milliseconds, 0 or more"))
+                    return bad("/fault/delay", "milliseconds, 0 or more")
                 }
                 apnsFault = .delay(milliseconds: delay)
             case "reset": apnsFault = .reset
@@ -158,13 +221,35 @@ enum APNsAdmin {
             case "hang": apnsFault = .hang
             case "goAway": apnsFault = .goAway(reason: fault.reason ?? APNsErrorReason.shutdown.rawValue)
             default:
-                return .failure(AdminRequestError("/fault/kind: expected reason, delay, reset, loseResponse, hang or goAway; found \(kind)"))
+                let kinds = ["reason", "delay", "reset", "loseResponse", "hang", "goAway"]
+                let hint = Suggestion.closest(to: kind, among: kinds, maxEdits: 2).map { "did you mean \"\($0)\"? " } ?? ""
+                return bad("/fault/kind", "unknown kind \"\(kind)\"; \(hint)use reason, delay, reset, loseResponse, hang or goAway")
             }
-            if let count, count > 0 { return .success(.next(count, apnsFault, deviceToken: token)) }
-            if let probability, (0...1).contains(probability) {
+            if let token, !APNsRequestValidator.isDeviceToken(token) {
+                return bad("/token", "expected an even number (2–200) of hex digits")
+            }
+            switch (count, probability) {
+            case (.some, .some):
+                return bad("/probability", "give count or probability, not both")
+            case (let count?, nil):
+                guard count >= 1 else { return bad("/count", "expected 1 or more, found \(count)") }
+                return .success(.next(count, apnsFault, deviceToken: token))
+            case (nil, let probability?):
+                guard (0...1).contains(probability) else { return bad("/probability", "expected 0–1, found \(probability)") }
                 return .success(.probability(probability, seed: seed ?? 1, apnsFault, deviceToken: token))
+            case (nil, nil):
+                return .failure(AdminRequestError("send \"count\" (1 or more), or \"probability\" (0–1) with \"seed\""))
             }
-            return .failure(AdminRequestError("send \"count\" (≥ 1), or \"probability\" (0–1) with \"seed\""))
         }
+    }
+
+    /// `GET /apns/faults`, and the answer to `POST /apns/faults`.
+    struct FaultList: Encodable {
+        /// How plans are matched, as the docs say it.
+        var order = FaultList.order
+        var faults: [FaultRequest]
+        var duplicates: [DuplicateRequest]
+
+        static let order = "Plans are tried in the order they were added; the first whose token matches and whose trigger strikes answers the request, and only that one fires (a probability plan that does not strike lets the next plan try). A next-N plan is removed once spent."
     }
 }

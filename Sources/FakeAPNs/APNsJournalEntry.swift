@@ -1,9 +1,11 @@
+import Foundation
 import Contracts
 import LoopbackHTTP
 
 /// One request FakeAPNs received, with its verdict.
 public struct APNsJournalEntry: Sendable, Hashable {
-    /// 1 for the first request since start (or reset), counting dropped entries too.
+    /// 1 for the first request since start, counting dropped entries too; ``FakeAPNs/reset()``
+    /// does not restart it, so a `?since=` cursor stays valid.
     public var sequence: Int
     /// When it arrived (ms since 1970, on the fake's clock).
     public var receivedAt: Int64
@@ -49,14 +51,18 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// True for a 200.
     public var isAccepted: Bool { status == 200 }
 
-    /// `POST /3/device/ab12… 400 BadPriority delivery=- fault=-`: a log line.
+    /// `POST /3/device/0a1b2c3d…e8f9 400 BadPriority (why)`: a log line. The path is the one
+    /// requested (device tokens shortened and lowercased as FakeBackend's lines do them), then
+    /// the status, reason, delivery, fault, violation count and the ``detail``.
     public var logLine: String {
-        let token = deviceToken.map { $0.count > 12 ? String($0.prefix(12)) + "…" : $0 } ?? "-"
-        var line = "\(method) /3/device/\(token) \(status == 0 ? "---" : String(status))"
+        var line = "\(method) \(LogText.path(path)) \(status == 0 ? "---" : String(status))"
         if let reason { line += " \(reason)" }
         if let delivery { line += " delivery=\(delivery)" }
         if let fault { line += " fault=\(fault)" }
         if !violations.isEmpty { line += " violations=\(violations.count)" }
-        return line
+        return line + LogText.detail(detail)
     }
+
+    /// When it arrived, as a `Date` (``receivedAt`` is milliseconds since 1970).
+    public var time: Date { Date(timeIntervalSince1970: Double(receivedAt) / 1000) }
 }

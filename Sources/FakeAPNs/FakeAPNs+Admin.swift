@@ -9,13 +9,19 @@ extension FakeAPNs {
     package var adminRoutes: [AdminAPI.Route] {
         [
             AdminAPI.Route(method: "GET", path: "/apns/journal", summary: "Every APNs request with its verdict (?since=SEQUENCE)") { [self] request in
-                let since = Int(AdminAPI.query(request)["since"] ?? "") ?? 0
-                let entries = journal.filter { $0.sequence > since }.map(APNsAdmin.JournalItem.init)
-                return AdminAPI.json(APNsAdmin.JournalPage(entries: entries, dropped: droppedJournalEntries))
+                switch AdminAPI.integerQuery(request, "since") {
+                case .failure(let error): return error.response
+                case .success(let since):
+                    let entries = journal.filter { $0.sequence > since ?? 0 }.map(APNsAdmin.JournalItem.init)
+                    return AdminAPI.json(APNsAdmin.JournalPage(entries: entries, dropped: droppedJournalEntries))
+                }
             },
             AdminAPI.Route(method: "GET", path: "/apns/deliveries", summary: "What a device received (?token=HEX), and what it shows") { [self] request in
                 guard let token = AdminAPI.query(request)["token"], !token.isEmpty else {
                     return AdminAPI.problem(status: 400, detail: "add ?token=<device token hex> to the path")
+                }
+                guard APNsRequestValidator.isDeviceToken(token) else {
+                    return AdminAPI.problem(status: 400, detail: "?token=\(token): expected an even number (2–200) of hex digits")
                 }
                 return AdminAPI.json(APNsAdmin.DeviceView(
                     token: token.lowercased(), online: isOnline(token: token),
@@ -34,6 +40,9 @@ extension FakeAPNs {
             },
             AdminAPI.Route(method: "POST", path: "/apns/tokens/unregister", summary: #"Unregister a token: {"token","at"? (ms since 1970)} → 410 from then on"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.TokenUnregistration.self, of: request) { body in
+                    guard APNsRequestValidator.isDeviceToken(body.token) else {
+                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                    }
                     unregister(token: body.token, at: body.at.map { Date(timeIntervalSince1970: Double($0) / 1000) })
                     return HTTPResponse(status: .noContent)
                 }
@@ -49,12 +58,15 @@ extension FakeAPNs {
                     }
                 }
             },
-            AdminAPI.Route(method: "POST", path: "/apns/faults", summary: #"Add a fault: {"fault":{"status","reason","timestamp"?}|{"delay"}|{"kind":"reset|loseResponse|hang|goAway","reason"?},"count"|"probability"+"seed","token"?}"#) { [self] request in
+            AdminAPI.Route(method: "GET", path: "/apns/faults", summary: "Fault plans and duplicate injections in force, in match order") { [self] _ in
+                AdminAPI.json(faultList)
+            },
+            AdminAPI.Route(method: "POST", path: "/apns/faults", summary: #"Add a fault: {"fault":{"status"?,"reason","timestamp"?}|{"delay"}|{"kind":"reset|loseResponse|hang|goAway","reason"?},"count"|"probability"+"seed","token"?} → 201 with the list"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.FaultRequest.self, of: request) { body in
                     switch body.plan() {
                     case .success(let plan):
                         addFault(plan)
-                        return HTTPResponse(status: .noContent)
+                        return AdminAPI.json(faultList, status: HTTPStatus(code: 201))
                     case .failure(let problem):
                         return problem.response
                     }
@@ -66,9 +78,16 @@ extension FakeAPNs {
             },
             AdminAPI.Route(method: "POST", path: "/apns/duplicates", summary: #"Deliver twice: {"count"|"probability"+"seed","token"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.DuplicateRequest.self, of: request) { body in
+                    if let token = body.token, !APNsRequestValidator.isDeviceToken(token) {
+                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                    }
                     if let count = body.count {
+                        guard count >= 1 else { return AdminAPI.problem(status: 400, detail: "/count: expected 1 or more, found \(count)") }
                         injectDuplicateDeliveries(next: count, deviceToken: body.token)
                     } else if let probability = body.probability {
+                        guard (0...1).contains(probability) else {
+                            return AdminAPI.problem(status: 400, detail: "/probability: expected 0–1, found \(probability)")
+                        }
                         injectDuplicateDeliveries(probability: probability, seed: body.seed ?? 1, deviceToken: body.token)
                     } else {
                         return AdminAPI.problem(status: 400, detail: "send \"count\", or \"probability\" with \"seed\"")
@@ -78,6 +97,9 @@ extension FakeAPNs {
             },
             AdminAPI.Route(method: "POST", path: "/apns/devices/online", summary: #"Put a device online or offline: {"token","online"}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.OnlineRequest.self, of: request) { body in
+                    guard APNsRequestValidator.isDeviceToken(body.token) else {
+                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                    }
                     setOnline(body.online, token: body.token)
                     return HTTPResponse(status: .noContent)
                 }
@@ -88,10 +110,34 @@ extension FakeAPNs {
                     return HTTPResponse(status: .noContent)
                 }
             },
-            AdminAPI.Route(method: "POST", path: "/apns/reset", summary: "Forget journal, deliveries, faults; keep keys and tokens") { [self] _ in
+            AdminAPI.Route(method: "POST", path: "/apns/reset", summary: "Back to start: forget journal, faults, tokens, devices and deliveries; accept connections; keys stay") { [self] _ in
                 reset()
                 return HTTPResponse(status: .noContent)
             },
         ]
+    }
+
+    /// `GET /apns/faults`: the plans and duplicate injections in match order.
+    var faultList: APNsAdmin.FaultList {
+        APNsAdmin.FaultList(
+            faults: faults.map { APNsAdmin.FaultRequest($0, remaining: $0.remainingCount) },
+            duplicates: duplicateDeliveries.map { plan in
+                var item = APNsAdmin.DuplicateRequest(token: plan.deviceToken)
+                switch plan.trigger {
+                case .next(let n): item.count = n
+                case .probability(let p, let seed):
+                    item.probability = p
+                    item.seed = seed
+                }
+                return item
+            })
+    }
+}
+
+extension APNsFaultPlan {
+    /// What is left of a `next(n)` plan; 0 for a probability plan.
+    var remainingCount: Int {
+        if case .next(let n) = trigger { return n }
+        return 0
     }
 }

@@ -161,7 +161,7 @@ extension FakeAPNs {
             device = known
             var refusal: (APNsReason, Int64?, String?)?
             if let at = device.unregisteredAt {
-                refusal = (.unregistered, at, nil)
+                refusal = (.unregistered, at, "unregistered at \(AdminJSON.timestamp(milliseconds: at))")
             } else if accepting {
                 refusal = nil
             } else if !device.registered {
@@ -169,7 +169,8 @@ extension FakeAPNs {
             } else if device.environment != environment {
                 refusal = (.badDeviceToken, nil, Self.environmentMismatch(device.environment, request: request, environment: environment))
             } else if !device.anyTopic && !device.topics.contains(push.topic) {
-                refusal = (.deviceTokenNotForTopic, nil, nil)
+                refusal = (.deviceTokenNotForTopic, nil,
+                           "the token is registered for \(device.topics.sorted().joined(separator: ", ")), not \(push.topic)")
             }
             if let (reason, timestamp, detail) = refusal {
                 s.devices[push.deviceToken] = device
@@ -188,7 +189,8 @@ extension FakeAPNs {
             device.acceptedPushes.removeAll { $0 <= windowStart }
             if device.acceptedPushes.count >= throttle.limit {
                 s.devices[push.deviceToken] = device
-                return reject(.tooManyRequests, push: push)
+                return reject(.tooManyRequests, push: push,
+                              detail: "\(throttle.limit) pushes to this token in \(String(format: "%g", throttle.windowSeconds)) s already")
             }
             device.acceptedPushes.append(now)
         }

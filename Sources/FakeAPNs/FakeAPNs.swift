@@ -132,6 +132,18 @@ public final class FakeAPNs: Sendable {
         }
     }
 
+    /// The fault plans still in force, in the order they are tried; a `next(n)` plan shows
+    /// the requests it has left.
+    public var faults: [APNsFaultPlan] {
+        state.withLock { $0.faults.map(\.planLeft) }
+    }
+
+    /// The duplicate-delivery injections still in force (their fault is `loseResponse`), as
+    /// ``faults`` lists faults.
+    public var duplicateDeliveries: [APNsFaultPlan] {
+        state.withLock { $0.duplicates.map(\.planLeft) }
+    }
+
     /// Removes every fault plan and duplicate-delivery injection.
     public func clearFaults() {
         state.withLock {
@@ -161,23 +173,36 @@ public final class FakeAPNs: Sendable {
     /// How many journal entries were dropped to keep the journal within its capacity.
     public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
 
-    /// Forgets the journal, deliveries, faults and per-connection state; keeps keys and
-    /// registered tokens.
+    /// Back to the state at start, as ``FakeBackend``'s `reset()`: forgets the journal,
+    /// faults and duplicate injections, per-connection state and every device (registered
+    /// and unregistered tokens, online/offline, deliveries), and accepts connections again.
+    /// The configuration and the registered signing keys (what `--apns-key` gives) stay; the
+    /// journal's sequence numbers keep counting, so a `?since=` cursor stays valid. A device
+    /// someone streams or awaits deliveries of stays known, online and empty.
     public func reset() {
         state.withLock { s in
             s.journal.removeAll()
-            s.sequence = 0
             s.faults.removeAll()
             s.duplicates.removeAll()
             s.connections.removeAll()
-            for key in s.devices.keys {
-                s.devices[key]?.delivered.removeAll()
-                s.devices[key]?.deliveredCount = 0
-                s.devices[key]?.visible.removeAll()
-                s.devices[key]?.stored = nil
-                s.devices[key]?.backgroundDeliveries.removeAll()
-                s.devices[key]?.acceptedPushes.removeAll()
+            s.implicitDevices.removeAll()
+            s.implicitDevicesStart = 0
+            let awaited = Set(s.deliveryWaiters.values.map(\.deviceToken))
+            for (key, device) in s.devices {
+                if device.streams.isEmpty && !awaited.contains(key) {
+                    s.devices[key] = nil
+                } else {
+                    var fresh = FakeAPNsState.Device(environment: s.configuration.environment)
+                    fresh.streams = device.streams
+                    s.devices[key] = fresh
+                }
             }
         }
+        refuseConnections(false)
+    }
+
+    /// ``reset()`` without blocking a thread of Swift's cooperative pool.
+    public func reset() async {
+        await offloaded { self.reset() }
     }
 }

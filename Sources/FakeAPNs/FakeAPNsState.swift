@@ -46,6 +46,14 @@ struct FakeAPNsState {
         var plan: APNsFaultPlan
         var remaining: Int
         var generator: SplitMix64
+
+        /// The plan as it stands: a `next(n)` plan with the requests it has left.
+        var planLeft: APNsFaultPlan {
+            guard case .next = plan.trigger else { return plan }
+            var left = plan
+            left.trigger = .next(remaining)
+            return left
+        }
     }
 
     struct RequestWaiter {

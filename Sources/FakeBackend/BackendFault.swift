@@ -58,7 +58,8 @@ public enum BackendFault: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension BackendFault: Codable {
-    private enum CodingKeys: String, CodingKey {
+    /// The members a fault is written with in the admin API's flat form.
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, status, retryAfter, delayMs
     }
 

@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 /// When a fault strikes: which endpoint (or all), and for the next N requests or with a
 /// seeded probability.
 ///
@@ -42,9 +44,14 @@ public struct BackendFaultPlan: Sendable, Hashable {
     }
 }
 
-extension BackendFaultPlan: Codable {
-    private enum CodingKeys: String, CodingKey {
+extension BackendFaultPlan: Codable, AdminRequestBody {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case endpoint, count, probability, seed
+    }
+
+    /// The admin body's members: the fault's and the plan's.
+    package static var members: [String] {
+        (BackendFault.CodingKeys.allCases.map(\.rawValue) + CodingKeys.allCases.map(\.rawValue)).map { "/" + $0 }
     }
 
     /// Reads the admin API's flat form: `{"endpoint": "putDevice", "kind": "status",

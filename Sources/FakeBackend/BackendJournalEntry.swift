@@ -1,7 +1,12 @@
 import Foundation
 import Contracts
+import LoopbackHTTP
 
 /// One request the backend received, whatever became of it.
+///
+/// In JSON (`GET /journal`) it has the members FakeAPNs' journal entries share: `sequence`,
+/// `time` (millisecond ISO 8601, UTC), `method`, `path`, `status`, `detail`, `fault` and
+/// `violations` (`pointer`, `rule`, `severity`, `message`, `line`, `column`).
 public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
     public var sequence: UInt64
@@ -22,10 +27,13 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     public var violations: [Violation]
     /// The fault applied to this request, if any.
     public var fault: BackendFault?
+    /// Why, in words, when the status alone does not say (which bearer check failed, why a
+    /// content type or body was refused).
+    public var detail: String?
 
     /// An entry from its parts (for tests and tools that build journals).
     public init(sequence: UInt64, time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
-                account: String?, status: Int?, violations: [Violation], fault: BackendFault?) {
+                account: String?, status: Int?, violations: [Violation], fault: BackendFault?, detail: String? = nil) {
         self.sequence = sequence
         self.time = time
         self.endpoint = endpoint
@@ -35,12 +43,49 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
         self.status = status
         self.violations = violations
         self.fault = fault
+        self.detail = detail
     }
 
-    /// `PUT /v1/devices/ab12 204 account=a1 violations=0 fault=-`: the `serve` log line.
+    private enum CodingKeys: String, CodingKey {
+        case sequence, time, endpoint, method, path, account, status, violations, fault, detail
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(sequence: try container.decode(UInt64.self, forKey: .sequence),
+                  time: try container.decode(Date.self, forKey: .time),
+                  endpoint: try container.decodeIfPresent(FakeBackend.Endpoint.self, forKey: .endpoint),
+                  method: try container.decode(String.self, forKey: .method),
+                  path: try container.decode(String.self, forKey: .path),
+                  account: try container.decodeIfPresent(String.self, forKey: .account),
+                  status: try container.decodeIfPresent(Int.self, forKey: .status),
+                  violations: try container.decode([ViolationRecord].self, forKey: .violations).map(\.violation),
+                  fault: try container.decodeIfPresent(BackendFault.self, forKey: .fault),
+                  detail: try container.decodeIfPresent(String.self, forKey: .detail))
+    }
+
+    /// Violations are written as ``ViolationRecord``s, the one shape of both fakes' JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(endpoint, forKey: .endpoint)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encodeIfPresent(account, forKey: .account)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encode(violations.map(ViolationRecord.init(journaling:)), forKey: .violations)
+        try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encodeIfPresent(detail, forKey: .detail)
+    }
+
+    /// `PUT /v1/devices/0a1b2c3d…e8f9 204 account=a1 violations=0`: the `serve` log line. The
+    /// path is the one requested (device tokens shortened and lowercased as FakeAPNs' lines
+    /// do them), then the status, account, violation count, fault and the ``detail``.
     public var logLine: String {
         let statusText = status.map(String.init) ?? "---"
         let faultText = fault.map { " fault=\($0)" } ?? ""
-        return "\(method) \(path) \(statusText) account=\(account ?? "-") violations=\(violations.count)\(faultText)"
+        return "\(method) \(LogText.path(path)) \(statusText) account=\(account ?? "-") violations=\(violations.count)\(faultText)"
+            + LogText.detail(detail)
     }
 }

@@ -109,6 +109,15 @@ struct BackendStore {
 
     enum AuthFailure: Error {
         case missing, notBearer, unknown
+
+        /// The journal's detail for a 401: which bearer check failed.
+        var journalDetail: String {
+            switch self {
+            case .missing: return "no Authorization header"
+            case .notBearer: return "Authorization is not a bearer token"
+            case .unknown: return "the bearer token names no session"
+            }
+        }
     }
 
     /// Picks the fault for a request to `endpoint`: the first plan that strikes. Spent plans go.
@@ -124,10 +133,11 @@ struct BackendStore {
 
     /// Appends to the journal and counts the request; returns the entry.
     mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
-                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?) -> BackendJournalEntry {
+                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
+                         detail: String? = nil) -> BackendJournalEntry {
         sequence &+= 1
         let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
-                                 account: account, status: status, violations: violations, fault: fault)
+                                 account: account, status: status, violations: violations, fault: fault, detail: detail)
         journal.append(entry)
         if let endpoint { requestCounts[endpoint, default: 0] &+= 1 }
         return entry

@@ -15,8 +15,13 @@ extension FakeBackend {
     package var adminRoutes: [AdminAPI.Route] {
         let backend = self
         var admin = AdminAPI()
-        admin.add("GET", "/journal", summary: "Every request the backend received, oldest first") { [backend] _ in
-            AdminAPI.json(JournalBody(entries: backend.journal, dropped: backend.journalDropped))
+        admin.add("GET", "/journal", summary: "Every request the backend received, oldest first (?since=SEQUENCE)") { [backend] request in
+            switch AdminAPI.integerQuery(request, "since") {
+            case .failure(let error): return error.response
+            case .success(let since):
+                let entries = backend.journal.filter { $0.sequence > UInt64(since ?? 0) }
+                return AdminAPI.json(JournalBody(entries: entries, dropped: backend.journalDropped))
+            }
         }
         admin.add("GET", "/devices", summary: "Registered devices") { [backend] _ in
             AdminAPI.json(DevicesBody(devices: backend.devices.values.sorted { $0.token < $1.token }))
@@ -55,7 +60,7 @@ extension FakeBackend {
                 return HTTPResponse(status: .noContent)
             }
         }
-        admin.add("POST", "/reset", summary: "Forget devices, opens, journal and faults; sessions stay") { [backend] _ in
+        admin.add("POST", "/reset", summary: "Back to start: forget devices, opens, journal, faults and added sessions; come back online") { [backend] _ in
             if let failure = backend.reset() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
@@ -80,18 +85,26 @@ struct OpensBody: Codable {
 }
 
 /// `GET /faults`, and the answer to `POST /faults`.
-struct FaultsBody: Codable {
+struct FaultsBody: Encodable {
+    /// How plans are matched, as the docs say it.
+    var order = FaultsBody.order
     var faults: [BackendFaultPlan]
     var offline: Bool
+
+    static let order = "Plans are tried in the order they were added; the first whose endpoint matches and whose trigger strikes answers the request, and only that one fires (a probability plan that does not strike lets the next plan try). A count plan is removed once spent. offline is server-wide and comes before every plan."
 }
 
 /// `POST /offline`.
-struct OfflineBody: Codable {
+struct OfflineBody: Codable, AdminRequestBody {
+    enum CodingKeys: String, CodingKey, CaseIterable { case offline }
+    static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
     var offline: Bool
 }
 
 /// `POST /sessions`.
-struct SessionBody: Codable {
+struct SessionBody: Codable, AdminRequestBody {
+    enum CodingKeys: String, CodingKey, CaseIterable { case bearer, account }
+    static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
     var bearer: String
     var account: String
 }

@@ -26,5 +26,8 @@ extension FakeBackend {
         }
 
         public var description: String { rawValue }
+
+        /// True when the endpoint reads a JSON body (so a body of another type is a 415).
+        var readsJSONBody: Bool { self != .deleteDevice }
     }
 }

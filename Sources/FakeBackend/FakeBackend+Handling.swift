@@ -21,15 +21,16 @@ extension FakeBackend {
 
         if request.bodyLimitExceeded {
             // The server dropped the body unread; answered here so it is journaled.
+            let detail = "The body is over \(configuration.maxBodyBytes) bytes and was not read; the backend's requests are a few hundred bytes."
             let response = BackendProblemDetails(
                 type: BackendProblemDetails.typeURI("content-too-large"), title: "Content Too Large", status: 413,
-                detail: "The body is over \(configuration.maxBodyBytes) bytes and was not read; the backend's requests are a few hundred bytes.")
+                detail: detail)
                 .response()
             var endpoint: Endpoint?
             if case .endpoint(let matched, _) = route { endpoint = matched }
             let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }
             commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(413),
-                   violations: [], fault: nil)
+                   violations: [], fault: nil, detail: "body over \(configuration.maxBodyBytes) bytes, not read")
             return response
         }
 
@@ -71,11 +72,18 @@ extension FakeBackend {
             return response
         }
 
+        if endpoint.readsJSONBody, let mediaType = Self.unsupportedMediaType(request) {
+            commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(415),
+                   violations: [], fault: fault, detail: "Content-Type \(mediaType), not application/json")
+            return Self.unsupportedMediaTypeResponse(mediaType)
+        }
+
         var response: HTTPResponse
         switch auth {
         case .failure(let failure):
             response = Self.unauthorized(failure)
-            commit(now: now, request: request, endpoint: endpoint, account: nil, status: .code(401), violations: [], fault: fault)
+            commit(now: now, request: request, endpoint: endpoint, account: nil, status: .code(401), violations: [], fault: fault,
+                   detail: failure.journalDetail)
         case .success(let account):
             response = apply(endpoint, parameter: parameter, request: request, account: account, now: now, fault: fault)
         }
@@ -174,13 +182,13 @@ extension FakeBackend {
     /// `change` gets the request's journal sequence number.
     @discardableResult
     private func commit(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: JournalStatus,
-                        violations: [Violation], fault: BackendFault?,
+                        violations: [Violation], fault: BackendFault?, detail: String? = nil,
                         change: (inout BackendStore, UInt64) -> HTTPResponse = { _, _ in HTTPResponse(status: .noContent) }) -> HTTPResponse {
         let (entry, response, hasWaiters) = store.withLock { store in
             let response = change(&store, store.sequence &+ 1)
             let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: Self.journaled(request.path),
                                      account: account, status: status.code(response),
-                                     violations: violations, fault: fault)
+                                     violations: violations, fault: fault, detail: detail)
             return (entry, response, !store.waiters.isEmpty)
         }
         if hasWaiters { notifyWaiters() }
@@ -239,6 +247,25 @@ extension FakeBackend {
         case .delay, .loseResponse:
             return HTTPResponse(status: .noContent)
         }
+    }
+
+    /// The media type of a body the backend does not read (`text/plain`, curl's default
+    /// `application/x-www-form-urlencoded`), or nil: `application/json` with any parameters
+    /// (`; charset=utf-8`) is read, and so is a request without `Content-Type`, which
+    /// URLSession code often forgets; the contract check then reads the body as JSON.
+    static func unsupportedMediaType(_ request: HTTPRequest) -> String? {
+        guard let value = request.headers["Content-Type"] else { return nil }
+        let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return mediaType.lowercased() == "application/json" ? nil : (mediaType.isEmpty ? "(empty)" : mediaType)
+    }
+
+    /// 415 naming the type sent and the one to send.
+    static func unsupportedMediaTypeResponse(_ mediaType: String) -> HTTPResponse {
+        BackendProblemDetails(
+            type: BackendProblemDetails.typeURI("unsupported-media-type"), title: "Unsupported Media Type", status: 415,
+            detail: "The body is sent as \(mediaType); the backend reads application/json. Send Content-Type: application/json (a charset parameter is fine).")
+            .response([("Accept", "application/json")])
     }
 
     /// 401 with `WWW-Authenticate: Bearer` and a problem body saying what was wrong.

@@ -141,8 +141,11 @@ public final class FakeBackend: Sendable {
     /// How many journal entries were dropped because the journal was full.
     public var journalDropped: Int { store.withLock { $0.journal.dropped } }
 
-    /// Forgets devices, opens, the journal and request counts, clears every fault and comes
-    /// back online. Sessions stay.
+    /// Back to the state at start: forgets devices, opens, the journal and request counts,
+    /// clears every fault (also those the configuration started with), puts the sessions
+    /// back to the configuration's (sessions added since are forgotten) and comes back
+    /// online. The configuration stays; the journal's sequence numbers keep counting, so a
+    /// `?since=` cursor stays valid. FakeAPNs' ``FakeAPNs/reset()`` follows the same rule.
     /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
     @discardableResult
     public func reset() -> FakeBackendError? {
@@ -152,6 +155,7 @@ public final class FakeBackend: Sendable {
             store.journal.removeAll()
             store.requestCounts.removeAll()
             store.faults.removeAll()
+            store.sessions = configuration.sessions
         }
         return setOffline(false)
     }

@@ -73,8 +73,8 @@ import FoundationNetworking
         let (deliveries, _) = try await URLSession.shared.data(from: try #require(URL(string: adminURL + "/apns/deliveries?token=" + token)))
         #expect(String(decoding: deliveries, as: UTF8.self).contains(#""apnsID""#))
 
-        #expect(output.output.contains { $0.contains(" apns POST /3/device/abababababab… 400 BadDeviceToken") })
-        #expect(output.output.contains { $0.contains(" apns POST /3/device/abababababab… 200 delivery=delivered") })
+        #expect(output.output.contains { $0.contains(" apns POST /3/device/abababab…abab 400 BadDeviceToken") })
+        #expect(output.output.contains { $0.contains(" apns POST /3/device/abababab…abab 200 delivery=delivered") })
 
         stop.signal()
         finished.wait()

@@ -2,6 +2,9 @@ import Foundation
 import Dispatch
 import Testing
 @testable import ContractCheckCLI
+import Contracts
+@testable import FakeAPNs
+import FakeBackend
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -110,7 +113,7 @@ import FoundationNetworking
         let (_, response) = try await URLSession.shared.data(for: put)
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
         let (devices, _) = try await URLSession.shared.data(from: try #require(URL(string: adminURL + "/devices")))
-        #expect(String(decoding: devices, as: UTF8.self).contains(#""account":"a1""#))
+        #expect(String(decoding: devices, as: UTF8.self).contains(#""account" : "a1""#))
         #expect(output.output.contains { $0.contains("PUT /v1/devices/abcd 204 account=a1 violations=0") })
 
         stop.signal()
@@ -118,5 +121,44 @@ import FoundationNetworking
         #expect(status.value == 0)
         #expect(!FileManager.default.fileExists(atPath: readyFile))
         #expect(output.output.last == "stopped")
+    }
+}
+
+/// The live log's line content (issue 16, items 14 and 19): the path as requested, device
+/// tokens shortened and cased alike in backend and APNs lines, the journal's detail, and the
+/// document's root named `(document)` as `validate` names it.
+@Suite struct ServeLogLineTests {
+    static let token = "0A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F9"
+
+    func apnsEntry(method: String = "POST", path: String, status: Int, reason: String?, detail: String? = nil) -> APNsJournalEntry {
+        var entry = APNsJournalEntry(sequence: 1, receivedAt: 1_796_136_788_123, method: method, path: path,
+                                     deviceToken: nil, apnsID: "x", topic: nil, pushType: nil, collapseID: nil, payloadBytes: 0,
+                                     status: status, reason: reason, violations: [], fault: nil, delivery: nil,
+                                     detail: detail, connectionID: 1, protocolVersion: .http2)
+        entry.environment = .sandbox
+        return entry
+    }
+
+    @Test func apnsLinesShowTheRequestedPathAndTheDetail() {
+        let log = ServeLog(colour: false)
+        #expect(log.line(apnsEntry(method: "GET", path: "/3/device/\(Self.token)", status: 405, reason: "MethodNotAllowed"))
+            == "14:53:08.123 apns GET /3/device/0a1b2c3d…e8f9 405 MethodNotAllowed")
+        #expect(log.line(apnsEntry(path: "/foo", status: 404, reason: "BadPath"))
+            == "14:53:08.123 apns POST /foo 404 BadPath")
+        #expect(log.line(apnsEntry(path: "/3/device/\(Self.token)", status: 403, reason: "InvalidProviderToken",
+                                   detail: "the signature does not verify"))
+            == "14:53:08.123 apns POST /3/device/0a1b2c3d…e8f9 403 InvalidProviderToken (the signature does not verify)")
+    }
+
+    @Test func backendLinesShortenTokensAsAPNsLinesDoAndNameTheRootDocument() {
+        let entry = BackendJournalEntry(
+            sequence: 1, time: Date(timeIntervalSince1970: 1_796_136_788.123), endpoint: .putDevice, method: "PUT",
+            path: "/v1/devices/\(Self.token)", account: "a1", status: 400,
+            violations: [Violation(pointer: "", ruleID: "device-registration.json", message: "expected an object")],
+            fault: nil)
+        #expect(ServeLog(colour: false).line(entry) == """
+            14:53:08.123 backend PUT /v1/devices/0a1b2c3d…e8f9 400 account=a1 violations=1
+                (document): expected an object [device-registration.json]
+            """)
     }
 }

@@ -150,8 +150,8 @@ import Testing
         let bed = APNsTestbed { $0.onRequest = { entry in seen.withLock { $0.append(entry.logLine) } } }
         _ = bed.fake.handle(APNsTestbed.push())
         _ = bed.fake.handle(APNsTestbed.push(headers: [("apns-priority", "3")]))
-        #expect(seen.snapshot == ["POST /3/device/abababababab… 200 delivery=delivered",
-                                  "POST /3/device/abababababab… 400 BadPriority"])
+        #expect(seen.snapshot == ["POST /3/device/abababab…abab 200 delivery=delivered",
+                                  "POST /3/device/abababab…abab 400 BadPriority"])
     }
 }
 

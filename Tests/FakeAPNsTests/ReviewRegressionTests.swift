@@ -76,13 +76,13 @@ import Testing
     @Test(arguments: [100, 101, 199])
     func informationalStatusesAreRefused(_ status: Int) {
         let bed = APNsTestbed()
-        let answer = AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":\#(status),"reason":"X"},"count":1}"#)
+        let answer = AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":\#(status),"reason":"ServiceUnavailable"},"count":1}"#)
         #expect(answer.status.code == 400)
         #expect(bed.fake.handle(APNsTestbed.push()).status.code == 200)
     }
 
     @Test func aFinalStatusIsAccepted() {
         let bed = APNsTestbed()
-        #expect(AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":200,"reason":"X"},"count":1}"#).status.code == 204)
+        #expect(AdminRoutesTests.call(bed.fake, "POST", "/apns/faults", #"{"fault":{"status":200,"reason":"ServiceUnavailable"},"count":1}"#).status.code == 201)
     }
 }

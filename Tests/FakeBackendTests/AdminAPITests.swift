@@ -74,7 +74,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"kind":"explode"}"#, "unknown kind"),
-        (#"{"kind":"status"}"#, "/status is required"),
+        (#"{"kind":"status"}"#, "/status: required"),
         (#"{"kind":"status","status":200}"#, "400-599"),
         (#"{"kind":"delay","delayMs":-1}"#, "delayMs"),
         (#"{"kind":"reset","count":0}"#, "count"),
@@ -82,7 +82,7 @@ import Testing
         (#"{"kind":"reset","count":1,"probability":0.5}"#, "not both"),
         (#"{"kind":"reset","endpoint":"putDevices"}"#, "unknown endpoint"),
         ("not json", "not valid JSON"),
-        ("", "not valid JSON"),
+        ("", "the body is empty"),
     ])
     func rejectsABadFaultWithAClearMessage(body: String, expected: String) {
         let response = call("POST", "/faults", body)

@@ -1,75 +1,50 @@
+import Contracts
 import Foundation
+
+/// A JSON body an admin route reads: `Decodable`, plus the members it knows, so the shared
+/// decoder can name every unknown or misspelt member (with a did-you-mean) instead of
+/// ignoring it.
+package protocol AdminRequestBody: Decodable {
+    /// Every member the route reads, as JSON Pointers from the body's root: `/count`,
+    /// `/fault/kind`. A member of a nested object is listed with its full pointer; its parent
+    /// (`/fault`) is known because a child is.
+    static var members: [String] { get }
+}
 
 // What every admin route shares: JSON answers, problem answers, one strict body decoder and
 // query parsing. A fake's route only says what its body is and what it does with it.
 extension AdminAPI {
-    /// A JSON response (sorted keys, ISO 8601 dates).
+    /// A JSON response: pretty-printed, sorted keys, `/` unescaped, dates as millisecond
+    /// ISO 8601 in UTC (`2026-12-01T14:53:08.123Z`).
     package static func json<Value: Encodable>(_ value: Value, status: HTTPStatus = .ok) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
         do {
-            let body = try encoder.encode(value)
-            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body))
+            let body = try AdminJSON.encoder.encode(value)
+            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Array(body) + [0x0A])
         } catch {
             return problem(status: 500, detail: "cannot encode the answer: \(error)")
         }
     }
 
-    /// An `application/problem+json` response titled with the status's reason phrase.
-    package static func problem(status: Int, detail: String, headers: [(String, String)] = []) -> HTTPResponse {
-        let document = AdminProblem(title: HTTPStatus(code: status).reasonPhrase, status: status, detail: detail)
+    /// An `application/problem+json` response titled with the status's reason phrase, listing
+    /// `violations` (the admin body's mistakes) when there are any.
+    package static func problem(status: Int, detail: String, headers: [(String, String)] = [],
+                                violations: [ViolationRecord] = []) -> HTTPResponse {
+        let document = AdminProblem(title: HTTPStatus(code: status).reasonPhrase, status: status, detail: detail,
+                                    violations: violations.isEmpty ? nil : violations)
         return ProblemResponse.make(document, status: status, headers: headers)
     }
 
     /// Decodes the request's JSON body as `Body` and answers with `run`, or answers 400
-    /// naming what is wrong: not JSON, a missing key, a value of the wrong type, or a key
-    /// `Body` does not know (so a misspelt optional key is not silently ignored).
+    /// naming what is wrong: not JSON (with line and column), a member `Body` does not know
+    /// (each one, with a did-you-mean), a missing member, or a value of the wrong JSON type.
     ///
-    /// A key is known when decoding `Body` and encoding it again writes it; a key whose value
-    /// is `null` counts as absent.
-    package static func withBody<Body: Codable>(_ type: Body.Type, of request: HTTPRequest,
-                                                _ run: (Body) -> HTTPResponse) -> HTTPResponse {
-        switch decode(type, from: request) {
+    /// A member whose value is `null` counts as absent.
+    package static func withBody<Body: AdminRequestBody>(_ type: Body.Type, of request: HTTPRequest,
+                                                         _ run: (Body) -> HTTPResponse) -> HTTPResponse {
+        switch AdminBodyDecoder.decode(type, from: request.body) {
         case .success(let body): return run(body)
         case .failure(let error): return error.response
         }
-    }
-
-    private static func decode<Body: Codable>(_ type: Body.Type, from request: HTTPRequest) -> Result<Body, AdminRequestError> {
-        let body: Body
-        let sent: Any
-        do {
-            sent = try JSONSerialization.jsonObject(with: Data(request.body), options: [.fragmentsAllowed])
-            body = try JSONDecoder().decode(type, from: Data(request.body))
-        } catch let error as DecodingError {
-            return .failure(AdminRequestError(describe(error)))
-        } catch {
-            return .failure(AdminRequestError("the body is not valid JSON; send a JSON object"))
-        }
-        let known = (try? JSONEncoder().encode(body)).flatMap { try? JSONSerialization.jsonObject(with: $0) } ?? [:]
-        if let unknown = unknownKeys(in: sent, knownFrom: known, at: "").first {
-            return .failure(AdminRequestError("\(unknown) is not a key this route reads; check its spelling or remove it"))
-        }
-        return .success(body)
-    }
-
-    /// The pointers (`/fault/kind`) of the object keys in `sent` that `known` lacks.
-    private static func unknownKeys(in sent: Any, knownFrom known: Any, at pointer: String) -> [String] {
-        if let sent = sent as? [String: Any] {
-            let known = known as? [String: Any] ?? [:]
-            return sent.keys.sorted().flatMap { key -> [String] in
-                guard let value = sent[key], !(value is NSNull) else { return [] }
-                guard let knownValue = known[key] else { return ["\(pointer)/\(key)"] }
-                return unknownKeys(in: value, knownFrom: knownValue, at: "\(pointer)/\(key)")
-            }
-        }
-        if let sent = sent as? [Any], let known = known as? [Any] {
-            return zip(sent, known).enumerated().flatMap { index, pair in
-                unknownKeys(in: pair.0, knownFrom: pair.1, at: "\(pointer)/\(index)")
-            }
-        }
-        return []
     }
 
     /// The query parameters of a request target (`?id=91&x=1`), percent-decoded, `+` as a space.
@@ -84,22 +59,61 @@ extension AdminAPI {
         return items
     }
 
-    private static func describe(_ error: DecodingError) -> String {
-        func at(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "the body" : "/" + path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+    /// The query parameter `name` as a whole number of at least `minimum`: nil when absent,
+    /// a 400 naming the parameter when it is not one (`?since=abc`, `?since=-1`).
+    package static func integerQuery(_ request: HTTPRequest, _ name: String, minimum: Int = 0) -> Result<Int?, AdminRequestError> {
+        guard let text = query(request)[name] else { return .success(nil) }
+        guard let value = Int(text), value >= minimum else {
+            return .failure(AdminRequestError("?\(name)=\(text): expected a whole number, \(minimum) or more",
+                                              violations: [ViolationRecord(pointer: "", rule: "admin.query",
+                                                                           message: "?\(name) must be a whole number, \(minimum) or more; found \"\(text)\"")]))
         }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "\(at(context.codingPath + [key])) is required"
-        case .typeMismatch(let type, let context):
-            return "\(at(context.codingPath)): expected \(type)"
-        case .valueNotFound(let type, let context):
-            return "\(at(context.codingPath)): expected \(type), found null"
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the body is not valid JSON; send a JSON object" }
-            return "\(at(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "the body does not match: \(error)"
+        return .success(value)
+    }
+}
+
+/// The admin API's JSON writer, shared by answers and problems.
+package enum AdminJSON {
+    /// Pretty, sorted, `/` unescaped, dates as ``timestamp(_:)``.
+    package static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(timestamp(date))
         }
+        return encoder
+    }
+
+    /// `2026-12-01T14:53:08.123Z`: the one time format of the journals and admin answers.
+    package static func timestamp(_ date: Date) -> String {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        return timestamp(milliseconds: Int64(exactly: ms) ?? (ms > 0 ? .max : .min))
+    }
+
+    /// ``timestamp(_:)`` for milliseconds since 1970, clamped to the years 0000–9999 that
+    /// ISO 8601's four digits hold (so an extreme `at` cannot overflow).
+    package static func timestamp(milliseconds unclamped: Int64) -> String {
+        let milliseconds = min(max(unclamped, -62_167_219_200_000), 253_402_300_799_999)
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let ms = Int(milliseconds - seconds * 1000)
+        // Civil date from days since 1970 (Howard Hinnant's algorithm), no locale or calendar.
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ n: Int64, _ width: Int) -> String {
+            let text = String(n)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(Int64(secondOfDay / 3600), 2)):"
+            + "\(pad(Int64(secondOfDay / 60 % 60), 2)):\(pad(Int64(secondOfDay % 60), 2)).\(pad(Int64(ms), 3))Z"
     }
 }

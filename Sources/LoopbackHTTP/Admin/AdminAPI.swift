@@ -60,7 +60,7 @@ package struct AdminAPI: Sendable {
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.pathWithoutQuery
         if request.method == "GET", path == "/" {
-            return AdminAPI.json(["routes": routes.map { "\($0.method) \($0.path) — \($0.summary)" }])
+            return routeList(for: request)
         }
         let onPath = routes.filter { $0.path == path }
         if let route = onPath.first(where: { $0.method == request.method }) {
@@ -75,13 +75,27 @@ package struct AdminAPI: Sendable {
     }
 }
 
+extension AdminAPI {
+    /// `GET /`: every route, one per line: pretty JSON (`{"routes": ["GET /journal — …"]}`),
+    /// or plain text when the client's `Accept` prefers `text/plain` over JSON.
+    func routeList(for request: HTTPRequest) -> HTTPResponse {
+        let lines = routes.map { "\($0.method) \($0.path) — \($0.summary)" }
+        let accept = (request.headers["Accept"] ?? "").lowercased()
+        if accept.contains("text/plain") && !accept.contains("json") {
+            let text = lines.joined(separator: "\n") + "\n"
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+        }
+        return AdminAPI.json(["routes": lines])
+    }
+}
+
 /// A bad admin request, carried as the 400 (or other 4xx) response that explains it.
 package struct AdminRequestError: Error, Sendable {
     /// The `application/problem+json` answer saying what to send instead.
     package var response: HTTPResponse
 
-    /// A problem answer with `status` (400 by default) and `detail`.
-    package init(status: Int = 400, _ detail: String) {
-        response = AdminAPI.problem(status: status, detail: detail)
+    /// A problem answer with `status` (400 by default), `detail` and the `violations` it lists.
+    package init(status: Int = 400, _ detail: String, violations: [ViolationRecord] = []) {
+        response = AdminAPI.problem(status: status, detail: detail, violations: violations)
     }
 }

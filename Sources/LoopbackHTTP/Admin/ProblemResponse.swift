@@ -19,19 +19,21 @@ package enum ProblemResponse {
     /// The document's sorted-key JSON; a fixed 500 document if it cannot be encoded.
     package static func encoded<Document: Encodable>(_ document: Document) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? Array(encoder.encode(document))) ?? Array(#"{"status":500,"title":"Unencodable problem"}"#.utf8)
     }
 }
 
 /// The problem document of an admin answer: type, title (the status's reason phrase),
-/// status and what to send instead.
+/// status, what to send instead and, for a bad body, each mistake as a ``ViolationRecord``.
 struct AdminProblem: Encodable {
-    /// Every admin error has this type; the detail says which.
+    /// Every admin error of both fakes has this type (the same `urn:push-contracts:problem:`
+    /// scheme as FakeBackend's own problems); the detail says which.
     static let type = "urn:push-contracts:problem:admin"
 
     var type = AdminProblem.type
     var title: String
     var status: Int
     var detail: String
+    var violations: [ViolationRecord]?
 }
