@@ -50,6 +50,7 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
         case sequence, time, endpoint, method, path, account, status, violations, fault, detail
     }
 
+    /// Reads an entry as `GET /journal` writes it (violations as ``ViolationRecord``s).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(sequence: try container.decode(UInt64.self, forKey: .sequence),
