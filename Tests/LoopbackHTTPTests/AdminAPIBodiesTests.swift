@@ -104,6 +104,7 @@ import Testing
             }
             #expect(error.response.status == .badRequest)
             #expect(Self.detail(error.response).hasPrefix("?since=\(bad): expected a whole number"))
+            #expect((Self.object(error.response)["violations"] as? [[String: Any]])?.first?["pointer"] as? String == "/query/since")
         }
     }
 

@@ -60,12 +60,13 @@ extension AdminAPI {
     }
 
     /// The query parameter `name` as a whole number of at least `minimum`: nil when absent,
-    /// a 400 naming the parameter when it is not one (`?since=abc`, `?since=-1`).
+    /// a 400 naming the parameter when it is not one (`?since=abc`, `?since=-1`). Its
+    /// violation points at `/query/NAME`, as FakeBackend's point at `/path/token`.
     package static func integerQuery(_ request: HTTPRequest, _ name: String, minimum: Int = 0) -> Result<Int?, AdminRequestError> {
         guard let text = query(request)[name] else { return .success(nil) }
         guard let value = Int(text), value >= minimum else {
             return .failure(AdminRequestError("?\(name)=\(text): expected a whole number, \(minimum) or more",
-                                              violations: [ViolationRecord(pointer: "", rule: "admin.query",
+                                              violations: [ViolationRecord(pointer: "/query/\(name)", rule: "admin.query",
                                                                            message: "?\(name) must be a whole number, \(minimum) or more; found \"\(text)\"")]))
         }
         return .success(value)
