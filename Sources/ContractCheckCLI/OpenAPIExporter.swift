@@ -33,6 +33,8 @@ package enum OpenAPIExporter {
         ("401", "Unauthorized", "No bearer token, or one that names no session."),
         ("404", "NotFound", "No such endpoint, or a device registered to another account."),
         ("405", "MethodNotAllowed", "The path exists but not with this method; `Allow` lists the methods."),
+        ("413", "ContentTooLarge", "The body is over the backend's limit (1 MiB by default) and was not read."),
+        ("415", "UnsupportedMediaType", "The body is not sent as application/json (a charset parameter is fine; no Content-Type is read as JSON)."),
         ("429", "TooManyRequests", "Rate limited; retry after `Retry-After` seconds."),
     ]
 
@@ -58,7 +60,10 @@ package enum OpenAPIExporter {
                 ])
             }
             var responses: [String: JSONTree] = ["204": .object(["description": .string("Done; no body.")])]
-            for error in errorResponses { responses[error.status] = .object(["$ref": .string("#/components/responses/\(error.name)")]) }
+            // 415 is about a body's media type: an endpoint without a body never answers it.
+            for error in errorResponses where error.status != "415" || operation["requestBody"] != nil {
+                responses[error.status] = .object(["$ref": .string("#/components/responses/\(error.name)")])
+            }
             operation["responses"] = .object(responses)
 
             var pathItem = paths[endpoint.pathTemplate] ?? [:]
@@ -77,6 +82,7 @@ package enum OpenAPIExporter {
             switch error.status {
             case "401": response["headers"] = .object(["WWW-Authenticate": header("The bearer challenge, e.g. Bearer error=\"invalid_token\".", required: true)])
             case "405": response["headers"] = .object(["Allow": header("The methods the path answers, e.g. PUT, DELETE.", required: true)])
+            case "415": response["headers"] = .object(["Accept": header("The media type to send: application/json.", required: true)])
             case "429": response["headers"] = .object(["Retry-After": header("Seconds to wait before retrying.", required: false)])
             default: break
             }
