@@ -21,7 +21,7 @@ extension FakeAPNs {
                     return AdminAPI.problem(status: 400, detail: "add ?token=<device token hex> to the path")
                 }
                 guard APNsRequestValidator.isDeviceToken(token) else {
-                    return AdminAPI.problem(status: 400, detail: "?token=\(token): expected an even number (2–200) of hex digits")
+                    return AdminAPI.notADeviceToken("?token=\(token)")
                 }
                 return AdminAPI.json(APNsAdmin.DeviceView(
                     token: token.lowercased(), online: isOnline(token: token),
@@ -32,7 +32,7 @@ extension FakeAPNs {
             AdminAPI.Route(method: "POST", path: "/apns/tokens", summary: #"Register a device token: {"token","topic","environment"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.TokenRegistration.self, of: request) { body in
                     guard APNsRequestValidator.isDeviceToken(body.token) else {
-                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                        return AdminAPI.notADeviceToken("/token")
                     }
                     register(token: body.token, topic: body.topic, environment: body.environment)
                     return HTTPResponse(status: .noContent)
@@ -41,7 +41,7 @@ extension FakeAPNs {
             AdminAPI.Route(method: "POST", path: "/apns/tokens/unregister", summary: #"Unregister a token: {"token","at"? (ms since 1970)} → 410 from then on"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.TokenUnregistration.self, of: request) { body in
                     guard APNsRequestValidator.isDeviceToken(body.token) else {
-                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                        return AdminAPI.notADeviceToken("/token")
                     }
                     unregister(token: body.token, at: body.at.map { Date(timeIntervalSince1970: Double($0) / 1000) })
                     return HTTPResponse(status: .noContent)
@@ -79,7 +79,7 @@ extension FakeAPNs {
             AdminAPI.Route(method: "POST", path: "/apns/duplicates", summary: #"Deliver twice: {"count"|"probability"+"seed","token"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.DuplicateRequest.self, of: request) { body in
                     if let token = body.token, !APNsRequestValidator.isDeviceToken(token) {
-                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                        return AdminAPI.notADeviceToken("/token")
                     }
                     if let count = body.count {
                         guard count >= 1 else { return AdminAPI.problem(status: 400, detail: "/count: expected 1 or more, found \(count)") }
@@ -98,7 +98,7 @@ extension FakeAPNs {
             AdminAPI.Route(method: "POST", path: "/apns/devices/online", summary: #"Put a device online or offline: {"token","online"}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.OnlineRequest.self, of: request) { body in
                     guard APNsRequestValidator.isDeviceToken(body.token) else {
-                        return AdminAPI.problem(status: 400, detail: "/token: expected an even number (2–200) of hex digits")
+                        return AdminAPI.notADeviceToken("/token")
                     }
                     setOnline(body.online, token: body.token)
                     return HTTPResponse(status: .noContent)
@@ -139,5 +139,12 @@ extension APNsFaultPlan {
     var remainingCount: Int {
         if case .next(let n) = trigger { return n }
         return 0
+    }
+}
+
+extension AdminAPI {
+    /// 400: `place` (`/token`, `?token=zz`) is not a device token.
+    static func notADeviceToken(_ place: String) -> HTTPResponse {
+        problem(status: 400, detail: "\(place): expected an even number (2–200) of hex digits")
     }
 }
