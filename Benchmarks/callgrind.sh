@@ -4,6 +4,7 @@
 #
 #   Benchmarks/callgrind.sh serve   [BINARY]   contract-check serve --quiet --no-apns, wrk PUT
 #   Benchmarks/callgrind.sh log     [BINARY]   contract-check serve --no-apns (live log to a file)
+#   Benchmarks/callgrind.sh defaults [BINARY]  contract-check serve with its defaults (log, FakeAPNs)
 #   Benchmarks/callgrind.sh echo    [BINARY]   loopback-echo-server, wrk PUT (answers 204)
 #   Benchmarks/callgrind.sh handler [BINARY]   as serve, counting only FakeBackend.handle (and callees)
 #
@@ -41,10 +42,11 @@ wrk.headers["Authorization"] = "Bearer bench"
 PY
 
 case "$MODE" in
-serve|log|handler)
+serve|log|handler|defaults)
     BINARY="${2:-$BIN_DIR/contract-check}"
-    flags=(--no-apns --session bench=acct --ready-file "$WORK/ready.json")
-    [ "$MODE" != log ] && flags+=(--quiet)
+    flags=(--session bench=acct --ready-file "$WORK/ready.json")
+    [ "$MODE" != defaults ] && flags+=(--no-apns)
+    [ "$MODE" != log ] && [ "$MODE" != defaults ] && flags+=(--quiet)
     toggle=()
     [ "$MODE" = handler ] && toggle=(--toggle-collect='$s11FakeBackendAAC6handley12LoopbackHTTP12HTTPResponseVAD11HTTPRequestVF')
     valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "${toggle[@]}" "$BINARY" serve "${flags[@]}" \
@@ -61,7 +63,7 @@ echo)
     for _ in $(seq 1 600); do grep -q '^listening' "$WORK/serve.log" && break; sleep 0.1; done
     URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|echo|handler [BINARY]" >&2; exit 64 ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
