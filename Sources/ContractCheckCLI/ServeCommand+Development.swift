@@ -51,6 +51,8 @@ extension ServeCommand {
             if !quiet { liveLog.writeLine(log.line(entry)) }
         }
 
+        /// Also stopped here, for serve's early exits (`stop()` is the normal path; FakeAPNs'
+        /// request hook holds this object, so it may outlive serve).
         deinit { liveLog.stop() }
 
         /// Sets what the scenario needs in FakeAPNs' configuration and the request hook.
@@ -121,6 +123,7 @@ extension ServeCommand {
         func stop() {
             forwarder?.drain()
             forwarder?.removeFiles()
+            liveLog.stop()
         }
     }
 }
