@@ -17,6 +17,8 @@ extension ServeCommand {
         /// The `--apns-key` keys whose private half serve holds, to mint provider tokens.
         let signingKeys: [(keyID: String, teamID: String, key: APNsSigningKey)]
         private let output: CommandIO
+        /// The per-request log lines, written in batches off the loop threads.
+        private let liveLog: LiveLogWriter
         private let quiet: Bool
         private let apns = Locked<FakeAPNs?>(nil)
         private let unregisteredByScenario = Locked<Set<String>>([])
@@ -28,6 +30,7 @@ extension ServeCommand {
             let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: output.outputIsTerminal))
             self.log = log
             self.output = output
+            liveLog = LiveLogWriter(output: output)
             quiet = options.quiet
             scenario = options.scenario
             forwarder = try options.simulatorBundleID.map { bundleID in
@@ -45,8 +48,12 @@ extension ServeCommand {
 
         /// The backend's log line.
         func backendRequest(_ entry: BackendJournalEntry) {
-            if !quiet { output.writeLineNow(log.line(entry)) }
+            if !quiet { liveLog.writeLine(log.line(entry)) }
         }
+
+        /// Also stopped here, for serve's early exits (`stop()` is the normal path; FakeAPNs'
+        /// request hook holds this object, so it may outlive serve).
+        deinit { liveLog.stop() }
 
         /// Sets what the scenario needs in FakeAPNs' configuration and the request hook.
         func configure(_ configuration: inout FakeAPNsConfiguration) {
@@ -57,7 +64,7 @@ extension ServeCommand {
         /// Logs an APNs request, forwards a delivered push to the Simulator, and plays the
         /// `410s` scenario.
         func apnsRequest(_ entry: APNsJournalEntry) {
-            if !quiet { output.writeLineNow(log.line(entry)) }
+            if !quiet { liveLog.writeLine(log.line(entry)) }
             guard entry.isAccepted, let token = entry.deviceToken?.lowercased(), let apns = apns.snapshot else { return }
             if let forwarder, entry.delivery == .delivered || entry.delivery == .deliveredTwice,
                let delivered = apns.deliveredNotifications(for: token).last(where: { $0.apnsID == entry.apnsID }) {
@@ -116,6 +123,7 @@ extension ServeCommand {
         func stop() {
             forwarder?.drain()
             forwarder?.removeFiles()
+            liveLog.stop()
         }
     }
 }

@@ -311,11 +311,16 @@ extension ServeCommand {
     static func learnDevice(from entry: BackendJournalEntry, into apns: FakeAPNs, topics: [String], backend: FakeBackend?) {
         guard entry.endpoint == .putDevice, entry.status == 204 else { return }
         // Runs for every request serve answers: cut the token out by bytes, no splitting.
-        let utf8 = entry.path.utf8
-        let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
-        guard let slash = utf8[..<end].lastIndex(of: UInt8(ascii: "/")) else { return }
-        let token = String(Substring(utf8[utf8.index(after: slash)..<end]))
-        guard APNsRequestValidator.isDeviceToken(token) else { return }
+        var path = entry.path
+        let cut: String? = path.withUTF8 { bytes in
+            var end = 0
+            while end < bytes.count && bytes[end] != UInt8(ascii: "?") { end += 1 }
+            var slash = end
+            while slash > 0 && bytes[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
+            guard slash > 0 else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[slash..<end]), as: UTF8.self)
+        }
+        guard let token = cut, APNsRequestValidator.isDeviceToken(token) else { return }
         let environment = backend?.devices[token.lowercased()].flatMap { APNsEnvironment(rawValue: $0.environment) }
         if topics.isEmpty {
             apns.register(token: token, topic: nil, environment: environment)

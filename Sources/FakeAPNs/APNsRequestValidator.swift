@@ -174,6 +174,17 @@ package struct APNsRequestValidator: Sendable {
         return token.utf8.allSatisfy(isHex)
     }
 
+    /// The same check on a String's contiguous UTF-8, with no generic dispatch: called from
+    /// other modules (serve learns every registered token), where the generic version above
+    /// runs unspecialised (~25,000 instructions for a 64-digit token, callgrind).
+    package static func isDeviceToken(_ token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { bytes in
+            guard bytes.count >= 2, bytes.count <= 200, bytes.count % 2 == 0 else { return false }
+            return bytes.allSatisfy(isHex)
+        }
+    }
+
     private static func isHex(_ c: UInt8) -> Bool {
         (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
     }

@@ -5,41 +5,58 @@ enum BackendRoute: Equatable {
     case methodNotAllowed(allow: [String])
     case notFound
 
-    private static let devices = Array("/v1/devices/".utf8)
-    private static let notifications = Array("/v1/notifications/".utf8)
-    private static let opened = Array("/opened".utf8)
-    private static let slash = UInt8(ascii: "/")
-
     /// - Parameter target: the request target, query included (`?…` is ignored).
     init(method: String, target: String) {
-        let bytes = target.utf8
-        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
-        let path = bytes[bytes.startIndex..<end]
-        if path.starts(with: Self.devices) {
-            let parameter = path.dropFirst(Self.devices.count)
-            guard !parameter.contains(Self.slash) else {
-                self = .notFound
-                return
-            }
+        // On contiguous UTF-8 with plain index arithmetic: no generic collection algorithms.
+        var target = target
+        self = target.withUTF8 { bytes in Self.route(method: method, bytes) }
+    }
+
+    private static func route(method: String, _ bytes: UnsafeBufferPointer<UInt8>) -> BackendRoute {
+        var end = 0
+        while end < bytes.count && bytes[end] != UInt8(ascii: "?") { end += 1 }
+        if starts(bytes, end: end, with: "/v1/devices/") {
+            let start = 12
+            guard !contains(bytes, slashIn: start..<end) else { return .notFound }
             switch method {
-            case "PUT": self = .endpoint(.putDevice, parameter: String(Substring(parameter)))
-            case "DELETE": self = .endpoint(.deleteDevice, parameter: String(Substring(parameter)))
-            default: self = .methodNotAllowed(allow: ["PUT", "DELETE"])
+            case "PUT": return .endpoint(.putDevice, parameter: string(bytes, start..<end))
+            case "DELETE": return .endpoint(.deleteDevice, parameter: string(bytes, start..<end))
+            default: return .methodNotAllowed(allow: ["PUT", "DELETE"])
             }
-        } else if path.starts(with: Self.notifications), path.count >= Self.notifications.count + Self.opened.count,
-                  path.suffix(Self.opened.count).elementsEqual(Self.opened) {
-            let parameter = path.dropFirst(Self.notifications.count).dropLast(Self.opened.count)
-            guard !parameter.contains(Self.slash) else {
-                self = .notFound
-                return
-            }
-            if method == "POST" {
-                self = .endpoint(.opened, parameter: String(Substring(parameter)))
-            } else {
-                self = .methodNotAllowed(allow: ["POST"])
-            }
-        } else {
-            self = .notFound
         }
+        let prefix = 18  // "/v1/notifications/"
+        let suffix = 7  // "/opened"
+        if starts(bytes, end: end, with: "/v1/notifications/"), end >= prefix + suffix, endsWithOpened(bytes, end: end) {
+            guard !contains(bytes, slashIn: prefix..<(end - suffix)) else { return .notFound }
+            return method == "POST"
+                ? .endpoint(.opened, parameter: string(bytes, prefix..<(end - suffix)))
+                : .methodNotAllowed(allow: ["POST"])
+        }
+        return .notFound
+    }
+
+    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, with literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard end >= count else { return false }
+        let pointer = literal.utf8Start
+        for index in 0..<count where bytes[index] != pointer[index] { return false }
+        return true
+    }
+
+    private static func endsWithOpened(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        let literal: StaticString = "/opened"
+        let count = literal.utf8CodeUnitCount
+        let pointer = literal.utf8Start
+        for index in 0..<count where bytes[end - count + index] != pointer[index] { return false }
+        return true
+    }
+
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, slashIn range: Range<Int>) -> Bool {
+        for index in range where bytes[index] == UInt8(ascii: "/") { return true }
+        return false
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

@@ -89,22 +89,25 @@ struct BackendStore {
     /// The token of `Bearer <token>` (scheme case-insensitive, spaces trimmed), "" for a bare
     /// `Bearer`, nil for another scheme. Works on UTF-8 bytes: this runs for every request.
     static func bearerToken(_ header: String) -> String? {
-        let bytes = header.utf8
-        let space = UInt8(ascii: " ")
-        var start = bytes.startIndex
-        while start < bytes.endIndex, bytes[start] == space { start = bytes.index(after: start) }
-        var end = bytes.endIndex
-        while end > start, bytes[bytes.index(before: end)] == space { end = bytes.index(before: end) }
-        let scheme = Array("bearer".utf8)
-        var cursor = start
-        for expected in scheme {
-            guard cursor < end, bytes[cursor] | 0x20 == expected else { return nil }
-            cursor = bytes.index(after: cursor)
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let space = UInt8(ascii: " ")
+            var start = 0
+            while start < bytes.count, bytes[start] == space { start += 1 }
+            var end = bytes.count
+            while end > start, bytes[end - 1] == space { end -= 1 }
+            let scheme: StaticString = "bearer"
+            let schemeBytes = scheme.utf8Start
+            var cursor = start
+            for offset in 0..<scheme.utf8CodeUnitCount {
+                guard cursor < end, bytes[cursor] | 0x20 == schemeBytes[offset] else { return nil }
+                cursor += 1
+            }
+            if cursor == end { return "" }
+            guard bytes[cursor] == space else { return nil }
+            while cursor < end, bytes[cursor] == space { cursor += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<end]), as: UTF8.self)
         }
-        if cursor == end { return "" }
-        guard bytes[cursor] == space else { return nil }
-        while cursor < end, bytes[cursor] == space { cursor = bytes.index(after: cursor) }
-        return String(Substring(bytes[cursor..<end]))
     }
 
     enum AuthFailure: Error {

@@ -106,7 +106,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }), let document else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = parameter.lowercased()
+            let token = Self.lowercasedToken(parameter)
             let device = RegisteredDevice(
                 token: token, account: account,
                 environment: document.string(member: "environment") ?? "",
@@ -126,7 +126,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = parameter.lowercased()
+            let token = Self.lowercasedToken(parameter)
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
                           violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
@@ -197,6 +197,14 @@ extension FakeBackend {
     }
 
     static let noContent = HTTPResponse(status: .noContent)
+
+    /// `token.lowercased()`, without building a new String when it is lowercase ASCII
+    /// already (as apps send it; this runs for every device request).
+    static func lowercasedToken(_ token: String) -> String {
+        var bytes = token
+        let needsLowering = bytes.withUTF8 { utf8 in utf8.contains { ($0 >= 65 && $0 <= 90) || $0 >= 0x80 } }
+        return needsLowering ? token.lowercased() : token
+    }
 
     /// Violations listed in one answer and journal entry at most.
     static let maxViolationsKept = 100

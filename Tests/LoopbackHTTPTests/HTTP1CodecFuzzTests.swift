@@ -13,22 +13,29 @@ import Testing
 
     static let interesting: [UInt8] = Array("\r\n :;0123456789abcdefABCDEF\u{0}\u{7f}\t/HTTP-".utf8) + [0x80, 0xff]
 
+    /// Applies 1 to `maxEdits` random edits: a byte replaced by, or inserted from,
+    /// `interesting`; a byte removed; or up to `copying` bytes repeated in place.
+    static func mutate(_ bytes: inout [UInt8], upTo maxEdits: Int, using interesting: [UInt8], copying: Int,
+                       random: inout SplitMix64) {
+        for _ in 0..<(1 + Int(random.next() % UInt64(maxEdits))) {
+            guard !bytes.isEmpty else { break }
+            let position = Int(random.next() % UInt64(bytes.count))
+            let replacement = interesting[Int(random.next() % UInt64(interesting.count))]
+            switch random.next() % 4 {
+            case 0: bytes[position] = replacement
+            case 1: bytes.insert(replacement, at: position)
+            case 2: bytes.remove(at: position)
+            default: bytes.insert(contentsOf: bytes[position...].prefix(copying), at: position)
+            }
+        }
+    }
+
     @Test(arguments: 0..<8)
     func mutatedRequestsNeverTrap(_ round: Int) {
         var random = SplitMix64(seed: UInt64(round) &* 7919 &+ 1)
         for _ in 0..<400 {
             var bytes = Self.seeds[Int(random.next() % UInt64(Self.seeds.count))]
-            for _ in 0..<(1 + Int(random.next() % 6)) {
-                guard !bytes.isEmpty else { break }
-                let position = Int(random.next() % UInt64(bytes.count))
-                let replacement = Self.interesting[Int(random.next() % UInt64(Self.interesting.count))]
-                switch random.next() % 4 {
-                case 0: bytes[position] = replacement
-                case 1: bytes.insert(replacement, at: position)
-                case 2: bytes.remove(at: position)
-                default: bytes.insert(contentsOf: bytes[position...].prefix(8), at: position)
-                }
-            }
+            Self.mutate(&bytes, upTo: 6, using: Self.interesting, copying: 8, random: &random)
             var driver = CodecDriver(maxHeaderBytes: 256, maxBodyBytes: 64)
             var offset = 0
             var all: [ConnectionAction] = []

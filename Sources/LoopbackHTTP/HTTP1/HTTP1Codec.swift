@@ -236,24 +236,22 @@ package struct HTTP1Codec: ConnectionCodec {
         while headScanned == 0, input.count - inputStart >= 2, input[inputStart] == ASCII.cr, input[inputStart + 1] == ASCII.lf {
             inputStart += 2
         }
-        var index = inputStart + headScanned
-        var end: Int?
         // Never scan past the limit: beyond it the answer is 431 whatever follows, so the
         // outcome does not depend on how much arrived in one read.
+        let start = inputStart
         let scanEnd = min(input.count, inputStart + maxHeaderBytes)
-        while index < scanEnd {
-            if input[index] == ASCII.lf {
-                guard index > inputStart, input[index - 1] == ASCII.cr else {
-                    throw .malformed("a bare LF in the request head; lines end in CRLF")
-                }
-                if index - inputStart >= 3, input[index - 2] == ASCII.lf {
-                    end = index + 1
-                    break
-                }
+        let found: (end: Int?, bareLF: Bool) = input.withUnsafeBufferPointer { bytes in
+            var index = start + headScanned
+            while true {
+                index = HTTP1RequestHead.find(ASCII.lf, in: bytes, from: index, to: scanEnd)
+                guard index < scanEnd else { return (nil, false) }
+                guard index > start, bytes[index - 1] == ASCII.cr else { return (nil, true) }
+                if index - start >= 3, bytes[index - 2] == ASCII.lf { return (index + 1, false) }
+                index += 1
             }
-            index += 1
         }
-        guard let end else {
+        if found.bareLF { throw .malformed("a bare LF in the request head; lines end in CRLF") }
+        guard let end = found.end else {
             // A lone CR may be the first half of a stray CRLF: leave it unscanned, so the
             // skip above still applies once its LF arrives in a later read.
             let pending = input.count - inputStart

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A parsed and checked HTTP/1.x request head: request line, header fields and what they
 /// say about framing and the connection.
 package struct HTTP1RequestHead: Hashable, Sendable {
@@ -26,63 +32,112 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// `Host`, and `Content-Length` with `Transfer-Encoding` is refused (request smuggling).
     /// - Throws: ``HTTP1RequestError`` with the status the client should get.
     package static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead {
-        var lines: [Range<Int>] = []
-        var lineStart = head.startIndex
-        var index = head.startIndex
-        while index < head.endIndex {
-            let byte = head[index]
-            if byte == ASCII.cr {
-                guard index + 1 < head.endIndex, head[index + 1] == ASCII.lf else {
-                    throw .malformed("a CR not followed by LF in the request head")
-                }
-                lines.append(lineStart..<index)
-                index += 2
-                lineStart = index
-                continue
+        // One pass over contiguous bytes: no line array, no `split`, no String until a value
+        // is kept (this runs for every request).
+        let outcome: Result<HTTP1RequestHead, HTTP1RequestError> = head.withUnsafeBufferPointer { bytes in
+            do throws(HTTP1RequestError) {
+                return .success(try parse(bytes, maxBodyBytes: maxBodyBytes))
+            } catch {
+                return .failure(error)
             }
-            if byte == ASCII.lf { throw .malformed("a bare LF in the request head; lines end in CRLF") }
-            index += 1
         }
-        if lineStart < head.endIndex { lines.append(lineStart..<head.endIndex) }
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard let requestLine = lines.first else { throw .malformed("empty request") }
+        return try outcome.get()
+    }
 
-        var result = try parseRequestLine(head[requestLine])
-        var fieldNumber = 0
-        for line in lines.dropFirst() {
-            fieldNumber += 1
-            let field = try parseField(head[line], number: fieldNumber)
-            result.headers.append(name: field.name, value: field.value)
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead {
+        // Every line ends in CRLF (checked over the whole head first, as the answer must not
+        // depend on which line is wrong first); trailing empty lines are not fields.
+        let count = bytes.count
+        var contentEnd = -1
+        var lineCount = 0
+        var lineStart = 0
+        while lineStart < count {
+            // memchr finds each CR (vectorised); a LF before it is a bare one.
+            let index = find(ASCII.cr, in: bytes, from: lineStart, to: count)
+            if find(ASCII.lf, in: bytes, from: lineStart, to: index) < index {
+                throw .malformed("a bare LF in the request head; lines end in CRLF")
+            }
+            guard index < count else {
+                contentEnd = count
+                lineCount += 1
+                break
+            }
+            guard index + 1 < count, bytes[index + 1] == ASCII.lf else {
+                throw .malformed("a CR not followed by LF in the request head")
+            }
+            if index > lineStart { contentEnd = index }
+            lineCount += 1
+            lineStart = index + 2
         }
-        try result.interpretFields(maxBodyBytes: maxBodyBytes)
+        guard contentEnd >= 0 else { throw .malformed("empty request") }
+
+        let requestLineEnd = lineEnd(bytes, from: 0, limit: contentEnd)
+        var result = try parseRequestLine(UnsafeBufferPointer(rebasing: bytes[0..<requestLineEnd]))
+
+        var fields: [HTTPFields.Field] = []
+        fields.reserveCapacity(max(0, lineCount - 1))
+        var special = SpecialFields(minorVersion: result.minorVersion)
+        var fieldNumber = 0
+        lineStart = requestLineEnd + 2
+        while lineStart < contentEnd {
+            let end = lineEnd(bytes, from: lineStart, limit: contentEnd)
+            fieldNumber += 1
+            let field = try parseField(UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), number: fieldNumber)
+            special.note(field)
+            fields.append(field)
+            lineStart = end + 2
+        }
+        result.headers = HTTPFields(fields)
+        try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
         return result
     }
 
-    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTP1RequestError) -> HTTP1RequestHead {
-        let parts = line.split(separator: ASCII.space, maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 3, let methodBytes = parts.first, !methodBytes.isEmpty,
-              let targetBytes = parts.dropFirst().first, !targetBytes.isEmpty,
-              let versionBytes = parts.last
-        else {
+    /// The index of the CR ending the line that starts at `start`, or `limit`.
+    @inline(__always)
+    private static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int) -> Int {
+        find(ASCII.cr, in: bytes, from: start, to: limit)
+    }
+
+    /// The index of the first `byte` in `bytes[start..<end]`, or `end` (memchr).
+    @inline(__always)
+    static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        guard start < end, let base = bytes.baseAddress else { return end }
+        guard let hit = memchr(base + start, Int32(byte), end - start) else { return end }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+    }
+
+    private static func parseRequestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTP1RequestError) -> HTTP1RequestHead {
+        // METHOD SP TARGET SP VERSION: exactly two spaces, method and target not empty.
+        var firstSpace = -1
+        var secondSpace = -1
+        var spaces = 0
+        for index in 0..<line.count where line[index] == ASCII.space {
+            spaces += 1
+            if spaces == 1 { firstSpace = index } else if spaces == 2 { secondSpace = index } else { break }
+        }
+        guard spaces == 2, firstSpace > 0, secondSpace > firstSpace + 1 else {
             throw .malformed("the request line must be METHOD SP TARGET SP HTTP/1.1")
         }
-        guard versionBytes.count == 8, versionBytes.starts(with: Array("HTTP/".utf8)),
-              let major = digit(versionBytes, at: 5), versionBytes[versionBytes.startIndex + 6] == UInt8(ascii: "."),
-              let minor = digit(versionBytes, at: 7)
+        let methodBytes = UnsafeBufferPointer(rebasing: line[0..<firstSpace])
+        let targetBytes = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<secondSpace])
+        let versionBytes = UnsafeBufferPointer(rebasing: line[(secondSpace + 1)...])
+        guard versionBytes.count == 8, versionBytes[0] == UInt8(ascii: "H"), versionBytes[1] == UInt8(ascii: "T"),
+              versionBytes[2] == UInt8(ascii: "T"), versionBytes[3] == UInt8(ascii: "P"), versionBytes[4] == UInt8(ascii: "/"),
+              let major = digit(versionBytes[5]), versionBytes[6] == UInt8(ascii: "."), let minor = digit(versionBytes[7])
         else {
             throw .notHTTP("the request line's version is not HTTP/<digit>.<digit>")
         }
-        let version = String(decoding: versionBytes, as: UTF8.self)
-        guard major == 1, minor <= 1 else { throw .versionNotSupported(version) }
-        guard methodBytes.allSatisfy(isTokenByte) else { throw .malformed("the method is not a token") }
-        let method = String(decoding: methodBytes, as: UTF8.self)
-        guard HTTP1Codec.allowedMethods.contains(method) else { throw .methodNotAllowed(method) }
-        guard targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard major == 1, minor <= 1 else { throw .versionNotSupported(String(decoding: versionBytes, as: UTF8.self)) }
+        for byte in methodBytes where !isTokenByte(byte) { throw .malformed("the method is not a token") }
+        guard let method = knownMethod(methodBytes) else {
+            throw .methodNotAllowed(String(decoding: methodBytes, as: UTF8.self))
+        }
+        for byte in targetBytes where byte <= 0x20 || byte >= 0x7F {
             throw .malformed("the request target holds a space, control or non-ASCII byte")
         }
         var target = String(decoding: targetBytes, as: UTF8.self)
         var authority: String?
-        if target.hasPrefix("/") {
+        if targetBytes[0] == UInt8(ascii: "/") {
             // origin-form
         } else if target == "*" {
             guard method == "OPTIONS" else { throw .malformed("the target * is only for OPTIONS") }
@@ -101,60 +156,166 @@ package struct HTTP1RequestHead: Hashable, Sendable {
             headers: HTTPFields(), framing: .none, keepAlive: minor == 1, expectsContinue: false)
     }
 
-    private static func parseField(_ line: ArraySlice<UInt8>, number: Int) throws(HTTP1RequestError) -> HTTPFields.Field {
+    /// The served method these bytes spell (case-sensitive, RFC 9110 §9.1), as a constant
+    /// String (no allocation, no hashing); nil for any other.
+    private static func knownMethod(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func spells(_ literal: StaticString) -> Bool {
+            guard literal.utf8CodeUnitCount == bytes.count else { return false }
+            let pointer = literal.utf8Start
+            for index in 0..<bytes.count where pointer[index] != bytes[index] { return false }
+            return true
+        }
+        switch bytes.count {
+        case 3: return spells("GET") ? "GET" : spells("PUT") ? "PUT" : nil
+        case 4: return spells("POST") ? "POST" : spells("HEAD") ? "HEAD" : nil
+        case 5: return spells("PATCH") ? "PATCH" : nil
+        case 6: return spells("DELETE") ? "DELETE" : nil
+        case 7: return spells("OPTIONS") ? "OPTIONS" : nil
+        default: return nil
+        }
+    }
+
+    private static func parseField(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(HTTP1RequestError) -> HTTPFields.Field {
         guard let first = line.first else { throw .malformed("empty header line \(number)") }
         if first == ASCII.space || first == ASCII.tab {
             throw .malformed("header line \(number) starts with whitespace (obs-fold is not accepted)")
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-            throw .malformed("header line \(number) has no colon")
-        }
-        let nameBytes = line[line.startIndex..<colon]
-        guard !nameBytes.isEmpty else { throw .malformed("header line \(number) has an empty name") }
-        if let last = nameBytes.last, last == ASCII.space || last == ASCII.tab {
+        var colon = 0
+        while colon < line.count && line[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard colon < line.count else { throw .malformed("header line \(number) has no colon") }
+        guard colon > 0 else { throw .malformed("header line \(number) has an empty name") }
+        let last = line[colon - 1]
+        if last == ASCII.space || last == ASCII.tab {
             throw .malformed("header line \(number) has whitespace before the colon")
         }
-        guard nameBytes.allSatisfy(isTokenByte) else {
+        for index in 0..<colon where !isTokenByte(line[index]) {
             throw .malformed("header line \(number) has a name that is not a token")
         }
-        var valueBytes = line[(colon + 1)...]
-        while let byte = valueBytes.first, byte == ASCII.space || byte == ASCII.tab { valueBytes = valueBytes.dropFirst() }
-        while let byte = valueBytes.last, byte == ASCII.space || byte == ASCII.tab { valueBytes = valueBytes.dropLast() }
-        guard valueBytes.allSatisfy({ $0 == ASCII.tab || ($0 >= 0x20 && $0 != 0x7F) }) else {
-            throw .malformed("header line \(number) has a control character in its value")
-        }
-        return HTTPFields.Field(
-            name: String(decoding: nameBytes, as: UTF8.self),
-            value: String(decoding: valueBytes, as: UTF8.self))
-    }
-
-    private mutating func interpretFields(maxBodyBytes: Int) throws(HTTP1RequestError) {
-        // One pass over the fields (this runs for every request); names compared by length first.
-        var hosts: [String] = []
-        var connection: [String] = []
-        var transferEncoding: [String] = []
-        var contentLength: [String] = []
-        var expect: String?
-        for field in headers {
-            let name = field.name
-            switch name.utf8.count {
-            case 4 where HTTPFields.namesEqual(name, "host"): hosts.append(field.value)
-            case 6 where HTTPFields.namesEqual(name, "expect"): if expect == nil { expect = field.value }
-            case 10 where HTTPFields.namesEqual(name, "connection"): connection.append(field.value)
-            case 14 where HTTPFields.namesEqual(name, "content-length"): contentLength.append(field.value)
-            case 17 where HTTPFields.namesEqual(name, "transfer-encoding"): transferEncoding.append(field.value)
-            default: break
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd, line[valueStart] == ASCII.space || line[valueStart] == ASCII.tab { valueStart += 1 }
+        while valueEnd > valueStart, line[valueEnd - 1] == ASCII.space || line[valueEnd - 1] == ASCII.tab { valueEnd -= 1 }
+        for index in valueStart..<valueEnd {
+            let byte = line[index]
+            if byte != ASCII.tab && (byte < 0x20 || byte == 0x7F) {
+                throw .malformed("header line \(number) has a control character in its value")
             }
         }
-        if hosts.count > 1 { throw .malformed("more than one Host header") }
-        if minorVersion == 1 && hosts.isEmpty { throw .malformed("HTTP/1.1 requests need a Host header") }
-        if authority == nil { authority = hosts.first }
+        return HTTPFields.Field(
+            name: String(decoding: UnsafeBufferPointer(rebasing: line[0..<colon]), as: UTF8.self),
+            value: String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self))
+    }
 
-        for token in Self.tokens(connection) {
-            if token == "close" { keepAlive = false }
-            if token == "keep-alive" && minorVersion == 0 { keepAlive = true }
+    /// Where the fields that decide framing and the connection are, noted while parsing so
+    /// the common request (one `Host`, at most one plain `Content-Length`) is interpreted
+    /// without another pass or any intermediate String.
+    private struct SpecialFields {
+        let minorVersion: Int
+        var hostCount = 0
+        var firstHost: String?
+        /// What `Connection` says, token by token in order: `close` ends, `keep-alive` keeps
+        /// an HTTP/1.0 connection; nil when it says neither.
+        var keepAlive: Bool?
+        var contentLengthCount = 0
+        /// The value of the only `Content-Length`, when it is 1 to 18 decimal digits.
+        var plainLength: Int?
+        var transferEncodingCount = 0
+        var expect: String?
+
+        mutating func note(_ field: HTTPFields.Field) {
+            var name = field.name
+            name.withUTF8 { name in
+                switch name.count {
+                case 4 where equalsLowercase(name, "host"):
+                    hostCount += 1
+                    if firstHost == nil { firstHost = field.value }
+                case 6 where equalsLowercase(name, "expect"):
+                    if expect == nil { expect = field.value }
+                case 10 where equalsLowercase(name, "connection"):
+                    noteConnection(field.value)
+                case 14 where equalsLowercase(name, "content-length"):
+                    contentLengthCount += 1
+                    plainLength = contentLengthCount == 1 ? Self.plainDecimal(field.value) : nil
+                case 17 where equalsLowercase(name, "transfer-encoding"):
+                    transferEncodingCount += 1
+                default:
+                    break
+                }
+            }
         }
 
+        /// Comma-separated tokens, trimmed, compared case-insensitively to `close` and `keep-alive`.
+        private mutating func noteConnection(_ value: String) {
+            var value = value
+            value.withUTF8 { bytes in
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                    var first = start, last = end
+                    while first < last, bytes[first] == ASCII.space || bytes[first] == ASCII.tab { first += 1 }
+                    while last > first, bytes[last - 1] == ASCII.space || bytes[last - 1] == ASCII.tab { last -= 1 }
+                    let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
+                    if token.count == 5 && equalsLowercase(token, "close") { keepAlive = false }
+                    if token.count == 10 && equalsLowercase(token, "keep-alive") && minorVersion == 0 { keepAlive = true }
+                    start = end + 1
+                }
+            }
+        }
+
+        /// 1 to 18 ASCII digits as a number (no overflow possible), else nil.
+        private static func plainDecimal(_ value: String) -> Int? {
+            var value = value
+            return value.withUTF8 { bytes -> Int? in
+                guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+                var number = 0
+                for byte in bytes {
+                    guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                    number = number * 10 + Int(byte - 0x30)
+                }
+                return number
+            }
+        }
+
+    }
+
+    private mutating func interpretFields(_ special: SpecialFields, maxBodyBytes: Int) throws(HTTP1RequestError) {
+        if special.hostCount > 1 { throw .malformed("more than one Host header") }
+        if minorVersion == 1 && special.hostCount == 0 { throw .malformed("HTTP/1.1 requests need a Host header") }
+        if authority == nil { authority = special.firstHost }
+
+        if let connection = special.keepAlive { keepAlive = connection }
+
+        if special.transferEncodingCount == 0 && special.contentLengthCount <= 1
+            && (special.contentLengthCount == 0 || special.plainLength != nil) {
+            if let length = special.plainLength {
+                guard length <= maxBodyBytes else { throw .bodyTooLarge(limit: maxBodyBytes) }
+                framing = length == 0 ? .none : .length(length)
+            }
+        } else {
+            try interpretFraming(maxBodyBytes: maxBodyBytes)
+        }
+
+        if let expectation = special.expect {
+            var bytes = expectation
+            let isContinue = bytes.withUTF8 { $0.count == 12 && equalsLowercase($0, "100-continue") }
+            guard isContinue else { throw .expectationFailed(expectation) }
+            expectsContinue = minorVersion == 1 && framing != .none
+        }
+    }
+
+    /// The uncommon framing cases (`Transfer-Encoding`, several or list-valued
+    /// `Content-Length` fields), on Strings: comma-separated tokens of every value.
+    private mutating func interpretFraming(maxBodyBytes: Int) throws(HTTP1RequestError) {
+        var transferEncoding: [String] = []
+        var contentLength: [String] = []
+        for field in headers {
+            var name = field.name
+            name.withUTF8 { name in
+                if name.count == 14 && equalsLowercase(name, "content-length") { contentLength.append(field.value) }
+                if name.count == 17 && equalsLowercase(name, "transfer-encoding") { transferEncoding.append(field.value) }
+            }
+        }
         let codings = Self.tokens(transferEncoding)
         let lengths = Self.tokens(contentLength)
         if !codings.isEmpty {
@@ -174,11 +335,6 @@ package struct HTTP1RequestHead: Hashable, Sendable {
             guard length <= maxBodyBytes else { throw .bodyTooLarge(limit: maxBodyBytes) }
             framing = length == 0 ? .none : .length(length)
         }
-
-        if let expectation = expect {
-            guard expectation.lowercased() == "100-continue" else { throw .expectationFailed(expectation) }
-            expectsContinue = minorVersion == 1 && framing != .none
-        }
     }
 
     /// Comma-separated tokens of every value, trimmed and lowercased.
@@ -189,12 +345,9 @@ package struct HTTP1RequestHead: Hashable, Sendable {
             .filter { !$0.isEmpty }
     }
 
-    private static func digit(_ bytes: ArraySlice<UInt8>, at offset: Int) -> Int? {
-        let index = bytes.startIndex + offset
-        guard index < bytes.endIndex else { return nil }
-        let byte = bytes[index]
-        guard byte >= 0x30 && byte <= 0x39 else { return nil }
-        return Int(byte - 0x30)
+    @inline(__always)
+    private static func digit(_ byte: UInt8) -> Int? {
+        byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
     }
 }
 
@@ -211,6 +364,17 @@ func isTokenByte(_ byte: UInt8) -> Bool {
     default:
         return false
     }
+}
+
+/// ASCII case-insensitive equality of field-name bytes with a lowercase literal.
+func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+    guard bytes.count == literal.utf8CodeUnitCount else { return false }
+    let pointer = literal.utf8Start
+    for index in 0..<bytes.count {
+        let byte = bytes[index]
+        if (byte >= 65 && byte <= 90 ? byte + 32 : byte) != pointer[index] { return false }
+    }
+    return true
 }
 
 /// The ASCII bytes the HTTP/1 parser looks for.

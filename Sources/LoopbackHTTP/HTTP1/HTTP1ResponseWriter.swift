@@ -23,29 +23,40 @@ package enum HTTP1ResponseWriter {
         }
         let bodyAllowed = status.code != 204 && status.code != 304
         var out: [UInt8] = []
-        out.reserveCapacity(128 + response.body.count)
-        out.append(contentsOf: "HTTP/1.1 \(status.code) ".utf8)
+        out.reserveCapacity(96 + response.body.count + response.headers.count * 48)
+        // No string interpolation: the status line and the length are written digit by digit.
+        out.append(contentsOf: httpVersionSpace)
+        appendDecimal(status.code, to: &out)
+        out.append(ASCII.space)
         appendSanitised(status.reasonPhrase, to: &out)
-        out.append(contentsOf: crlf)
+        out.append(ASCII.cr)
+        out.append(ASCII.lf)
         for field in response.headers {
-            if HTTPFields.namesEqual(field.name, "content-length")
-                || HTTPFields.namesEqual(field.name, "transfer-encoding")
-                || HTTPFields.namesEqual(field.name, "connection") {
-                continue
+            var name = field.name
+            let keep = name.withUTF8 { name -> Bool in
+                guard !name.isEmpty else { return false }
+                if Self.isFramingField(name) { return false }
+                for byte in name where !isTokenByte(byte) { return false }
+                out.append(contentsOf: name)
+                return true
             }
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(isTokenByte) else { continue }
-            out.append(contentsOf: field.name.utf8)
-            out.append(contentsOf: ": ".utf8)
+            guard keep else { continue }
+            out.append(UInt8(ascii: ":"))
+            out.append(ASCII.space)
             appendSanitised(field.value, to: &out)
-            out.append(contentsOf: crlf)
+            out.append(ASCII.cr)
+            out.append(ASCII.lf)
         }
         if bodyAllowed {
-            out.append(contentsOf: "content-length: \(response.body.count)\r\n".utf8)
+            out.append(contentsOf: contentLengthPrefix)
+            appendDecimal(response.body.count, to: &out)
+            out.append(ASCII.cr)
+            out.append(ASCII.lf)
         }
         if closing {
-            out.append(contentsOf: "connection: close\r\n".utf8)
+            out.append(contentsOf: connectionClose)
         } else if minorVersion == 0 {
-            out.append(contentsOf: "connection: keep-alive\r\n".utf8)
+            out.append(contentsOf: connectionKeepAlive)
         }
         out.append(contentsOf: crlf)
         if bodyAllowed && !headRequest {
@@ -66,10 +77,52 @@ package enum HTTP1ResponseWriter {
     }
 
     private static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
+    private static let httpVersionSpace: [UInt8] = Array("HTTP/1.1 ".utf8)
+    private static let contentLengthPrefix: [UInt8] = Array("content-length: ".utf8)
+    private static let connectionClose: [UInt8] = Array("connection: close\r\n".utf8)
+    private static let connectionKeepAlive: [UInt8] = Array("connection: keep-alive\r\n".utf8)
+
+    /// `content-length`, `transfer-encoding` or `connection`, in any ASCII case: the server's own.
+    private static func isFramingField(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 10: return equalsLowercase(name, "connection")
+        case 14: return equalsLowercase(name, "content-length")
+        case 17: return equalsLowercase(name, "transfer-encoding")
+        default: return false
+        }
+    }
+
+    /// A non-negative number in decimal (a negative one, impossible here, is written as 0).
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        guard value > 0 else {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
 
     private static func appendSanitised(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var clean = true
+            for byte in bytes where byte == ASCII.cr || byte == ASCII.lf || byte == 0 {
+                clean = false
+                break
+            }
+            if clean {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte)
+            }
         }
     }
 }

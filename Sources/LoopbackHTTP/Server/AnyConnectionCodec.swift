@@ -50,7 +50,9 @@ package enum AnyConnectionCodec: ConnectionCodec {
     }
 
     package mutating func receive(_ bytes: UnsafeRawBufferPointer, into actions: inout [ConnectionAction]) {
-        switch self {
+        // `consume self` moves the payload out instead of copying it (no retain and release
+        // of every buffer per call); `self` is set again on every path.
+        switch consume self {
         case .sniffing(var sniffer):
             self = .transitioning
             sniffer.buffered.append(contentsOf: bytes)
@@ -74,12 +76,12 @@ package enum AnyConnectionCodec: ConnectionCodec {
             codec.receive(bytes, into: &actions)
             self = .http2Unavailable(codec)
         case .transitioning:
-            break
+            self = .transitioning
         }
     }
 
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
-        switch self {
+        switch consume self {  // moved, not copied (see receive)
         case .http1(var codec):
             self = .transitioning
             codec.respond(response, stream: stream, into: &actions)
@@ -92,8 +94,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.respond(response, stream: stream, into: &actions)
             self = .http2Unavailable(codec)
-        case .sniffing, .transitioning:
-            break
+        case .sniffing(let sniffer):
+            self = .sniffing(sniffer)
+        case .transitioning:
+            self = .transitioning
         }
     }
 
