@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // The provider's public key, which the fake registers per key id to verify provider tokens.
 
 /// A P-256 public key that verifies ES256 provider-token signatures.

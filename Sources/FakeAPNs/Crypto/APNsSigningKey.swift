@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // The provider's private key: signs JWT provider tokens the way a real APNs sender does.
 
 /// A P-256 private key for ES256 provider tokens — what Apple's `.p8` file holds.
