@@ -7,7 +7,7 @@
 // test fake signs only with test keys, so speed and clarity win here; never use this for
 // keys that matter.
 
-/// P-256 curve operations used by ECDSA.
+/// P-256 curve operations used by ECDSA and ECDH.
 package enum P256 {
     /// combTable[15·i + j − 1] = j·16^i·G in affine form, for i in 0..<64 and j in 1...15:
     /// 960 points (60 KiB), built on first use with one field inversion (Montgomery's trick).
@@ -81,6 +81,11 @@ package enum P256 {
             }
         }
         return result
+    }
+
+    /// k·P for an arbitrary point (ECDH with a peer's key): 0·G + k·P.
+    package static func multiply(_ k: U256, _ point: P256AffinePoint) -> P256JacobianPoint {
+        multiplyGeneratorAndAdd(.zero, k, point)
     }
 
     /// 0·P … 15·P in Jacobian coordinates.
