@@ -6,8 +6,8 @@ import Testing
 /// and ECDSA verifier, then by openssl (`x509 -text` parses them, `verify` accepts the
 /// chain, the host names and addresses), and a CA reloaded from its PEM files.
 @Suite struct TLSCryptoCertificateTests {
-    static let dnsNames = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
-    static let ipAddresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]
+    static let dnsNames = TestCertificateAuthority.defaultDNSNames
+    static let ipAddresses = TestCertificateAuthority.defaultIPAddresses
 
     /// Splits Certificate ::= SEQUENCE { tbs, algorithm, BIT STRING signature } and checks
     /// the signature over the TBS bytes with `signer`'s public key.

@@ -26,6 +26,12 @@ package struct TestCertificateAuthority: Sendable {
     /// (nil for a reused CA certificate that has none).
     private let keyIdentifier: [UInt8]?
 
+    /// The host names the fakes answer for: loopback and the three APNs hosts, so a sender
+    /// pointed at them (or at 127.0.0.1 through /etc/hosts) sees a matching certificate.
+    package static let defaultDNSNames = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+    /// 127.0.0.1 and ::1.
+    package static let defaultIPAddresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]
+
     /// How far back `notBefore` is set, so clocks a little behind still accept a fresh
     /// certificate: one day.
     package static let backdating: TimeInterval = 86_400
