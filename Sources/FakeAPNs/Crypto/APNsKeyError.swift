@@ -78,3 +78,28 @@ public struct APNsKeyError: Error, Hashable, Sendable, CustomStringConvertible, 
         }
     }
 }
+
+extension APNsKeyError {
+    /// The same kind of problem, read by LoopbackHTTP's PEM/DER code, in this type's words.
+    init(_ error: CryptoEncodingError) {
+        switch error.code {
+        case .notPEM: self = .with(.notPEM, error.detail)
+        case .invalidBase64: self = .with(.invalidBase64, error.detail)
+        case .encryptedPEM: self = .with(.unsupportedPEMLabel, "\(error.detail) (encrypted)")
+        case .malformedDER: self = .with(.malformedDER, error.detail)
+        case .unsupportedAlgorithm: self = .with(.unsupportedAlgorithm, error.detail)
+        case .unsupportedCurve: self = .with(.unsupportedCurve, error.detail)
+        case .invalidPrivateKey: self = .with(.invalidPrivateKey, error.detail)
+        case .keyMismatch: self = .publicKeyMismatch
+        }
+    }
+
+    /// Runs PEM/DER reading code and throws its errors as `APNsKeyError`s.
+    static func reading<T>(_ body: () throws(CryptoEncodingError) -> T) throws(APNsKeyError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw APNsKeyError(error)
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // Reading and writing public keys as SubjectPublicKeyInfo (RFC 5280 / RFC 5480).
 
 extension APNsPublicKey {
@@ -6,7 +8,7 @@ extension APNsPublicKey {
     /// the same file the sender signs with.
     /// - Throws: `APNsKeyError` naming what is wrong.
     public init(pemRepresentation: String) throws(APNsKeyError) {
-        for document in try PEMDocument.parseAll(pemRepresentation) {
+        for document in try APNsKeyError.reading({ () throws(CryptoEncodingError) in try PEMDocument.parseAll(pemRepresentation) }) {
             switch document.label {
             case "PUBLIC KEY":
                 self = try APNsPublicKey(derRepresentation: document.der)
@@ -26,20 +28,13 @@ extension APNsPublicKey {
     /// Reads a DER SubjectPublicKeyInfo holding a P-256 point.
     /// - Throws: `APNsKeyError` naming what is wrong.
     public init(derRepresentation der: [UInt8]) throws(APNsKeyError) {
-        var outer = DERReader(der)
-        var info = DERReader(try outer.read(DERTag.sequence, "SubjectPublicKeyInfo SEQUENCE"))
-        try outer.expectEnd("SubjectPublicKeyInfo")
-        try info.readP256AlgorithmIdentifier()
-        let point = try info.readBitStringBytes("subjectPublicKey BIT STRING")
-        try info.expectEnd("SubjectPublicKeyInfo")
+        let point = try APNsKeyError.reading { () throws(CryptoEncodingError) in try DERReader.readP256SubjectPublicKeyInfo(der[...]) }
         try self.init(x963Representation: Array(point))
     }
 
     /// The DER SubjectPublicKeyInfo.
     public var derRepresentation: [UInt8] {
-        DERWriter.sequence(
-            DERWriter.p256AlgorithmIdentifier,
-            DERWriter.element(DERTag.bitString, [0x00] + x963Representation))
+        DERWriter.p256SubjectPublicKeyInfo(x963Representation)
     }
 
     /// The SPKI PEM text (`-----BEGIN PUBLIC KEY-----`), as `openssl pkey -pubout` writes.

@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // The provider's public key, which the fake registers per key id to verify provider tokens.
 
 /// A P-256 public key that verifies ES256 provider-token signatures.
@@ -36,7 +38,7 @@ public struct APNsPublicKey: Sendable, Hashable {
 
     /// The uncompressed X9.63 form, `04 ‖ X ‖ Y` (65 bytes).
     public var x963Representation: [UInt8] {
-        [0x04] + point.x.integer.bigEndianBytes + point.y.integer.bigEndianBytes
+        point.x963
     }
 
     /// Whether `rawSignature` (r ‖ s, 64 bytes) is a valid ES256 signature of `message`.

@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // Reading and writing signing keys: Apple's .p8 (PKCS#8, RFC 5208) with an ECPrivateKey
 // (SEC1 / RFC 5915) inside, and bare SEC1 `EC PRIVATE KEY` files as OpenSSL writes them.
 
@@ -10,7 +12,7 @@ extension APNsSigningKey {
     /// - Throws: `APNsKeyError` naming what is wrong (not PEM, wrong key type or curve,
     ///   malformed DER, invalid scalar, mismatching public key).
     public init(pemRepresentation: String) throws(APNsKeyError) {
-        for document in try PEMDocument.parseAll(pemRepresentation) where document.label != "EC PARAMETERS" {
+        for document in try APNsKeyError.reading({ () throws(CryptoEncodingError) in try PEMDocument.parseAll(pemRepresentation) }) where document.label != "EC PARAMETERS" {
             self = try APNsSigningKey(pemDocument: document)
             return
         }
@@ -34,44 +36,33 @@ extension APNsSigningKey {
     /// Reads a DER PKCS#8 `PrivateKeyInfo` holding a P-256 key.
     /// - Throws: `APNsKeyError` naming what is wrong.
     public init(derRepresentation der: [UInt8]) throws(APNsKeyError) {
-        var outer = DERReader(der)
-        var info = DERReader(try outer.read(DERTag.sequence, "PrivateKeyInfo SEQUENCE"))
-        try outer.expectEnd("PrivateKeyInfo")
-        let version = try info.readSmallInteger("PrivateKeyInfo version")
-        guard version == 0 || version == 1 else { throw .with(.malformedDER, "PrivateKeyInfo version \(version), expected 0") }
-        try info.readP256AlgorithmIdentifier()
-        let privateKey = try info.read(DERTag.octetString, "privateKey OCTET STRING")
-        // Optional attributes [0] and (version 2) publicKey [1] follow; they carry nothing we need.
-        self = try APNsSigningKey(sec1: privateKey, curveKnown: true)
+        let fields = try APNsKeyError.reading { () throws(CryptoEncodingError) in try ECPrivateKeyDER(pkcs8: der) }
+        try self.init(ecPrivateKey: fields, curveKnown: true)
     }
 
-    /// Reads an ECPrivateKey { version 1, privateKey, [0] parameters, [1] publicKey }.
+    /// Reads a DER ECPrivateKey (SEC1).
     init(sec1 der: ArraySlice<UInt8>, curveKnown: Bool) throws(APNsKeyError) {
-        var outer = DERReader(der)
-        var key = DERReader(try outer.read(DERTag.sequence, "ECPrivateKey SEQUENCE"))
-        try outer.expectEnd("ECPrivateKey")
-        let version = try key.readSmallInteger("ECPrivateKey version")
-        guard version == 1 else { throw .with(.malformedDER, "ECPrivateKey version \(version), expected 1") }
-        let scalarBytes = try key.read(DERTag.octetString, "privateKey OCTET STRING")
+        let fields = try APNsKeyError.reading { () throws(CryptoEncodingError) in try ECPrivateKeyDER(sec1: der) }
+        try self.init(ecPrivateKey: fields, curveKnown: curveKnown)
+    }
+
+    /// Checks the values of an ECPrivateKey: a P-256 curve, a valid scalar, and a stored
+    /// public key (if any) that matches it.
+    private init(ecPrivateKey fields: ECPrivateKeyDER, curveKnown: Bool) throws(APNsKeyError) {
+        let scalarBytes = fields.scalar
         guard (1...32).contains(scalarBytes.count) else {
             throw .with(.invalidPrivateKey, "expected a 32-byte scalar, found \(scalarBytes.count) bytes — is this a P-256 key?")
         }
         // RFC 5915 fixes the length at 32; some encoders drop leading zero bytes.
         let raw = [UInt8](repeating: 0, count: 32 - scalarBytes.count) + scalarBytes
-        if key.peekTag == DERTag.contextZero {
-            var parameters = DERReader(try key.read(DERTag.contextZero, "parameters [0]"))
-            let curve = try parameters.read(DERTag.objectIdentifier, "namedCurve OBJECT IDENTIFIER")
+        if let curve = fields.namedCurve {
             guard Array(curve) == DEROID.prime256v1 else { throw .with(.unsupportedCurve, DEROID.dotted(curve)) }
         } else if !curveKnown, scalarBytes.count != 32 {
             throw .with(.malformedDER, "ECPrivateKey names no curve and its scalar is not 32 bytes")
         }
-        var storedPublicKey: APNsPublicKey?
-        if key.peekTag == DERTag.contextOne {
-            var wrapper = DERReader(try key.read(DERTag.contextOne, "publicKey [1]"))
-            let point = try wrapper.readBitStringBytes("publicKey BIT STRING")
-            storedPublicKey = try APNsPublicKey(x963Representation: Array(point))
+        let storedPublicKey = try fields.publicKey.map { point throws(APNsKeyError) in
+            try APNsPublicKey(x963Representation: Array(point))
         }
-        try key.expectEnd("ECPrivateKey")
         try self.init(rawRepresentation: raw)
         if let storedPublicKey, storedPublicKey != publicKey {
             throw .publicKeyMismatch
@@ -80,14 +71,7 @@ extension APNsSigningKey {
 
     /// The DER PKCS#8 encoding, with the public key included as Apple's `.p8` files do.
     public var derRepresentation: [UInt8] {
-        let ecPrivateKey = DERWriter.sequence(
-            DERWriter.element(DERTag.integer, [0x01]),
-            DERWriter.element(DERTag.octetString, rawRepresentation),
-            DERWriter.element(DERTag.contextOne, DERWriter.element(DERTag.bitString, [0x00] + publicKey.x963Representation)))
-        return DERWriter.sequence(
-            DERWriter.element(DERTag.integer, [0x00]),
-            DERWriter.p256AlgorithmIdentifier,
-            DERWriter.element(DERTag.octetString, ecPrivateKey))
+        ECPrivateKeyDER.pkcs8(scalar: rawRepresentation, publicKeyX963: publicKey.x963Representation)
     }
 
     /// The PKCS#8 PEM text (`-----BEGIN PRIVATE KEY-----`), the format of Apple's `.p8`

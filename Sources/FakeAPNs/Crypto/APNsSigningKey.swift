@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 // The provider's private key: signs JWT provider tokens the way a real APNs sender does.
 
 /// A P-256 private key for ES256 provider tokens — what Apple's `.p8` file holds.
@@ -36,13 +38,13 @@ public struct APNsSigningKey: Sendable {
 
     /// A fresh random key (from the system's random number generator).
     public static func generate() -> APNsSigningKey {
-        var generator = SystemRandomNumberGenerator()
-        while true {
-            let candidate = U256(l0: generator.next(), l1: generator.next(), l2: generator.next(), l3: generator.next())
-            if !candidate.isZero, candidate < P256Order.modulus {
-                return APNsSigningKey(validScalar: candidate)
-            }
-        }
+        let pair = P256KeyPair.generate()
+        return APNsSigningKey(scalar: pair.scalar, publicKey: APNsPublicKey(point: pair.publicPoint))
+    }
+
+    private init(scalar: U256, publicKey: APNsPublicKey) {
+        self.scalar = scalar
+        self.publicKey = publicKey
     }
 
     /// The 32-byte big-endian private scalar.

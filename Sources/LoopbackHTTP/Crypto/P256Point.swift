@@ -3,53 +3,53 @@
 // Formulas: dbl-2001-b, add-2007-bl and madd-2007-bl from the Explicit-Formulas Database.
 
 /// A P-256 point in affine coordinates (never infinity), field elements in Montgomery form.
-struct P256AffinePoint: Hashable, Sendable {
-    var x: P256FieldElement
-    var y: P256FieldElement
+package struct P256AffinePoint: Hashable, Sendable {
+    package var x: P256FieldElement
+    package var y: P256FieldElement
 
     /// The curve coefficient b.
-    static let b = P256FieldElement(
+    package static let b = P256FieldElement(
         U256(l0: 0x3bce_3c3e_27d2_604b, l1: 0x651d_06b0_cc53_b0f6, l2: 0xb3eb_bd55_7698_86bc, l3: 0x5ac6_35d8_aa3a_93e7))
 
     /// The standard base point G.
-    static let generator = P256AffinePoint(
+    package static let generator = P256AffinePoint(
         unchecked: P256FieldElement(U256(l0: 0xf4a1_3945_d898_c296, l1: 0x7703_7d81_2deb_33a0, l2: 0xf8bc_e6e5_63a4_40f2, l3: 0x6b17_d1f2_e12c_4247)),
         P256FieldElement(U256(l0: 0xcbb6_4068_37bf_51f5, l1: 0x2bce_3357_6b31_5ece, l2: 0x8ee7_eb4a_7c0f_9e16, l3: 0x4fe3_42e2_fe1a_7f9b)))
 
     /// Whether y² = x³ − 3x + b.
-    var isOnCurve: Bool {
+    package var isOnCurve: Bool {
         let right = x.squared() * x - (x + x + x) + P256AffinePoint.b
         return y.squared() == right
     }
 
     /// The point with affine integers x, y; `nil` unless both are below p and it is on the
     /// curve (which also rules out infinity, which has no affine form).
-    init?(x xInteger: U256, y yInteger: U256) {
+    package init?(x xInteger: U256, y yInteger: U256) {
         guard xInteger < P256Prime.modulus, yInteger < P256Prime.modulus else { return nil }
         self.init(unchecked: P256FieldElement(xInteger), P256FieldElement(yInteger))
         guard isOnCurve else { return nil }
     }
 
-    init(unchecked x: P256FieldElement, _ y: P256FieldElement) {
+    package init(unchecked x: P256FieldElement, _ y: P256FieldElement) {
         self.x = x
         self.y = y
     }
 
-    var jacobian: P256JacobianPoint { P256JacobianPoint(x: x, y: y, z: .one) }
+    package var jacobian: P256JacobianPoint { P256JacobianPoint(x: x, y: y, z: .one) }
 }
 
 /// A P-256 point in Jacobian coordinates; Z = 0 is the point at infinity.
-struct P256JacobianPoint: Sendable {
-    var x: P256FieldElement
-    var y: P256FieldElement
-    var z: P256FieldElement
+package struct P256JacobianPoint: Sendable {
+    package var x: P256FieldElement
+    package var y: P256FieldElement
+    package var z: P256FieldElement
 
-    static let infinity = P256JacobianPoint(x: .one, y: .one, z: .zero)
+    package static let infinity = P256JacobianPoint(x: .one, y: .one, z: .zero)
 
-    var isInfinity: Bool { z.isZero }
+    package var isInfinity: Bool { z.isZero }
 
     /// The affine form, or `nil` for infinity. Costs one field inversion.
-    var affine: P256AffinePoint? {
+    package var affine: P256AffinePoint? {
         guard !isInfinity else { return nil }
         let zInverse = z.inverse()
         let zInverseSquared = zInverse.squared()
@@ -58,7 +58,7 @@ struct P256JacobianPoint: Sendable {
 
     /// 2·self (a = −3 doubling; infinity stays infinity because Z3 comes out zero).
     @inline(__always)
-    func doubled() -> P256JacobianPoint {
+    package func doubled() -> P256JacobianPoint {
         let delta = z.squared()
         let gamma = y.squared()
         let beta = x * gamma
@@ -74,7 +74,7 @@ struct P256JacobianPoint: Sendable {
     }
 
     /// self + other for two Jacobian points, handling infinity and equal inputs.
-    func adding(_ other: P256JacobianPoint) -> P256JacobianPoint {
+    package func adding(_ other: P256JacobianPoint) -> P256JacobianPoint {
         if isInfinity { return other }
         if other.isInfinity { return self }
         let z1z1 = z.squared()
@@ -98,7 +98,7 @@ struct P256JacobianPoint: Sendable {
     }
 
     /// self + other for an affine `other` (mixed addition, cheaper: Z2 = 1).
-    func adding(_ other: P256AffinePoint) -> P256JacobianPoint {
+    package func adding(_ other: P256AffinePoint) -> P256JacobianPoint {
         if isInfinity { return other.jacobian }
         let z1z1 = z.squared()
         let u2 = other.x * z1z1

@@ -6,10 +6,10 @@
 // real APNs accepts. Signing does not normalise s either, so RFC 6979's vectors reproduce.
 
 /// P-256 ECDSA signing and verification on 32-byte digests.
-enum ECDSA {
+package enum ECDSA {
     /// Whether (r, s) is a valid signature of `digest` under `publicKey`.
     /// Rejects r or s equal to 0 or ≥ n before doing any curve arithmetic.
-    static func verify(r: U256, s: U256, digest: [UInt8], publicKey: P256AffinePoint) -> Bool {
+    package static func verify(r: U256, s: U256, digest: [UInt8], publicKey: P256AffinePoint) -> Bool {
         let n = P256Order.modulus
         guard !r.isZero, !s.isZero, r < n, s < n, digest.count == SHA256.digestByteCount,
               let digestInteger = U256(bigEndian: digest) else { return false }
@@ -25,7 +25,7 @@ enum ECDSA {
 
     /// The deterministic (RFC 6979) signature of `digest` under the private scalar `d`,
     /// which must be in 1..<n.
-    static func sign(digest: [UInt8], privateKey d: U256) -> (r: U256, s: U256) {
+    package static func sign(digest: [UInt8], privateKey d: U256) -> (r: U256, s: U256) {
         let e = P256Scalar(U256(bigEndian: digest.prefix(32)) ?? .zero)
         let x = P256Scalar(d)
         var nonces = RFC6979Nonce(privateKey: d.bigEndianBytes, digest: digest)

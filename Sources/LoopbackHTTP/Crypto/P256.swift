@@ -7,8 +7,8 @@
 // test fake signs only with test keys, so speed and clarity win here; never use this for
 // keys that matter.
 
-/// P-256 curve operations used by ECDSA.
-enum P256 {
+/// P-256 curve operations used by ECDSA and ECDH.
+package enum P256 {
     /// combTable[15·i + j − 1] = j·16^i·G in affine form, for i in 0..<64 and j in 1...15:
     /// 960 points (60 KiB), built on first use with one field inversion (Montgomery's trick).
     private static let combTable: [P256AffinePoint] = {
@@ -28,7 +28,7 @@ enum P256 {
     }()
 
     /// k·G = Σ j·16^i·G over k's hex digits j: 64 mixed additions at most.
-    static func multiplyGenerator(_ k: U256) -> P256JacobianPoint {
+    package static func multiplyGenerator(_ k: U256) -> P256JacobianPoint {
         var result = P256JacobianPoint.infinity
         combTable.withUnsafeBufferPointer { table in
             for index in 0..<64 {
@@ -65,7 +65,7 @@ enum P256 {
     }
 
     /// u1·G + u2·Q with shared doublings (G's window is the comb table's first row, 1…15·G).
-    static func multiplyGeneratorAndAdd(_ u1: U256, _ u2: U256, _ q: P256AffinePoint) -> P256JacobianPoint {
+    package static func multiplyGeneratorAndAdd(_ u1: U256, _ u2: U256, _ q: P256AffinePoint) -> P256JacobianPoint {
         let gTable = combTable
         let qTable = windowTable(q.jacobian)
         var result = P256JacobianPoint.infinity
@@ -81,6 +81,11 @@ enum P256 {
             }
         }
         return result
+    }
+
+    /// k·P for an arbitrary point (ECDH with a peer's key): 0·G + k·P.
+    package static func multiply(_ k: U256, _ point: P256AffinePoint) -> P256JacobianPoint {
+        multiplyGeneratorAndAdd(.zero, k, point)
     }
 
     /// 0·P … 15·P in Jacobian coordinates.

@@ -7,7 +7,7 @@
 // code where timing side channels matter.
 
 /// A 256-bit odd modulus greater than 2^255 and its Montgomery constants.
-protocol MontgomeryModulus {
+package protocol MontgomeryModulus {
     /// The modulus m.
     static var modulus: U256 { get }
     /// −m⁻¹ mod 2^64.
@@ -19,19 +19,19 @@ protocol MontgomeryModulus {
 }
 
 /// An integer modulo `Modulus.modulus`, stored in Montgomery form.
-struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
+package struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
     /// value · 2^256 mod m.
-    var montgomery: U256
+    package var montgomery: U256
 
     @inline(__always)
-    init(montgomery: U256) {
+    package init(montgomery: U256) {
         self.montgomery = montgomery
     }
 
     /// The residue of `integer` mod m. Any 256-bit value is accepted: since m > 2^255, one
     /// conditional subtraction reduces it.
     @inline(__always)
-    init(_ integer: U256) {
+    package init(_ integer: U256) {
         var reduced = integer
         if reduced >= Modulus.modulus {
             reduced = reduced.subtractingReportingBorrow(Modulus.modulus).difference
@@ -39,16 +39,16 @@ struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
         montgomery = Residue.multiply(reduced, Modulus.rSquared)
     }
 
-    static var zero: Residue { Residue(montgomery: .zero) }
-    static var one: Residue { Residue(montgomery: Modulus.rModulo) }
+    package static var zero: Residue { Residue(montgomery: .zero) }
+    package static var one: Residue { Residue(montgomery: Modulus.rModulo) }
 
     /// The canonical integer in 0..<m.
-    var integer: U256 { Residue.multiply(montgomery, .one) }
+    package var integer: U256 { Residue.multiply(montgomery, .one) }
 
-    var isZero: Bool { montgomery.isZero }
+    package var isZero: Bool { montgomery.isZero }
 
     @inline(__always)
-    static func + (lhs: Residue, rhs: Residue) -> Residue {
+    package static func + (lhs: Residue, rhs: Residue) -> Residue {
         let (sum, carry) = lhs.montgomery.addingReportingCarry(rhs.montgomery)
         if carry || sum >= Modulus.modulus {
             return Residue(montgomery: sum.subtractingReportingBorrow(Modulus.modulus).difference)
@@ -57,7 +57,7 @@ struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
     }
 
     @inline(__always)
-    static func - (lhs: Residue, rhs: Residue) -> Residue {
+    package static func - (lhs: Residue, rhs: Residue) -> Residue {
         let (difference, borrow) = lhs.montgomery.subtractingReportingBorrow(rhs.montgomery)
         if borrow {
             return Residue(montgomery: difference.addingReportingCarry(Modulus.modulus).sum)
@@ -71,18 +71,18 @@ struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
     }
 
     @inline(__always)
-    static func * (lhs: Residue, rhs: Residue) -> Residue {
+    package static func * (lhs: Residue, rhs: Residue) -> Residue {
         Residue(montgomery: multiply(lhs.montgomery, rhs.montgomery))
     }
 
     @inline(__always)
-    func squared() -> Residue { self * self }
+    package func squared() -> Residue { self * self }
 
     @inline(__always)
-    func doubled() -> Residue { self + self }
+    package func doubled() -> Residue { self + self }
 
     /// self^exponent by left-to-right square and multiply.
-    func power(_ exponent: U256) -> Residue {
+    package func power(_ exponent: U256) -> Residue {
         var result = Residue.one
         var index = 255
         while index >= 0, !exponent.bit(index) {
@@ -100,13 +100,13 @@ struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
 
     /// The multiplicative inverse by Fermat (m is prime for both P-256 moduli); zero maps to
     /// zero, which callers rule out beforehand.
-    func inverse() -> Residue {
+    package func inverse() -> Residue {
         power(Modulus.modulus.subtractingReportingBorrow(U256(l0: 2, l1: 0, l2: 0, l3: 0)).difference)
     }
 
     /// Montgomery product a · b · 2^-256 mod m.
     @inline(__always)
-    static func multiply(_ a: U256, _ b: U256) -> U256 {
+    package static func multiply(_ a: U256, _ b: U256) -> U256 {
         U256.montgomeryProduct(a, b, modulus: Modulus.modulus, negatedInverse: Modulus.negatedInverse)
     }
 }
@@ -118,7 +118,7 @@ extension U256 {
     /// round adds a · word and a multiple u·m chosen to clear the low limb, then shifts down
     /// one limb. The running value stays below 2m, so one final subtraction reduces it.
     @inline(__always)
-    static func montgomeryProduct(_ a: U256, _ b: U256, modulus m: U256, negatedInverse k: UInt64) -> U256 {
+    package static func montgomeryProduct(_ a: U256, _ b: U256, modulus m: U256, negatedInverse k: UInt64) -> U256 {
         var t: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
         t = montgomeryRound(t, a, b.l0, m, k)
         t = montgomeryRound(t, a, b.l1, m, k)
@@ -156,34 +156,34 @@ extension U256 {
 }
 
 /// The P-256 field prime p = 2^256 − 2^224 + 2^192 + 2^96 − 1.
-enum P256Prime: MontgomeryModulus {
-    static var modulus: U256 {
+package enum P256Prime: MontgomeryModulus {
+    package static var modulus: U256 {
         U256(l0: 0xffff_ffff_ffff_ffff, l1: 0x0000_0000_ffff_ffff, l2: 0, l3: 0xffff_ffff_0000_0001)
     }
-    static var negatedInverse: UInt64 { 1 }
-    static var rSquared: U256 {
+    package static var negatedInverse: UInt64 { 1 }
+    package static var rSquared: U256 {
         U256(l0: 0x3, l1: 0xffff_fffb_ffff_ffff, l2: 0xffff_ffff_ffff_fffe, l3: 0x0000_0004_ffff_fffd)
     }
-    static var rModulo: U256 {
+    package static var rModulo: U256 {
         U256(l0: 0x1, l1: 0xffff_ffff_0000_0000, l2: 0xffff_ffff_ffff_ffff, l3: 0x0000_0000_ffff_fffe)
     }
 }
 
 /// The order n of the P-256 base point.
-enum P256Order: MontgomeryModulus {
-    static var modulus: U256 {
+package enum P256Order: MontgomeryModulus {
+    package static var modulus: U256 {
         U256(l0: 0xf3b9_cac2_fc63_2551, l1: 0xbce6_faad_a717_9e84, l2: 0xffff_ffff_ffff_ffff, l3: 0xffff_ffff_0000_0000)
     }
-    static var negatedInverse: UInt64 { 0xccd1_c8aa_ee00_bc4f }
-    static var rSquared: U256 {
+    package static var negatedInverse: UInt64 { 0xccd1_c8aa_ee00_bc4f }
+    package static var rSquared: U256 {
         U256(l0: 0x8324_4c95_be79_eea2, l1: 0x4699_799c_49bd_6fa6, l2: 0x2845_b239_2b6b_ec59, l3: 0x66e1_2d94_f3d9_5620)
     }
-    static var rModulo: U256 {
+    package static var rModulo: U256 {
         U256(l0: 0x0c46_353d_039c_daaf, l1: 0x4319_0552_58e8_617b, l2: 0, l3: 0x0000_0000_ffff_ffff)
     }
 }
 
 /// An element of the P-256 base field.
-typealias P256FieldElement = Residue<P256Prime>
+package typealias P256FieldElement = Residue<P256Prime>
 /// A scalar modulo the P-256 group order.
-typealias P256Scalar = Residue<P256Order>
+package typealias P256Scalar = Residue<P256Order>

@@ -2,17 +2,17 @@
 // with no heap storage, so the field arithmetic built on it does not allocate.
 
 /// 256-bit unsigned integer (little-endian limbs).
-struct U256: Hashable, Sendable {
-    var l0: UInt64
-    var l1: UInt64
-    var l2: UInt64
-    var l3: UInt64
+package struct U256: Hashable, Sendable {
+    package var l0: UInt64
+    package var l1: UInt64
+    package var l2: UInt64
+    package var l3: UInt64
 
-    static let zero = U256(l0: 0, l1: 0, l2: 0, l3: 0)
-    static let one = U256(l0: 1, l1: 0, l2: 0, l3: 0)
+    package static let zero = U256(l0: 0, l1: 0, l2: 0, l3: 0)
+    package static let one = U256(l0: 1, l1: 0, l2: 0, l3: 0)
 
     @inline(__always)
-    init(l0: UInt64, l1: UInt64, l2: UInt64, l3: UInt64) {
+    package init(l0: UInt64, l1: UInt64, l2: UInt64, l3: UInt64) {
         self.l0 = l0
         self.l1 = l1
         self.l2 = l2
@@ -20,7 +20,7 @@ struct U256: Hashable, Sendable {
     }
 
     /// Reads a big-endian integer of at most 32 bytes; `nil` if longer.
-    init?(bigEndian bytes: some Collection<UInt8>) {
+    package init?(bigEndian bytes: some Collection<UInt8>) {
         guard bytes.count <= 32 else { return nil }
         var limbs: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var shift = (bytes.count - 1) * 8
@@ -38,7 +38,7 @@ struct U256: Hashable, Sendable {
     }
 
     /// The 32-byte big-endian encoding.
-    var bigEndianBytes: [UInt8] {
+    package var bigEndianBytes: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
         for limb in [l3, l2, l1, l0] {
@@ -49,11 +49,11 @@ struct U256: Hashable, Sendable {
         return bytes
     }
 
-    var isZero: Bool { (l0 | l1 | l2 | l3) == 0 }
+    package var isZero: Bool { (l0 | l1 | l2 | l3) == 0 }
 
     /// Limb `index` (0 = least significant, 3 = most; higher reads the top limb).
     @inline(__always)
-    func limb(_ index: Int) -> UInt64 {
+    package func limb(_ index: Int) -> UInt64 {
         switch index {
         case 0: l0
         case 1: l1
@@ -64,18 +64,18 @@ struct U256: Hashable, Sendable {
 
     /// The 4-bit digit `index` (0 = least significant nibble, 63 = most).
     @inline(__always)
-    func nibble(_ index: Int) -> Int {
+    package func nibble(_ index: Int) -> Int {
         Int(truncatingIfNeeded: (limb(index >> 4) &>> UInt64((index & 15) * 4)) & 0xf)
     }
 
     /// Bit `index` (0 = least significant).
     @inline(__always)
-    func bit(_ index: Int) -> Bool {
+    package func bit(_ index: Int) -> Bool {
         (limb(index >> 6) &>> UInt64(index & 63)) & 1 == 1
     }
 
     @inline(__always)
-    static func < (lhs: U256, rhs: U256) -> Bool {
+    package static func < (lhs: U256, rhs: U256) -> Bool {
         if lhs.l3 != rhs.l3 { return lhs.l3 < rhs.l3 }
         if lhs.l2 != rhs.l2 { return lhs.l2 < rhs.l2 }
         if lhs.l1 != rhs.l1 { return lhs.l1 < rhs.l1 }
@@ -83,11 +83,11 @@ struct U256: Hashable, Sendable {
     }
 
     @inline(__always)
-    static func >= (lhs: U256, rhs: U256) -> Bool { !(lhs < rhs) }
+    package static func >= (lhs: U256, rhs: U256) -> Bool { !(lhs < rhs) }
 
     /// `self + other` modulo 2^256 and whether it carried out.
     @inline(__always)
-    func addingReportingCarry(_ other: U256) -> (sum: U256, carry: Bool) {
+    package func addingReportingCarry(_ other: U256) -> (sum: U256, carry: Bool) {
         let (s0, c0) = l0.addingReportingOverflow(other.l0)
         let (s1, c1) = U256.addWithCarry(l1, other.l1, c0)
         let (s2, c2) = U256.addWithCarry(l2, other.l2, c1)
@@ -97,7 +97,7 @@ struct U256: Hashable, Sendable {
 
     /// `self - other` modulo 2^256 and whether it borrowed.
     @inline(__always)
-    func subtractingReportingBorrow(_ other: U256) -> (difference: U256, borrow: Bool) {
+    package func subtractingReportingBorrow(_ other: U256) -> (difference: U256, borrow: Bool) {
         let (d0, b0) = l0.subtractingReportingOverflow(other.l0)
         let (d1, b1) = U256.subtractWithBorrow(l1, other.l1, b0)
         let (d2, b2) = U256.subtractWithBorrow(l2, other.l2, b1)
@@ -108,14 +108,14 @@ struct U256: Hashable, Sendable {
 
 extension U256 {
     @inline(__always)
-    static func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
+    package static func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
         let (s, c1) = a.addingReportingOverflow(b)
         let (t, c2) = s.addingReportingOverflow(carry ? 1 : 0)
         return (t, c1 || c2)
     }
 
     @inline(__always)
-    static func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
+    package static func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
         let (d, b1) = a.subtractingReportingOverflow(b)
         let (e, b2) = d.subtractingReportingOverflow(borrow ? 1 : 0)
         return (e, b1 || b2)
@@ -123,7 +123,7 @@ extension U256 {
 
     /// `acc + x * y + carry` as (low word, high word); cannot overflow 128 bits.
     @inline(__always)
-    static func multiplyAccumulate(_ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: UInt64) -> (low: UInt64, high: UInt64) {
+    package static func multiplyAccumulate(_ acc: UInt64, _ x: UInt64, _ y: UInt64, _ carry: UInt64) -> (low: UInt64, high: UInt64) {
         let (high, low) = x.multipliedFullWidth(by: y)
         let (s1, o1) = low.addingReportingOverflow(acc)
         let (s2, o2) = s1.addingReportingOverflow(carry)

@@ -1,6 +1,4 @@
-import Contracts
 import LoopbackHTTP
-import FakeAPNs
 import Testing
 
 @Suite struct CryptoSHA256Tests {

@@ -1,0 +1,113 @@
+// GHASH (NIST SP 800-38D §6.4), GCM's authenticator: a polynomial in the hash key H over
+// GF(2^128), evaluated by Horner's rule, one multiplication by H per 16-byte block.
+//
+// Bit order is GCM's: the first bit of a block (the top bit of byte 0) is the coefficient of
+// x^0. A block is held as two big-endian words (high = bytes 0–7), so multiplying by x is a
+// right shift, and the bit shifted out of x^127 folds back as R = 0xE1 ‖ 0^120.
+//
+// Multiplication uses Shoup's 8-bit tables: per key, the 256 products b·H for every byte b
+// (4 KiB, built once); per block, 16 lookups, each followed by a multiplication by x^8
+// whose overflow byte is reduced with one more (key-independent) table.
+
+/// The per-key table for multiplying by the hash key H.
+struct GHASHKey: Sendable {
+    /// products[2·b] and products[2·b + 1]: high and low words of b·H, where the byte b's top
+    /// bit is the coefficient of x^0 (GCM's order).
+    let products: [UInt64]
+
+    /// Builds the table for H (two big-endian words).
+    init(h: (high: UInt64, low: UInt64)) {
+        var table = [UInt64](repeating: 0, count: 512)
+        // 0x80 is x^0, so it maps to H itself; each lower bit is one more factor of x.
+        var power = h
+        var bit = 0x80
+        while bit > 0 {
+            table[2 * bit] = power.high
+            table[2 * bit + 1] = power.low
+            power = GHASHKey.timesX(power)
+            bit >>= 1
+        }
+        // Every other byte is a sum (XOR) of its bits' entries.
+        for byte in 1..<256 where byte & (byte - 1) != 0 {
+            let top = 1 << (Int.bitWidth - 1 - byte.leadingZeroBitCount)
+            table[2 * byte] = table[2 * top] ^ table[2 * (byte ^ top)]
+            table[2 * byte + 1] = table[2 * top + 1] ^ table[2 * (byte ^ top) + 1]
+        }
+        products = table
+    }
+
+    /// value · x in GCM's representation.
+    @inline(__always)
+    static func timesX(_ value: (high: UInt64, low: UInt64)) -> (high: UInt64, low: UInt64) {
+        let carry = value.low & 1
+        return ((value.high >> 1) ^ (carry == 0 ? 0 : 0xe100_0000_0000_0000), (value.low >> 1) | (value.high << 63))
+    }
+
+    /// reduction[b]: what shifting a value whose low byte is b right by 8 bits (× x^8) folds
+    /// into the high word — the effect of b's bits passing x^127, computed with `timesX`.
+    static let reduction: [UInt64] = (0..<256).map { byte in
+        var value: (high: UInt64, low: UInt64) = (0, UInt64(byte))
+        for _ in 0..<8 {
+            value = timesX(value)
+        }
+        return value.high
+    }
+
+    /// state ← state · H.
+    /// - Parameters:
+    ///   - products: this key's `products`.
+    ///   - reduction: `GHASHKey.reduction`.
+    @inline(__always)
+    static func multiply(
+        _ state: inout (high: UInt64, low: UInt64), products: UnsafePointer<UInt64>, reduction: UnsafePointer<UInt64>
+    ) {
+        // Horner over the bytes from the last (highest powers of x) to the first.
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for half in 0..<2 {
+            let word = half == 0 ? state.low : state.high
+            var shift: UInt64 = 0
+            while shift < 64 {
+                let overflow = Int(truncatingIfNeeded: low & 0xff)
+                low = (low >> 8) | (high << 56)
+                high = (high >> 8) ^ reduction[overflow]
+                let byte = Int(truncatingIfNeeded: (word >> shift) & 0xff)
+                high ^= products[2 &* byte]
+                low ^= products[2 &* byte &+ 1]
+                shift &+= 8
+            }
+        }
+        state = (high, low)
+    }
+
+    /// Absorbs `bytes` into `state`, the last partial block padded with zeros.
+    @inline(__always)
+    static func update(
+        _ state: inout (high: UInt64, low: UInt64), _ bytes: UnsafeRawBufferPointer,
+        products: UnsafePointer<UInt64>, reduction: UnsafePointer<UInt64>
+    ) {
+        var offset = 0
+        let count = bytes.count
+        while count - offset >= 16 {
+            state.high ^= UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            state.low ^= UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+            multiply(&state, products: products, reduction: reduction)
+            offset += 16
+        }
+        if offset < count {
+            var block: (high: UInt64, low: UInt64) = (0, 0)
+            for index in offset..<count {
+                let position = index - offset
+                let byte = UInt64(bytes[index])
+                if position < 8 {
+                    block.high |= byte << UInt64(56 - 8 * position)
+                } else {
+                    block.low |= byte << UInt64(120 - 8 * position)
+                }
+            }
+            state.high ^= block.high
+            state.low ^= block.low
+            multiply(&state, products: products, reduction: reduction)
+        }
+    }
+}
