@@ -216,7 +216,7 @@ public enum ServeCommand: Subcommand {
                    help: "The environment of a push whose host is not Apple's (default development); a push to api.push.apple.com is production, to api.sandbox.push.apple.com development."),
         OptionSpec("--apns-any-token", help: "Accept every well-formed device token."),
         OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID",
-                   help: "Run `xcrun simctl push booted BUNDLE_ID FILE` for each delivered push (macOS)."),
+                   help: "Write each delivered push as a .apns file and run `xcrun simctl push booted BUNDLE_ID FILE` (macOS with Xcode; without xcrun, said once at start-up, the files are only written)."),
         OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario: \(PushScenario.allCases.map(\.rawValue).joined(separator: ", "))."),
         OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never."),
     ]
@@ -265,11 +265,10 @@ extension ServeCommand.Options {
             options.apnsTopics.append(value)
         }
         for value in parsed.values["--apns-key"] ?? [] {
-            do {
-                options.apnsKeys.append(try APNsKeySpec(parsing: value))
-            } catch {
-                throw UsageError.invalidValue(value, option: "--apns-key", expected: "\(error)")
+            guard let spec = try? APNsKeySpec(parsing: value) else {
+                throw UsageError.invalidValue(value, option: "--apns-key", expected: "KEY_ID:TEAM_ID:FILE.p8, e.g. ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8")
             }
+            options.apnsKeys.append(spec)
         }
         if let value = parsed.value(for: "--apns-environment") {
             switch value {

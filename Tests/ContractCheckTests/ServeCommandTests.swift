@@ -59,7 +59,7 @@ import FoundationNetworking
         (["--ready-file"], "needs a value"),
         (["--backend-prot", "1"], "unknown option '--backend-prot'; did you mean '--backend-port'?"),
         (["extra"], "options only"),
-        (["--apns-key", "ABC123DEFG:/x.p8"], "KEY_ID:TEAM_ID:FILE.p8"),
+        (["--apns-key", "ABC123DEFG:/x.p8"], "Error: invalid value 'ABC123DEFG:/x.p8' for '--apns-key': expected KEY_ID:TEAM_ID:FILE.p8, e.g. ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8"),
         // Worded as every subcommand words a value outside a set, with its did-you-mean.
         (["--scenario", "sunny-day"], "invalid value 'sunny-day' for '--scenario': expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery'"),
         (["--scenario", "410"], "expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery'; did you mean '410s'?"),
