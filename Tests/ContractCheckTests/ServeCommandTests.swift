@@ -31,6 +31,16 @@ import FoundationNetworking
         var value: Int32? { lock.lock(); defer { lock.unlock() }; return code }
     }
 
+    /// For runs that must fail before serving: a stop already signalled, so a serve that
+    /// wrongly starts stops at once and the test fails on its exit status instead of hanging.
+    /// (Signalled after creation, not created with 1: libdispatch traps when a semaphore is
+    /// freed below its initial value.)
+    static func stopAtOnce() -> DispatchSemaphore {
+        let stop = DispatchSemaphore(value: 0)
+        stop.signal()
+        return stop
+    }
+
     @Test func parsesEveryOption() throws {
         let options = try ServeCommand.parse(["--backend-port", "8080", "--admin-port=8081", "--session", "s1=a1",
                                               "--session=s2=a=2", "--ready-file", "/tmp/x.json", "--quiet"])
@@ -71,7 +81,7 @@ import FoundationNetworking
     ])
     func usageErrorsExit64(arguments: [String], expected: String) {
         let output = Collected()
-        let status = ServeCommand.serve(arguments, output: output, until: DispatchSemaphore(value: 0))
+        let status = ServeCommand.serve(arguments, output: output, until: Self.stopAtOnce())
         #expect(status == 64)
         #expect(output.errorOutput.first?.contains(expected) == true, "\(output.errorOutput)")
         #expect(output.errorOutput.contains { $0.hasPrefix("Usage: contract-check serve") })
@@ -85,7 +95,7 @@ import FoundationNetworking
     ])
     func noAPNsWithAnAPNsOptionExits64NamingBoth(_ apnsOption: [String]) {
         let output = Collected()
-        let status = ServeCommand.serve(["--no-apns"] + apnsOption, output: output, until: DispatchSemaphore(value: 0))
+        let status = ServeCommand.serve(["--no-apns"] + apnsOption, output: output, until: Self.stopAtOnce())
         #expect(status == 64)
         #expect(output.errorOutput.first == "Error: --no-apns and \(apnsOption[0]) cannot be combined; --no-apns runs no FakeAPNs, so drop one of them",
                 "\(output.errorOutput)")
@@ -98,7 +108,7 @@ import FoundationNetworking
         let first = try await ServeRun(["--quiet"])
         let busy = try #require(URL(string: first.backend)?.port)
         let output = Collected()
-        let status = ServeCommand.serve([option, String(busy)], output: output, until: DispatchSemaphore(value: 0))
+        let status = ServeCommand.serve([option, String(busy)], output: output, until: Self.stopAtOnce())
         #expect(first.stop() == 0)
         #expect(status == 1)
         let line = output.errorOutput.first ?? ""
@@ -110,7 +120,7 @@ import FoundationNetworking
     @Test func anUnreadableAPNsKeyFileExits1() {
         let output = Collected()
         #expect(ServeCommand.serve(["--apns-key", "ABC123DEFG:DEF123GHIJ:/no/such/AuthKey.p8"], output: output,
-                                   until: DispatchSemaphore(value: 0)) == 1)
+                                   until: Self.stopAtOnce()) == 1)
         #expect(output.errorOutput.first?.contains("cannot start FakeAPNs") == true)
     }
 
