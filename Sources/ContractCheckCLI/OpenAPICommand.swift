@@ -36,7 +36,7 @@ enum OpenAPICommand: Subcommand {
             return ExitCode.success
         }
         do {
-            try TextFiles.write(text, to: TextFiles.resolve(output, in: io.currentDirectory))
+            try TextFiles.write(text, to: TextFiles.resolve(output, in: io.currentDirectory), shown: output)
         } catch {
             io.writeErrorLine("Error: cannot write \(output): \(error.reason)")
             return ExitCode.usage

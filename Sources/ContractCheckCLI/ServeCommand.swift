@@ -355,7 +355,7 @@ extension ServeCommand {
         if TextFiles.isExistingFolder(path) {
             throw UsageError.unusableValue(path, option: "--ready-file", reason: "it is a folder; give a file path")
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = TextFiles.folder(of: path)
         if !parent.isEmpty, !TextFiles.isExistingFolder(parent) {
             throw UsageError.unusableValue(path, option: "--ready-file", reason: "the folder \(parent) does not exist; create it or give another path")
         }
