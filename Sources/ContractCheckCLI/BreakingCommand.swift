@@ -25,6 +25,13 @@ enum BreakingCommand: ContractSetSubcommand {
             appToBackend breaks on tightening (old apps keep sending the old shape); backendToApp breaks on \
             loosening and on removing what apps rely on (unless the member declares x-unknown-value-fallback); \
             providerToAPNs breaks on either. Rule changes use the pointer #<rule id>.
+
+            EXIT STATUS: 0 no breaking change (or each allowed), 1 breaking changes, 64 usage error
+            (--against empty, missing or unreadable: a misconfigured job, not a break).
+
+            EXAMPLES:
+              contract-check breaking --against git:origin/main:Fixtures/schemas --format github
+              contract-check breaking --against old-schemas --allow breaking.backend-to-app.enum-value-added@/aps/category
             """)
 
     static func run(_ parsed: ParsedArguments, io: CommandIO, contracts: ContractSet) -> Int32 {

@@ -41,4 +41,15 @@ enum ChildProcess {
         return Outcome(status: 127, output: "", error: "cannot run \(arguments.first ?? "a program"): this platform has no child processes")
         #endif
     }
+
+    /// The full path of the executable `name` on `environment`'s `PATH`, or nil when none of
+    /// its folders holds one: asked once up front, so a missing tool is said once.
+    static func find(_ name: String, environment: [String: String]) -> String? {
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = String(folder) + (folder.hasSuffix("/") ? "" : "/") + name
+            if access(candidate, X_OK) == 0, !TextFiles.isExistingFolder(candidate) { return candidate }
+        }
+        return nil
+    }
 }

@@ -18,11 +18,13 @@ public enum ContractCheck {
     package struct Entry {
         package let name: String
         package let abstract: String
+        /// Its help: usage line and options (what the docs test parses commands against).
+        package let help: CommandHelp
         package let run: (_ arguments: [String], _ io: CommandIO) -> Int32
 
         /// A subcommand of this build.
         package static func command(_ command: any Subcommand.Type) -> Entry {
-            Entry(name: command.name, abstract: command.help.abstract, run: { command.run($0, io: $1) })
+            Entry(name: command.name, abstract: command.help.abstract, help: command.help, run: { command.run($0, io: $1) })
         }
     }
 
@@ -38,6 +40,7 @@ public enum ContractCheck {
             .command(BreakingCommand.self),
             .command(OpenAPICommand.self),
             .command(ServeCommand.self),
+            .command(WaitReadyCommand.self),
         ]
     }
 

@@ -24,6 +24,20 @@ package struct ContractSetChecker: DocumentChecker {
         contracts.contract(forFileExtension: fileExtension)?.name
     }
 
+    /// How many times over its limit a document must be to be reported unparsed. Compacting
+    /// can shrink JSON (whitespace, `\u00e9` escapes at most 6 : 1), so only a margin this
+    /// wide is certain without reading it; parsing 50 MB in a debug build takes half a minute.
+    static let unparsedSizeFactor = 16
+
+    package func sizeViolation(byteCount: Int, contract name: String) -> Violation? {
+        let limit = ValidationOptions.standardPayloadLimit
+        guard byteCount > limit * Self.unparsedSizeFactor,
+              let contract = contracts.contracts.first(where: { $0.name == name }),
+              let rule = contract.rules.first(where: { $0.id.hasSuffix(".size") }) else { return nil }
+        return Violation(pointer: "", ruleID: rule.id, position: SourcePosition(line: 1, column: 1, offset: 0),
+                         message: "expected at most \(limit) bytes, found a \(byteCount)-byte file — more than \(Self.unparsedSizeFactor) times the limit, so it was not parsed; APNs answers 413 PayloadTooLarge; send an id the app fetches with.")
+    }
+
     package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
         // By index: copying a Contract out of the set (once per file) retains all its parts.
         guard let index = contracts.contracts.firstIndex(where: { $0.name == name }) else {

@@ -19,11 +19,15 @@ package protocol DocumentChecker: Sendable {
     /// (one of ``contractNames``). Rules on the bytes as sent (such as the payload size
     /// limit) are checked on `bytes`.
     func check(_ bytes: [UInt8], contract: String) -> DocumentCheck
+    /// The size violation for a document of `byteCount` bytes so far over the contract's size
+    /// limit that no reading of it could fit, found without parsing it; nil to parse and check.
+    func sizeViolation(byteCount: Int, contract: String) -> Violation?
 }
 
 extension DocumentChecker {
     package var folderNames: [String] { [] }
     package var fileExtensions: [String] { [] }
+    package func sizeViolation(byteCount: Int, contract: String) -> Violation? { nil }
 }
 
 /// The outcome of checking one document.

@@ -5,10 +5,14 @@ package struct FileReport: Sendable, Hashable {
     /// The contract the file was checked against, when one could be told.
     package var contract: String?
     package var findings: [Finding]
+    /// False for a path that was never read (missing, unreadable, a folder with nothing to
+    /// check): it is reported, but not counted among the files checked.
+    package var wasRead: Bool
 
-    package init(path: String, contract: String?, findings: [Finding]) {
+    package init(path: String, contract: String?, findings: [Finding], wasRead: Bool = true) {
         self.path = path
         self.contract = contract
         self.findings = findings
+        self.wasRead = wasRead
     }
 }

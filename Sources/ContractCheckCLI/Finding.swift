@@ -30,6 +30,14 @@ package struct Finding: Sendable, Hashable {
         Finding(message: "no such file or folder (\(detail)); check the path", ruleID: "file.not-found")
     }
 
+    /// A name found in a folder that is not UTF-8: the file cannot be named to be opened.
+    package static func nameNotUTF8(_ name: [UInt8]) -> Finding {
+        let escaped = name.map { byte in
+            byte < 0x80 && byte >= 0x20 ? String(UnicodeScalar(byte)) : "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }.joined()
+        return Finding(message: "file name is not valid UTF-8 (\(escaped)), so it cannot be checked; rename it", ruleID: "file.name-not-utf8")
+    }
+
     package static func brokenLink() -> Finding {
         Finding(message: "symbolic link to a file that does not exist; fix or remove the link", ruleID: "file.not-found")
     }

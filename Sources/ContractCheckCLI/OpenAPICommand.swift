@@ -12,7 +12,16 @@ enum OpenAPICommand: Subcommand {
         abstract: "Write the OpenAPI 3.1 document for the backend endpoints.",
         usage: "openapi [--output FILE]",
         options: [OptionSpec("--output", valueName: "FILE", help: "Write to FILE instead of standard output.")],
-        discussion: "Built from the v1 contracts (bodies, path parameters) and FakeBackend's problem+json errors; sorted keys.")
+        discussion: """
+            Built from the v1 contracts (bodies, path parameters) and FakeBackend's problem+json errors; sorted keys.
+            --output - writes to standard output. The folder FILE goes in must exist.
+
+            EXIT STATUS: 0 written, 64 usage error (an unknown option, FILE a folder or in a
+            folder that does not exist or is not writable).
+
+            EXAMPLE:
+              contract-check openapi --output Fixtures/openapi.json
+            """)
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         let parsed: ParsedArguments
@@ -27,7 +36,7 @@ enum OpenAPICommand: Subcommand {
             return ExitCode.success
         }
         do {
-            try TextFiles.write(text, to: TextFiles.resolve(output, in: io.currentDirectory))
+            try TextFiles.write(text, to: TextFiles.resolve(output, in: io.currentDirectory), shown: output)
         } catch {
             io.writeErrorLine("Error: cannot write \(output): \(error.reason)")
             return ExitCode.usage

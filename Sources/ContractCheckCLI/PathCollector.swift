@@ -118,8 +118,12 @@ package enum PathCollector {
         // yields paths in plain byte order (`a.json` before `a/z.json`) without a final sort.
         var entries: [(key: [UInt8], name: String, kind: FileReader.Kind, identity: [UInt64])] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let name = String(decoding: bytes, as: UTF8.self)
+            guard name.utf8.elementsEqual(bytes) else {
+                // Decoding replaced bytes: no path built from this String would open the file.
+                if !name.hasPrefix(".") { items.append(.problem(path: join(folder, name), .nameNotUTF8(bytes))) }
+                continue
             }
             if name.hasPrefix(".") || isSidecar(name) { continue }
             if Int32(entry.pointee.d_type) == Int32(DT_REG) {

@@ -11,14 +11,17 @@ package struct ReportFormatter {
 
     /// Error and warning totals over a run.
     package struct Counts: Sendable, Hashable {
+        /// Files read and checked (paths that could not be read are not files checked).
         package var files = 0
+        /// Paths reported without being read: missing, unreadable, a folder with nothing to check.
+        package var unread = 0
         package var filesWithErrors = 0
         package var errors = 0
         package var warnings = 0
 
         package init(_ reports: [FileReport]) {
-            files = reports.count
             for report in reports {
+                if report.wasRead { files += 1 } else { unread += 1 }
                 var fileHasError = false
                 for finding in report.findings {
                     switch finding.severity {
@@ -61,9 +64,10 @@ package struct ReportFormatter {
         }
     }
 
-    /// `checked 12 files: 2 errors, 1 warning`
+    /// `checked 12 files: 2 errors, 1 warning`, and `(1 path could not be read)` when one was not.
     package func summary(_ counts: Counts) -> String {
         "checked \(Self.plural(counts.files, "file")): \(Self.plural(counts.errors, "error")), \(Self.plural(counts.warnings, "warning"))"
+            + (counts.unread == 0 ? "" : " (\(Self.plural(counts.unread, "path")) could not be read)")
     }
 
     /// `path:line:col: error: /pointer: message [rule-id]`
@@ -97,6 +101,7 @@ package struct ReportFormatter {
         io.writeLine("    \"errors\" : \(counts.errors),")
         io.writeLine("    \"files\" : \(counts.files),")
         io.writeLine("    \"filesWithErrors\" : \(counts.filesWithErrors),")
+        io.writeLine("    \"unread\" : \(counts.unread),")
         io.writeLine("    \"warnings\" : \(counts.warnings)")
         io.writeLine("  },")
         io.write("  \"files\" : [")

@@ -27,6 +27,14 @@ enum SchemaCommand: ContractSetSubcommand {
             that do not exist, compare the others), all (rewrite), never (compare). When CI is set nothing is \
             written unless --write is given.
             Files are named <contract>.schema.json: JSON Schema draft 2020-12, sorted keys, two-space indent.
+
+            EXIT STATUS: 0 every file current (or written), 1 a file missing or different (a diff is
+            printed) or not writable, 64 usage error (--check with --write, an unknown mode, a
+            missing folder outside --write).
+
+            EXAMPLES:
+              contract-check schema --check
+              contract-check schema --write --dir Fixtures/schemas
             """)
 
     static func run(_ parsed: ParsedArguments, io: CommandIO, contracts: ContractSet) -> Int32 {
@@ -36,7 +44,7 @@ enum SchemaCommand: ContractSetSubcommand {
         }
         let mode: RecordMode
         if parsed.flags.contains("--check") && parsed.flags.contains("--write") {
-            return reportUsageError(.unexpectedArgument("--write (with --check; give one of them)"), io: io)
+            return reportUsageError(.conflictingOptions("--check", "--write", advice: "give one"), io: io)
         } else if parsed.flags.contains("--check") {
             mode = .never
         } else if parsed.flags.contains("--write") {

@@ -22,6 +22,8 @@ extension ServeCommand {
         private let quiet: Bool
         private let apns = Locked<FakeAPNs?>(nil)
         private let unregisteredByScenario = Locked<Set<String>>([])
+        /// What the scenario preloaded, held until the URL lines are out (scripts read those first).
+        private let scenarioNotes = Locked<[String]>([])
         /// `--apns-key` was given, but no file holds a private key.
         private let hasPublicKeysOnly: Bool
 
@@ -97,14 +99,15 @@ extension ServeCommand {
                 }
             }
             if let scenario, let fake {
-                for line in scenario.preload(backend: backend, apns: fake) {
-                    output.writeLineNow(log.note("scenario", "\(scenario): \(line)"))
-                }
+                // Preloaded before the URLs are printed; the lines are printed after them, by `announce`.
+                let lines = scenario.preload(backend: backend, apns: fake)
+                scenarioNotes.withLock { $0 = lines.map { "\(scenario): \($0)" } }
             }
         }
 
-        /// Notes printed after the server lines.
+        /// Notes printed after the server lines: the scenario's preloads, then the settings.
         func announce(adminURL: String, apnsRuns: Bool, options: Options) {
+            for line in scenarioNotes.snapshot { output.writeLineNow(log.note("scenario", line)) }
             guard apnsRuns else { return }
             if options.apnsKeys.isEmpty {
                 output.writeLineNow(log.note("apns", "provider tokens are not checked (no --apns-key)"))
@@ -115,7 +118,11 @@ extension ServeCommand {
                 output.writeLineNow(log.note("apns", "topics \(options.apnsTopics.joined(separator: ", ")); tokens PUT to the backend become FakeAPNs devices"))
             }
             if let forwarder {
-                output.writeLineNow(log.note("sim", "forwarding delivered pushes to the booted Simulator's \(forwarder.bundleID) (files in \(forwarder.directory.path))"))
+                if forwarder.xcrun == nil {
+                    output.writeLineNow(log.note("sim", "no xcrun on PATH (it comes with Xcode, on macOS): delivered pushes are written as .apns files in \(forwarder.directory.path) but not pushed to a Simulator"))
+                } else {
+                    output.writeLineNow(log.note("sim", "forwarding delivered pushes to the booted Simulator's \(forwarder.bundleID) (files in \(forwarder.directory.path))"))
+                }
             }
         }
 

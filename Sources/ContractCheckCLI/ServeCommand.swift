@@ -29,7 +29,7 @@ public enum ServeCommand: Subcommand {
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME]",
+            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--color WHEN]",
             options: optionSpecs,
             discussion: """
             SESSIONS: without any --session, every bearer token is its own account.
@@ -39,8 +39,13 @@ public enum ServeCommand: Subcommand {
 
             OUTPUT: one line per server when it listens ("backend http://127.0.0.1:PORT",
             "apns http://127.0.0.1:PORT", "admin http://127.0.0.1:PORT"), then one line per
-            request, written as it happens (to a terminal, a file or a pipe). Colour only on
-            a terminal, and never with NO_COLOR set (or as --color says).
+            request to either fake (backend and apns), written as it happens (to a terminal, a
+            file or a pipe). Colour only on a terminal, and never with NO_COLOR set (or as
+            --color says).
+
+            SCRIPTS: wait with a timeout, never in an open loop:
+              contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
+              contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $! --log "$TMP/serve.log"
 
             EXIT STATUS: 0 after Ctrl-C or SIGTERM, 1 a server cannot start, 64 usage error.
             The admin API is described in Docs/admin-openapi.json.
@@ -128,7 +133,7 @@ public enum ServeCommand: Subcommand {
         do {
             apns = try startAPNs(options, development: development)
         } catch {
-            output.writeErrorLineNow("Error: cannot start FakeAPNs: \(error)")
+            output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: "--apns-port", error))
             return 1
         }
         let quiet = options.quiet
@@ -151,7 +156,7 @@ public enum ServeCommand: Subcommand {
             backendBox.withLock { $0 = backend }
         } catch {
             apns?.stopListening()
-            output.writeErrorLineNow("Error: cannot start FakeBackend: \(error)")
+            output.writeErrorLineNow("Error: " + startFailure("FakeBackend", port: options.backendPort, option: "--backend-port", error))
             return 1
         }
         var api = AdminAPI(routes: backend.adminRoutes)
@@ -162,7 +167,7 @@ public enum ServeCommand: Subcommand {
         } catch {
             backend.stopListening()
             apns?.stopListening()
-            output.writeErrorLineNow("Error: cannot start the admin API on 127.0.0.1:\(options.adminPort): \(error). Use --admin-port 0 to pick a free port.")
+            output.writeErrorLineNow("Error: " + startFailure("the admin API", port: options.adminPort, option: "--admin-port", error))
             return 1
         }
         var servers = [("backend", backend.baseURL.absoluteString)]
@@ -176,7 +181,7 @@ public enum ServeCommand: Subcommand {
                 try writeReadyFile(path: path, servers: servers)
                 readyFileWritten = true
             } catch {
-                output.writeErrorLineNow("Error: cannot write the ready file \(path): \(error)")
+                output.writeErrorLineNow("Error: cannot write the ready file \(path): \(error.reason)")
                 admin.stopNow()
                 backend.stopListening()
                 apns?.stopListening()
@@ -211,7 +216,7 @@ public enum ServeCommand: Subcommand {
                    help: "The environment of a push whose host is not Apple's (default development); a push to api.push.apple.com is production, to api.sandbox.push.apple.com development."),
         OptionSpec("--apns-any-token", help: "Accept every well-formed device token."),
         OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID",
-                   help: "Run `xcrun simctl push booted BUNDLE_ID FILE` for each delivered push (macOS)."),
+                   help: "Write each delivered push as a .apns file and run `xcrun simctl push booted BUNDLE_ID FILE` (macOS with Xcode; without xcrun, said once at start-up, the files are only written)."),
         OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario: \(PushScenario.allCases.map(\.rawValue).joined(separator: ", "))."),
         OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never."),
     ]
@@ -223,6 +228,10 @@ public enum ServeCommand: Subcommand {
 }
 
 extension ServeCommand.Options {
+    /// The options that configure FakeAPNs, which `--no-apns` does not run.
+    static let apnsOptions = ["--apns-port", "--apns-topic", "--apns-key", "--apns-environment", "--apns-any-token",
+                              "--forward-to-simulator", "--scenario"]
+
     /// The options `parsed` gives, each value checked.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         var options = Self()
@@ -232,54 +241,55 @@ extension ServeCommand.Options {
         options.quiet = parsed.flags.contains("--quiet")
         options.apnsAnyToken = parsed.flags.contains("--apns-any-token")
         options.noAPNs = parsed.flags.contains("--no-apns")
+        if options.noAPNs, let apnsOption = Self.apnsOptions.first(where: { parsed.values[$0] != nil || parsed.flags.contains($0) }) {
+            // An option for a server that will not run is a mistake in the script, not a no-op.
+            throw UsageError.conflictingOptions("--no-apns", apnsOption, advice: "--no-apns runs no FakeAPNs, so drop one of them")
+        }
         if let value = parsed.value(for: "--backend-port") { options.backendPort = try ServeCommand.port(value, option: "--backend-port") }
         if let value = parsed.value(for: "--admin-port") { options.adminPort = try ServeCommand.port(value, option: "--admin-port") }
         if let value = parsed.value(for: "--apns-port") { options.apnsPort = try ServeCommand.port(value, option: "--apns-port") }
         for value in parsed.values["--session"] ?? [] {
             let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw UsageError.invalidValue("--session expects TOKEN=ACCOUNT, found '\(value)'.")
+                throw UsageError.invalidValue(value, option: "--session", expected: "TOKEN=ACCOUNT, e.g. s1=a1")
             }
             options.sessions[String(parts[0])] = String(parts[1])
         }
         if let value = parsed.value(for: "--ready-file") {
-            guard !value.isEmpty else { throw UsageError.invalidValue("--ready-file needs a path.") }
-            options.readyFile = value
+            options.readyFile = try ServeCommand.readyFilePath(value)
         }
         for value in parsed.values["--apns-topic"] ?? [] {
             guard !value.isEmpty, !value.contains(" ") else {
-                throw UsageError.invalidValue("--apns-topic expects a bundle id such as com.example.app, found '\(value)'.")
+                throw UsageError.invalidValue(value, option: "--apns-topic", expected: "a bundle id such as com.example.app")
             }
             options.apnsTopics.append(value)
         }
         for value in parsed.values["--apns-key"] ?? [] {
-            do {
-                options.apnsKeys.append(try APNsKeySpec(parsing: value))
-            } catch {
-                throw UsageError.invalidValue("\(error)")
+            guard let spec = try? APNsKeySpec(parsing: value) else {
+                throw UsageError.invalidValue(value, option: "--apns-key", expected: "KEY_ID:TEAM_ID:FILE.p8, e.g. ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8")
             }
+            options.apnsKeys.append(spec)
         }
         if let value = parsed.value(for: "--apns-environment") {
             switch value {
             case "production": options.apnsEnvironment = .production
             case "development", "sandbox": options.apnsEnvironment = .sandbox
-            default: throw UsageError.invalidValue("--apns-environment expects production or development, found '\(value)'.")
+            default: throw ServeCommand.notAChoice(value, option: "--apns-environment", allowed: ["production", "development"])
             }
         }
         if let value = parsed.value(for: "--forward-to-simulator") {
-            guard !value.isEmpty else { throw UsageError.invalidValue("--forward-to-simulator needs a bundle id.") }
+            guard !value.isEmpty else { throw UsageError.invalidValue(value, option: "--forward-to-simulator", expected: "a bundle id such as com.example.app") }
             options.simulatorBundleID = value
         }
         if let value = parsed.value(for: "--scenario") {
             guard let scenario = PushScenario(name: value) else {
-                let names = PushScenario.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError.invalidValue("--scenario expects one of \(names), found '\(value)'.")
+                throw ServeCommand.notAChoice(value, option: "--scenario", allowed: PushScenario.allCases.map(\.rawValue))
             }
             options.scenario = scenario
         }
         if let value = parsed.value(for: "--color") {
             guard ["auto", "always", "never"].contains(value) else {
-                throw UsageError.invalidValue("--color expects auto, always or never, found '\(value)'.")
+                throw ServeCommand.notAChoice(value, option: "--color", allowed: ["auto", "always", "never"])
             }
             options.colour = value
         }
@@ -331,23 +341,58 @@ extension ServeCommand {
 
     fileprivate static func port(_ text: String, option: String) throws(UsageError) -> UInt16 {
         guard let port = UInt16(text) else {
-            throw UsageError.invalidValue("\(option) expects a port from 0 to 65535, found '\(text)'.")
+            throw UsageError.invalidValue(text, option: option, expected: "a port from 0 to 65535 (0 picks a free port)")
         }
         return port
     }
 
+    /// A value outside a fixed set, worded (with its did-you-mean) as every subcommand words it.
+    fileprivate static func notAChoice(_ value: String, option: String, allowed: [String]) -> UsageError {
+        .invalidValue(value, option: option, allowed: allowed, suggestion: Suggestion.closest(to: value, among: allowed, acceptingUniquePrefix: true))
+    }
+
+    /// `--ready-file PATH`, checked before any server starts: its folder must exist, so a
+    /// typo fails at once with a sentence rather than after the servers listen.
+    fileprivate static func readyFilePath(_ path: String) throws(UsageError) -> String {
+        guard !path.isEmpty else {
+            throw UsageError.unusableValue(path, option: "--ready-file", reason: "it is empty (an unset variable?); give a file path")
+        }
+        if TextFiles.isExistingFolder(path) {
+            throw UsageError.unusableValue(path, option: "--ready-file", reason: "it is a folder; give a file path")
+        }
+        let parent = TextFiles.folder(of: path)
+        if !parent.isEmpty, !TextFiles.isExistingFolder(parent) {
+            throw UsageError.unusableValue(path, option: "--ready-file", reason: "the folder \(parent) does not exist; create it or give another path")
+        }
+        return path
+    }
+
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in
     /// the same folder and renamed, so a reader never sees half of it.
-    static func writeReadyFile(path: String, servers: [(String, String)]) throws {
-        var object: [String: Any] = ["pid": Int(getpid())]
-        for (name, url) in servers { object[name] = url }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        let temporary = "\(path).\(getpid()).tmp"
-        try (data + Data("\n".utf8)).write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(path) failed: \(reason)"])
+    /// - Throws: ``TextFiles/WriteFailure`` saying what is wrong (no Foundation error dump).
+    static func writeReadyFile(path: String, servers: [(String, String)]) throws(TextFiles.WriteFailure) {
+        var members = [("pid", String(getpid()))]
+        for (name, url) in servers { members.append((name, JSONTreeWriter.quoted(url))) }
+        members.sort { $0.0 < $1.0 }
+        let text = "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+        try TextFiles.write(text, to: path)
+    }
+
+    /// `cannot start FakeBackend on 127.0.0.1:8080: bind(…) failed: Address already in use
+    /// (errno 98); give another --backend-port, or 0 for a free port`: the server's own
+    /// error without the name it repeats, and the option that moves it.
+    static func startFailure(_ server: String, port: UInt16, option: String, _ error: any Error) -> String {
+        var reason = "\(error)"
+        // The fakes' errors start with their own name and address; say each once.
+        for prefix in ["FakeBackend: ", "FakeAPNs could not listen on 127.0.0.1:\(port): ", "cannot listen on 127.0.0.1:\(port): "]
+        where reason.hasPrefix(prefix) {
+            reason.removeFirst(prefix.count)
         }
+        for suffix in [". Use port 0 to pick a free port.", "."] where reason.hasSuffix(suffix) {
+            reason.removeLast(suffix.count)
+        }
+        let isBindFailure = reason.contains("bind(")
+        return "cannot start \(server)" + (isBindFailure ? " on 127.0.0.1:\(port)" : "") + ": \(reason)"
+            + (isBindFailure ? "; give another \(option), or 0 for a free port" : "")
     }
 }

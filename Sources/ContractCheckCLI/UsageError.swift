@@ -6,7 +6,7 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
     /// The kinds; `==` compares these, the message carries the details.
     package enum Code: Hashable, Sendable {
         case unknownSubcommand, unknownOption, missingValue, invalidValue, repeatedOption,
-             missingArgument, unexpectedArgument
+             missingArgument, unexpectedArgument, conflictingOptions
     }
 
     package let code: Code
@@ -34,10 +34,16 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
         return UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
     }
 
-    /// A value the option's own check refuses; `message` says what it expects and what it
-    /// found (`--backend-port expects a port from 0 to 65535, found '70000'.`).
-    public static func invalidValue(_ message: String) -> UsageError {
-        UsageError(code: .invalidValue, message: message)
+    /// A value the option's own check refuses, worded like a choice outside the allowed set:
+    /// `invalid value '70000' for '--backend-port': expected a port from 0 to 65535`.
+    public static func invalidValue(_ value: String, option: String, expected: String) -> UsageError {
+        UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': expected \(expected)")
+    }
+
+    /// Two options that contradict each other: `--check and --write cannot be combined; give one`.
+    /// - Parameter advice: what to do instead, after the semicolon.
+    public static func conflictingOptions(_ first: String, _ second: String, advice: String) -> UsageError {
+        UsageError(code: .conflictingOptions, message: "\(first) and \(second) cannot be combined; \(advice)")
     }
 
     /// A value of the right form that cannot be used: an empty path, a folder that does not

@@ -18,7 +18,7 @@ public enum ValidateCommand: Subcommand {
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Validate JSON files against the contracts.",
-            usage: "validate [--contract NAME] [--format text|json|github] PATH...",
+            usage: "validate [--contract NAME] [--format text|json|github] [--verbose] PATH...",
             arguments: [("PATH...", "Files, or folders searched recursively for the files a contract claims (other files, hidden entries and *.expect files are skipped; a folder with none is an error).")],
             options: options,
             discussion: """
@@ -33,6 +33,10 @@ public enum ValidateCommand: Subcommand {
             Colour only on a terminal, and never with NO_COLOR set.
 
             EXIT STATUS: 0 no errors (warnings allowed), 1 errors, 64 usage error.
+
+            SIZE: a file more than 16 times over its contract's size limit (a payload over
+            64 KiB) is reported as too large without being parsed. `swift run` builds in debug,
+            which parses large files slowly; for big batches use `swift run -c release`.
 
             EXAMPLES:
               contract-check validate Fixtures/valid
@@ -74,7 +78,7 @@ public enum ValidateCommand: Subcommand {
             items.map { item in
                 switch item {
                 case .problem(let path, let finding):
-                    return .report(FileReport(path: path, contract: nil, findings: [finding]))
+                    return .report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false))
                 case .file(let path, let location), .argument(let path, let location):
                     return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
                 }
@@ -124,7 +128,7 @@ public enum ValidateCommand: Subcommand {
         let bytes: [UInt8]
         switch FileReader.read(location, scratch: &scratch) {
         case .folder: return .folder(path: path, location: location)
-        case .problem(let finding): return .report(FileReport(path: path, contract: contract, findings: [finding]))
+        case .problem(let finding): return .report(FileReport(path: path, contract: contract, findings: [finding], wasRead: false))
         case .bytes(let read): bytes = read
         }
         guard let contract else {
@@ -132,6 +136,9 @@ public enum ValidateCommand: Subcommand {
         }
         if let problem = textProblem(bytes) {
             return .report(FileReport(path: path, contract: contract, findings: [problem]))
+        }
+        if let tooLarge = checker.sizeViolation(byteCount: bytes.count, contract: contract) {
+            return .report(FileReport(path: path, contract: contract, findings: [Finding(tooLarge)]))
         }
         switch checker.check(bytes, contract: contract) {
         case .syntaxError(let position, let message):

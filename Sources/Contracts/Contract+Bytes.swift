@@ -24,7 +24,12 @@ extension Contract {
     /// The `json.syntax` violation for a reader error: where it is, what the reader expected,
     /// and what to do.
     public static func syntaxViolation(_ error: JSONSyntaxError) -> Violation {
-        Violation(pointer: "", ruleID: ContractSet.syntaxRuleID, position: error.position,
-                  message: "\(error.message) — the document is not JSON (RFC 8259); fix it at \(error.position).")
+        guard error.kind != .tooDeep else {
+            // Valid JSON, only deeper than the reader follows: say that, not "not JSON".
+            return Violation(pointer: "", ruleID: ContractSet.syntaxRuleID, position: error.position,
+                             message: "\(error.message) — JSON may nest deeper, but no contract's message does, so the reader stops at \(error.position); flatten the document.")
+        }
+        return Violation(pointer: "", ruleID: ContractSet.syntaxRuleID, position: error.position,
+                         message: "\(error.message) — the document is not JSON (RFC 8259); fix it at \(error.position).")
     }
 }

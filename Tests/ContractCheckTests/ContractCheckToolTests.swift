@@ -35,9 +35,26 @@ import Testing
         let result = runTool(arguments)
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("OVERVIEW: Validate JSON files against the contracts."))
-        #expect(result.output.contains("USAGE: contract-check validate [--contract NAME] [--format text|json|github] PATH..."))
+        #expect(result.output.contains("USAGE: contract-check validate [--contract NAME] [--format text|json|github] [--verbose] PATH..."))
         #expect(result.output.contains("--contract NAME"))
         #expect(result.output.contains("-h, --help"))
+    }
+
+    /// Every subcommand's help says what its exit codes mean, and its USAGE line names every
+    /// option it takes (serve's once lacked --color, validate's --verbose).
+    @Test(arguments: ContractCheck.commandTable.map(\.name))
+    func everySubcommandHelpHasExitStatusAndAFullUsageLine(_ name: String) throws {
+        let entry = try #require(ContractCheck.commandTable.first { $0.name == name })
+        let help = runTool([name, "--help"]).output
+        #expect(help.contains("\nEXIT STATUS: 0 "), "\(name) --help has no EXIT STATUS section")
+        #expect(help.contains(" 64 usage error"), "\(name) --help does not explain exit 64")
+        for option in entry.help.options {
+            let named = entry.help.usage.components(separatedBy: option.name).dropFirst().contains { rest in
+                rest.first.map { !$0.isLetter && $0 != "-" } ?? true
+            }
+            #expect(named,
+                    "USAGE of \(name) lacks \(option.name): \(entry.help.usage)")
+        }
     }
 
     @Test func unknownSubcommandSuggestsTheClosest() {

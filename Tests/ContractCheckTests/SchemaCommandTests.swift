@@ -106,6 +106,12 @@ enum Goldens {
         #expect(result.error.hasPrefix("Error: "))
     }
 
+    @Test func checkAndWriteTogetherSayTheyCannotBeCombined() {
+        let result = runTool(["schema", "--check", "--write"])
+        #expect(result.status == 64)
+        #expect(result.errorLines.first == "Error: --check and --write cannot be combined; give one", "\(result.error)")
+    }
+
     @Test func expressibleRulesListsVerdictsAndFolders() throws {
         let result = runTool(["schema", "--expressible-rules"])
         #expect(result.status == 0)

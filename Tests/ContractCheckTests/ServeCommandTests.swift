@@ -34,6 +34,16 @@ import FoundationNetworking
         var value: Int32? { lock.lock(); defer { lock.unlock() }; return code }
     }
 
+    /// For runs that must fail before serving: a stop already signalled, so a serve that
+    /// wrongly starts stops at once and the test fails on its exit status instead of hanging.
+    /// (Signalled after creation, not created with 1: libdispatch traps when a semaphore is
+    /// freed below its initial value.)
+    static func stopAtOnce() -> DispatchSemaphore {
+        let stop = DispatchSemaphore(value: 0)
+        stop.signal()
+        return stop
+    }
+
     @Test func parsesEveryOption() throws {
         let options = try ServeCommand.parse(["--backend-port", "8080", "--admin-port=8081", "--session", "s1=a1",
                                               "--session=s2=a=2", "--ready-file", "/tmp/x.json", "--quiet"])
@@ -57,28 +67,63 @@ import FoundationNetworking
     }
 
     @Test(arguments: [
-        (["--backend-port", "70000"], "0 to 65535"),
-        (["--session", "nope"], "TOKEN=ACCOUNT"),
+        (["--backend-port", "70000"], "invalid value '70000' for '--backend-port': expected a port from 0 to 65535"),
+        (["--session", "nope"], "invalid value 'nope' for '--session': expected TOKEN=ACCOUNT"),
         (["--ready-file"], "needs a value"),
         (["--backend-prot", "1"], "unknown option '--backend-prot'; did you mean '--backend-port'?"),
         (["extra"], "options only"),
-        (["--apns-key", "ABC123DEFG:/x.p8"], "KEY_ID:TEAM_ID:FILE.p8"),
-        (["--scenario", "sunny-day"], "throttling, 410s, offline-sign-out, duplicate-delivery"),
-        (["--color", "sometimes"], "auto, always or never"),
-        (["--apns-environment", "staging"], "production or development"),
+        (["--apns-key", "ABC123DEFG:/x.p8"], "Error: invalid value 'ABC123DEFG:/x.p8' for '--apns-key': expected KEY_ID:TEAM_ID:FILE.p8, e.g. ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8"),
+        // Worded as every subcommand words a value outside a set, with its did-you-mean.
+        (["--scenario", "sunny-day"], "invalid value 'sunny-day' for '--scenario': expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery'"),
+        (["--scenario", "410"], "expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery'; did you mean '410s'?"),
+        (["--color", "allways"], "invalid value 'allways' for '--color': expected one of 'auto', 'always', 'never'; did you mean 'always'?"),
+        (["--apns-environment", "prod"], "invalid value 'prod' for '--apns-environment': expected one of 'production', 'development'; did you mean 'production'?"),
+        // Checked before anything starts, in a sentence rather than a Foundation error dump.
+        (["--ready-file", "/nonexistent-dir/x.json"], "Error: cannot use '/nonexistent-dir/x.json' for '--ready-file': the folder /nonexistent-dir does not exist; create it or give another path"),
+        (["--ready-file", "/tmp"], "cannot use '/tmp' for '--ready-file': it is a folder; give a file path"),
     ])
     func usageErrorsExit64(arguments: [String], expected: String) {
         let output = Collected()
-        let status = ServeCommand.serve(arguments, output: output, until: DispatchSemaphore(value: 0))
+        let status = ServeCommand.serve(arguments, output: output, until: Self.stopAtOnce())
         #expect(status == 64)
         #expect(output.errorOutput.first?.contains(expected) == true, "\(output.errorOutput)")
         #expect(output.errorOutput.contains { $0.hasPrefix("Usage: contract-check serve") })
     }
 
+    /// An option for FakeAPNs with `--no-apns` is a script's mistake, said before anything starts.
+    @Test(arguments: [
+        ["--apns-port", "8082"], ["--apns-key", "ABC123DEFG:DEF123GHIJ:/keys/AuthKey.p8"], ["--apns-topic", "com.example.app"],
+        ["--apns-environment", "production"], ["--apns-any-token"], ["--forward-to-simulator", "com.example.app"],
+        ["--scenario", "410s"],
+    ])
+    func noAPNsWithAnAPNsOptionExits64NamingBoth(_ apnsOption: [String]) {
+        let output = Collected()
+        let status = ServeCommand.serve(["--no-apns"] + apnsOption, output: output, until: Self.stopAtOnce())
+        #expect(status == 64)
+        #expect(output.errorOutput.first == "Error: --no-apns and \(apnsOption[0]) cannot be combined; --no-apns runs no FakeAPNs, so drop one of them",
+                "\(output.errorOutput)")
+        #expect(output.output.isEmpty, "nothing started")
+    }
+
+    /// A port in use: the server named once, the admin API named as the admin API, and the option to change.
+    @Test(arguments: [("--backend-port", "FakeBackend"), ("--admin-port", "the admin API"), ("--apns-port", "FakeAPNs")])
+    func aBusyPortNamesTheServerOnceAndItsOption(option: String, server: String) async throws {
+        let first = try await ServeRun(["--quiet"])
+        let busy = try #require(URL(string: first.backend)?.port)
+        let output = Collected()
+        let status = ServeCommand.serve([option, String(busy)], output: output, until: Self.stopAtOnce())
+        #expect(first.stop() == 0)
+        #expect(status == 1)
+        let line = output.errorOutput.first ?? ""
+        #expect(line.hasPrefix("Error: cannot start \(server) on 127.0.0.1:\(busy): bind("), "\(line)")
+        #expect(line.hasSuffix("; give another \(option), or 0 for a free port"), "\(line)")
+        #expect(!line.contains("FakeBackend: ") && !line.contains("could not listen"), "no repeated prefix: \(line)")
+    }
+
     @Test func anUnreadableAPNsKeyFileExits1() {
         let output = Collected()
         #expect(ServeCommand.serve(["--apns-key", "ABC123DEFG:DEF123GHIJ:/no/such/AuthKey.p8"], output: output,
-                                   until: DispatchSemaphore(value: 0)) == 1)
+                                   until: Self.stopAtOnce()) == 1)
         #expect(output.errorOutput.first?.contains("cannot start FakeAPNs") == true)
     }
 

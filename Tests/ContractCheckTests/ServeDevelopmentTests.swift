@@ -3,6 +3,7 @@ import Testing
 @testable import ContractCheckCLI
 import FakeAPNs
 import PushScenarios
+import Contracts
 
 /// `contract-check serve` as the local-development tool: the repository's development key and
 /// provider tokens for curl, pushes over h2c to tokens the app PUT, a scripted 410, the log,
@@ -92,7 +93,10 @@ import PushScenarios
 
     @Test func aScenarioPreloadsItsFaults() async throws {
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "duplicate-delivery"])
-        #expect(serve.output.output.contains { $0.contains("duplicate-delivery: FakeAPNs: the next accepted push is delivered twice") })
+        // The URL lines first (scripts read them), then what the scenario preloaded.
+        let lines = serve.output.output
+        #expect(lines.prefix(3) == ["backend \(serve.backend)", "apns \(serve.apns)", "admin \(serve.admin)"], "\(lines)")
+        #expect(lines.dropFirst(3).contains { $0.contains("duplicate-delivery: FakeAPNs: the next accepted push is delivered twice") }, "\(lines)")
         #expect(try await serve.putDevice(Self.token) == 204)
         #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
         let deliveries = try await serve.send("GET", serve.admin + "/apns/deliveries?token=\(Self.token)").body
@@ -146,7 +150,28 @@ import PushScenarios
 
         let recorded = String(decoding: FileManager.default.contents(atPath: record) ?? Data(), as: UTF8.self)
         #expect(recorded.hasPrefix("simctl push booted com.example.app /"), "\(recorded)")
-        #expect(recorded.contains("push-1.apns\n" + Self.payload), "\(recorded)")
+        // The file xcrun got is the payload plus "Simulator Target Bundle": our own apns-file contract passes it.
+        let file = try #require(recorded.split(separator: "\n", maxSplits: 1).last.map(String.init))
+        #expect(file == String(Self.payload.dropLast()) + #","Simulator Target Bundle":"com.example.app"}"#, "\(file)")
+        let apnsFile = try #require(ContractSet.v1.contract(named: "apns-file"))
+        #expect(apnsFile.validate(bytes: Array(file.utf8)).isEmpty, "\(apnsFile.validate(bytes: Array(file.utf8)))")
+    }
+
+    @Test func withoutXcrunForwardingSaysSoOnceAtStartUp() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = "/nonexistent-path-for-this-test"
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app",
+                                        "--forward-to-simulator", "com.example.app"], environment: environment)
+        #expect(serve.output.output.contains { $0.contains("sim no xcrun on PATH") }, "\(serve.output.output)")
+        #expect(try await serve.putDevice(Self.token) == 204)
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        let second = try await serve.waitForLine { $0.contains("wrote push-2.apns") }
+        #expect(second != nil, "\(serve.output.output)")
+        #expect(serve.stop() == 0)
+        let lines = serve.output.output
+        #expect(lines.filter { $0.contains("xcrun") && !$0.contains("wrote push-") }.count == 1, "said once: \(lines)")
+        #expect(!lines.contains { $0.contains("exit 127") || $0.contains("cannot run") }, "\(lines)")
     }
 
     @Test(arguments: [

@@ -16,7 +16,7 @@ import Testing
         #expect(result.output.isEmpty)
         #expect(result.error == """
             Error: missing expected argument 'PATH...'
-            Usage: contract-check validate [--contract NAME] [--format text|json|github] PATH...
+            Usage: contract-check validate [--contract NAME] [--format text|json|github] [--verbose] PATH...
               See 'contract-check validate --help' for more information.
 
             """)
@@ -69,6 +69,40 @@ import Testing
         let line = try #require(result.outputLines.first)
         #expect(line.hasPrefix("payloads/broken.json:3:8: error: "))
         #expect(line.hasSuffix("[json.syntax]"))
+    }
+
+    /// A file far over the payload limit is reported as too large without being parsed: the
+    /// broken end of this one would be a json.syntax error if it were read.
+    @Test func aFileFarOverTheSizeLimitIsReportedUnparsed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let filler = String(repeating: "x", count: 1_000_000)
+        try folder.write("payloads/huge.json", #"{"aps":{"alert":""# + filler + #""}} and then not JSON"#)
+        let result = runTool(["validate", "payloads/huge.json"], in: folder.path)
+        #expect(result.status == 1)
+        let line = result.outputLines.first ?? ""
+        #expect(line.hasPrefix("payloads/huge.json:1:1: error: "), "\(line)")
+        #expect(line.contains("expected at most 4096 bytes, found a 1000038-byte file — more than 16 times the limit, so it was not parsed"), "\(line)")
+        #expect(result.outputLines.first?.hasSuffix("[payload.size]") == true)
+        #expect(!result.output.contains("json.syntax"))
+        // Just over the limit, the file is parsed and checked in full (the compact-size hint needs it).
+        try folder.write("payloads/big.json", #"{"aps":{"alert":""# + String(repeating: "x", count: 5000) + #""}}"#)
+        let parsed = runTool(["validate", "payloads/big.json"], in: folder.path)
+        #expect(parsed.output.contains("shorten the alert"), "\(parsed.output)")
+    }
+
+    /// Valid JSON nested deeper than the reader follows is not called "not JSON".
+    @Test func tooDeepValidJSONIsNotCalledNotJSON() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let depth = JSONReader.defaultMaxDepth + 1
+        try folder.write("payloads/deep.json", #"{"aps":{},"x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}")
+        let result = runTool(["validate", "payloads"], in: folder.path)
+        #expect(result.status == 1)
+        let line = try #require(result.outputLines.first)
+        #expect(line.contains("nesting too deep"), "\(line)")
+        #expect(line.contains("no contract's message does"), "\(line)")
+        #expect(!line.contains("not JSON"), "\(line)")
     }
 
     @Test func foldersAreSearchedRecursivelyInSortedOrderSkippingSidecarsAndHiddenFiles() throws {
@@ -163,7 +197,8 @@ import Testing
         #expect(lines[5].hasPrefix("payloads/6-dangling.json: error: symbolic link to a file that does not exist") && lines[5].hasSuffix("[file.not-found]"))
         #expect(lines[6].hasPrefix("payloads/7-bad.json:1:9: error: /bad:"))
         #expect(lines[7].hasPrefix("missing.json: error: no such file or folder") && lines[7].hasSuffix("[file.not-found]"))
-        #expect(lines[8] == "checked 9 files: 8 errors, 0 warnings")
+        // The dangling link and the missing path were never read: not counted as files checked.
+        #expect(lines[8] == "checked 7 files: 8 errors, 0 warnings (2 paths could not be read)")
     }
 
     @Test func namedPipesAreReportedNotRead() throws {
@@ -178,7 +213,7 @@ import Testing
         #expect(result.outputLines == [
             "payloads/pipe.json: error: not a regular file (a named pipe); pass JSON files or folders [file.not-regular]",
             "named.json: error: not a regular file (a named pipe); pass JSON files or folders [file.not-regular]",
-            "checked 3 files: 2 errors, 0 warnings",
+            "checked 1 file: 2 errors, 0 warnings (2 paths could not be read)",
         ])
     }
 
@@ -224,6 +259,40 @@ import Testing
         let result = runValidate(["payloads"], checker: checker, in: folder.path)
         #expect(result.status == 1)
         #expect(result.outputLines.first == "payloads: error: folder holds no files to check; point at a folder of .json files named after a contract, or .apns files [file.empty-folder]")
+    }
+
+    /// "checked N files" counts the files read; paths that could not be read are counted apart.
+    @Test func theSummaryCountsOnlyFilesThatWereRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{}")
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
+        let result = runValidate(["payloads", "missing.json", "empty"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines.last == "checked 1 file: 2 errors, 0 warnings (2 paths could not be read)", "\(result.outputLines)")
+        let json = runValidate(["--format", "json", "payloads", "missing.json"], checker: checker, in: folder.path)
+        let counts = try #require((try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])?["counts"] as? [String: Int])
+        #expect(counts["files"] == 1 && counts["unread"] == 1, "\(counts)")
+    }
+
+    /// A name that is not UTF-8 is said to be so, not reported as a file that does not exist.
+    @Test func aFileNameThatIsNotUTF8IsReportedAsSuch() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("payloads/good.json", "{}")
+        let name = Array((folder.path + "/payloads/caf").utf8) + [0xE9] + Array(".json".utf8) + [0]
+        let file = name.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { fopen($0, "wb") }
+        }
+        guard let file else { return }  // a file system that refuses such names has nothing to report
+        fputs("{}", file)
+        fclose(file)
+        let result = runValidate(["payloads"], checker: checker, in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.outputLines.contains { $0.hasSuffix(": error: file name is not valid UTF-8 (caf\\xE9.json), so it cannot be checked; rename it [file.name-not-utf8]") },
+                "\(result.outputLines)")
+        #expect(!result.output.contains("file.not-found"))
+        #expect(result.outputLines.last == "checked 1 file: 1 error, 0 warnings (1 path could not be read)")
     }
 
     /// In folders only files a contract claims are read; the rest are skipped (listed with
@@ -282,7 +351,7 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let report = try #require(object)
         let counts = try #require(report["counts"] as? [String: Int])
-        #expect(counts == ["files": 2, "errors": 1, "warnings": 0, "filesWithErrors": 1])
+        #expect(counts == ["files": 2, "errors": 1, "warnings": 0, "filesWithErrors": 1, "unread": 0])
         let files = try #require(report["files"] as? [[String: Any]])
         #expect(files.map { $0["path"] as? String } == ["payloads/a.json", "payloads/b.json"])
         #expect(files.map { $0["contract"] as? String } == ["payload", "payload"])
