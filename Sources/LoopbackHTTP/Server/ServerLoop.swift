@@ -27,6 +27,8 @@ final class ServerLoop {
     var events: [PollEvent] = []
     let readBuffer: UnsafeMutableRawBufferPointer
     var stopping = false
+    /// Buffer bytes dropped since freed memory was last returned (``releaseFreedMemory()``).
+    var releasedSinceTrim = 0
     /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
     var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
@@ -67,6 +69,7 @@ final class ServerLoop {
             }
             turn &+= 1
             for event in events { handle(event) }
+            releaseFreedMemory()
         }
         for command in control.markLoopExited() {
             switch command {
@@ -176,8 +179,10 @@ final class ServerLoop {
         }
     }
 
+    /// One read (at most 64 KiB) per readable connection per turn, so one busy connection
+    /// cannot hold the loop while others wait (issue 13: the loop read 4 × 64 KiB).
     func read(_ connection: ServerConnection) {
-        for _ in 0..<4 {
+        for _ in 0..<1 {
             let count: Int
             do {
                 guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
@@ -211,6 +216,7 @@ final class ServerLoop {
             } else {
                 var actions: [ConnectionAction] = []
                 connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
+                if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
                 run(actions, on: connection)
                 guard connections[connection.fd] === connection, !connection.readPaused else { return }
             }
@@ -291,6 +297,7 @@ final class ServerLoop {
             if written == 0 { break }
             connection.movedBytes = true
             connection.lastTrafficTurn = turn
+            connection.lastWriteProgress = TimerQueue<TimerEvent>.now
             connection.outputStart += written
         }
         if connection.pendingOutput == 0 {
@@ -365,6 +372,8 @@ final class ServerLoop {
     func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }
         connections[connection.fd] = nil
+        noteReleased(connection.output.capacity + connection.codec.heldBufferBytes)
+        releaseBufferedBodies(of: connection)
         poller.forget(connection.fd)
         if reset {
             Sockets.resetAndClose(connection.fd)
