@@ -38,6 +38,12 @@ package enum AnyConnectionCodec: ConnectionCodec {
         }
     }
 
+    /// HTTP/2 response DATA queued behind flow control (0 for HTTP/1.1).
+    package var queuedResponseBytes: Int {
+        if case .http2(let codec) = self { return codec.queuedResponseBytes }
+        return 0
+    }
+
     /// Octets held in request bodies and (HTTP/2) queued response DATA, roughly: what
     /// dropping this codec frees.
     package var heldBufferBytes: Int {

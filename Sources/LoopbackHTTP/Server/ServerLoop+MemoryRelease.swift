@@ -19,4 +19,28 @@ extension ServerLoop {
         releasedSinceTrim = 0
         cls_release_free_memory()
     }
+
+    /// Response bytes a connection holds: unwritten output, plus (HTTP/2) DATA queued behind
+    /// flow control. Past `maxPendingOutputBytes` no further handler runs on the connection
+    /// until they drain, so a client that never opens its windows cannot make the server
+    /// build more answers (issue 13: 20 `GET /journal` on zero-window streams held 423 MB).
+    func heldOutputBytes(_ connection: ServerConnection) -> Int {
+        connection.pendingOutput + connection.codec.queuedResponseBytes
+    }
+
+    /// HTTP/2 defers only requests when its held output is too large: frames (HEADERS,
+    /// WINDOW_UPDATE, PING and SETTINGS acknowledgements, RST_STREAM) keep their order and go
+    /// out at once, so the peer can open the windows that drain it. HTTP/1.1 defers everything
+    /// behind the first waiting request (responses go in request order).
+    func defersOnlyRequests(_ connection: ServerConnection) -> Bool {
+        if case .http2 = connection.codec { return true }
+        return false
+    }
+
+    /// HTTP/2 keeps reading while its requests wait: the WINDOW_UPDATEs that drain the held
+    /// output arrive there. (HTTP/1.1 stops reading: its waiting requests are pipelined bytes.)
+    func readsWhileDeferred(_ connection: ServerConnection) -> Bool {
+        if case .http2 = connection.codec { return connection.pendingOutput <= configuration.maxPendingOutputBytes }
+        return false
+    }
 }

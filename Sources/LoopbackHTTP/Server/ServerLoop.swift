@@ -229,7 +229,8 @@ final class ServerLoop {
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
     func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
-        if !connection.deferredActions.isEmpty {
+        let framesGoFirst = defersOnlyRequests(connection)
+        if !connection.deferredActions.isEmpty && !framesGoFirst {
             // Keep order: new actions queue behind the ones held back by backpressure.
             connection.deferredActions.append(contentsOf: initial)
             flushAndSettle(connection)
@@ -244,9 +245,13 @@ final class ServerLoop {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
-                if connection.pendingOutput > configuration.maxPendingOutputBytes {
-                    // Backpressure: the peer is not reading. Run this request (and what
-                    // follows) once its output has drained.
+                if framesGoFirst && (!connection.deferredActions.isEmpty || heldOutputBytes(connection) > configuration.maxPendingOutputBytes) {
+                    connection.deferredActions.append(action)  // HTTP/2: only requests wait, in order
+                    continue processing
+                }
+                if heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
+                    // Backpressure: the peer is not reading (or, HTTP/2, not opening its
+                    // windows). Run this request (and what follows) once its output has drained.
                     connection.deferredActions.append(contentsOf: actions[(index - 1)...])
                     break processing
                 }
@@ -326,14 +331,14 @@ final class ServerLoop {
         } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
             connection.readPaused = false
         }
-        if !connection.deferredActions.isEmpty && pending <= configuration.maxPendingOutputBytes / 4 {
+        if !connection.deferredActions.isEmpty && heldOutputBytes(connection) <= configuration.maxPendingOutputBytes / 4 {
             let deferred = connection.deferredActions
             connection.deferredActions = []
             run(deferred, on: connection)
             return
         }
         let wanted = PollInterest(
-            read: !connection.readEOF && !connection.readPaused && connection.deferredActions.isEmpty,
+            read: !connection.readEOF && !connection.readPaused && (connection.deferredActions.isEmpty || readsWhileDeferred(connection)),
             write: pending > 0)
         if wanted != connection.interest {
             do {
