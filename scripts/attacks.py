@@ -82,7 +82,9 @@ class Peer:
         if self.closed:
             return False
         try:
-            ready, _, _ = select.select([self.sock], [], [], wait)
+            poller = select.poll()  # not select(): descriptors past 1024 (the idle attack)
+            poller.register(self.sock, select.POLLIN)
+            ready = poller.poll(int(wait * 1000))
             if not ready:
                 return True
             chunk = self.sock.recv(1 << 20)
