@@ -62,17 +62,12 @@ extension FakeAPNs {
                 if case .loseResponse? = fault { response.disposition = .loseResponse }
                 if let reason = verdict.reason, reason.countsAsConnectionError,
                    let limit = s.configuration.goAwayAfterErrors {
-                    var connection = s.connections[request.connectionID] ?? .init()
-                    connection.errors += 1
-                    if connection.errors >= limit {
-                        connection.errors = 0
-                        if response.disposition == .send {
-                            response.disposition = .goAway(debugData: response.body)
-                            entry.detail = [entry.detail, "answered with GOAWAY: \(limit) errors on this connection"]
-                                .compactMap { $0 }.joined(separator: "; ")
-                        }
-                    }
-                    s.storeConnection(connection, for: request.connectionID)
+                    countTowardGoAway(\.errors, limit: limit, what: "errors", request.connectionID,
+                                      response: &response, entry: &entry, state: &s)
+                }
+                if verdict.providerTokenRejected, let limit = s.configuration.goAwayAfterProviderTokenFailures {
+                    countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
+                                      response: &response, entry: &entry, state: &s)
                 }
             }
             if request.bodyLimitExceeded {
@@ -103,6 +98,8 @@ extension FakeAPNs {
         var delivery: DeliveryOutcome?
         var response: HTTPResponse
         var detail: String? = nil
+        /// The provider token was refused (counted toward `goAwayAfterProviderTokenFailures`).
+        var providerTokenRejected = false
     }
 
     /// Steps 1–11 of ``APNsRequestValidator``'s order.
@@ -124,6 +121,7 @@ extension FakeAPNs {
         if s.configuration.providerTokens == .verify,
            let rejection = checkProviderToken(request, environment: environment, now: now, state: &s, note: &tokenNote) {
             var verdict = reject(rejection.reason)
+            verdict.providerTokenRejected = true
             verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
             return verdict
         }

@@ -37,21 +37,22 @@ extension FakeAPNs {
             }
             return nil
         }
+        if let failed = connection.failedTokens.last(where: { $0.token == token }) {
+            note = failed.note
+            return failed.rejection  // already verified and refused: no second verification
+        }
         let parts: DecodedProviderToken
-        switch decodeToken(token) {
-        case .failure(let error): return Rejection(.invalidProviderToken, error.description)
-        case .success(let decoded): parts = decoded
+        switch verifyToken(token, keys: s.keys, note: &note) {
+        case .failure(let rejection):
+            connection.failedTokens.append((token, rejection, note))
+            if connection.failedTokens.count > Self.failedTokensRemembered { connection.failedTokens.removeFirst() }
+            s.storeConnection(connection, for: request.connectionID)
+            return rejection
+        case .success(let decoded):
+            parts = decoded
         }
         note = parts.issuedAtReading
-        guard let key = s.keys[parts.keyID] else {
-            return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)")
-        }
-        guard key.teamID == parts.teamID else {
-            return Rejection(.invalidProviderToken, "iss \(parts.teamID) is not the team of key \(parts.keyID) (\(key.teamID))")
-        }
-        guard key.key.isValidSignature(parts.signature, for: parts.signingInput) else {
-            return Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)")
-        }
+        guard let key = s.keys[parts.keyID] else { return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)") }
         if let keyEnvironment = key.environment, keyEnvironment != environment {
             return Rejection(.badEnvironmentKeyInToken, "key \(parts.keyID) is for \(keyEnvironment.displayName); this request is for \(environment.displayName)")
         }
@@ -79,8 +80,53 @@ extension FakeAPNs {
         return nil
     }
 
+    /// Failed tokens remembered per connection (forged tokens, issue 13 vector 6): a client
+    /// repeating one costs a string comparison, not a P-256 verification.
+    static let failedTokensRemembered = 8
+
+    /// The checks that depend only on the token and the registered keys: decoding, the key
+    /// for `kid`, its team, and the signature (the expensive part).
+    func verifyToken(_ token: String, keys: [String: FakeAPNsState.SigningKey], note: inout String?) -> Result<DecodedProviderToken, Rejection> {
+        let parts: DecodedProviderToken
+        switch decodeToken(token) {
+        case .failure(let error): return .failure(Rejection(.invalidProviderToken, error.description))
+        case .success(let decoded): parts = decoded
+        }
+        note = parts.issuedAtReading
+        guard let key = keys[parts.keyID] else {
+            return .failure(Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)"))
+        }
+        guard key.teamID == parts.teamID else {
+            return .failure(Rejection(.invalidProviderToken, "iss \(parts.teamID) is not the team of key \(parts.keyID) (\(key.teamID))"))
+        }
+        guard key.key.isValidSignature(parts.signature, for: parts.signingInput) else {
+            return .failure(Rejection(.invalidProviderToken, "the signature does not verify under key \(parts.keyID)"))
+        }
+        return .success(parts)
+    }
+
+    /// Counts one more error of a kind on a connection (`errors` toward `goAwayAfterErrors`,
+    /// `tokenFailures` toward `goAwayAfterProviderTokenFailures`); at `limit` the answer
+    /// becomes GOAWAY with its body as debug data, as APNs closes connections that keep
+    /// failing (forged tokens: issue 13 vector 6), and the count starts again.
+    func countTowardGoAway(_ counter: WritableKeyPath<FakeAPNsState.Connection, Int>, limit: Int, what: String,
+                           _ connectionID: UInt64, response: inout HTTPResponse, entry: inout APNsJournalEntry,
+                           state s: inout FakeAPNsState) {
+        var connection = s.connections[connectionID] ?? .init()
+        connection[keyPath: counter] += 1
+        if connection[keyPath: counter] >= limit {
+            connection[keyPath: counter] = 0
+            if response.disposition == .send {
+                response.disposition = .goAway(debugData: response.body)
+                entry.detail = [entry.detail, "answered with GOAWAY: \(limit) \(what) on this connection"]
+                    .compactMap { $0 }.joined(separator: "; ")
+            }
+        }
+        s.storeConnection(connection, for: connectionID)
+    }
+
     /// A reason and, for the journal, why in words.
-    struct Rejection {
+    struct Rejection: Error {
         var reason: APNsReason
         var detail: String
         init(_ reason: APNsReason, _ detail: String) {

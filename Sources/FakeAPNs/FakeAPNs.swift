@@ -67,6 +67,7 @@ public final class FakeAPNs: Sendable {
                                    environment: APNsEnvironment? = nil) {
         state.withLock {
             $0.keys[keyID] = FakeAPNsState.SigningKey(key: key, teamID: teamID, environment: environment)
+            for id in Array($0.connections.keys) { $0.connections[id]?.failedTokens = [] }  // may verify now
         }
     }
 

@@ -62,6 +62,13 @@ public struct FakeAPNsConfiguration: Sendable {
     /// Error answers (any status ≥ 400 except 410) on one connection before the fake
     /// answers with GOAWAY instead, as APNs does. nil: never.
     public var goAwayAfterErrors: Int? = nil
+    /// Provider tokens refused on one connection (invalid, forged, expired, wrong
+    /// environment...) before the fake answers with GOAWAY instead, as APNs closes such
+    /// connections. A client repeating a forged token cannot keep a connection busy
+    /// (issue 13 vector 6); a sender refreshing its token on time never comes near it.
+    /// nil: never. Counted apart from `goAwayAfterErrors`, which stays off by default so
+    /// load tests of error answers (`scripts/soak-apns.sh`) keep their connections.
+    public var goAwayAfterProviderTokenFailures: Int? = 100
     /// Journal capacity; older entries are dropped and counted.
     public var journalCapacity: Int = 10_000
     /// Deliveries kept per device for ``FakeAPNs/deliveredNotifications(for:)``.
@@ -90,10 +97,11 @@ public struct FakeAPNsConfiguration: Sendable {
     /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
     /// more streams gets them refused, as with APNs' stream limit.
     public var maxConcurrentStreams: Int = 1000
-    /// Largest request body the server buffers. A bigger one is not read: it is answered
-    /// 413 `PayloadTooLarge` and journaled like any request (Apple's own 4 KiB / 5 KiB
-    /// limits apply below this size).
-    public var maxBodyBytes: Int = 1024 * 1024
+    /// Largest request body the server buffers: APNs' largest payload (5 KiB, VoIP) plus
+    /// slack. A bigger one is not read: it is answered 413 `PayloadTooLarge` and journaled
+    /// like any request (Apple's own 4 KiB / 5 KiB limits apply below this size). The
+    /// server's HTTP/2 stream window is no larger than this plus 1 KiB.
+    public var maxBodyBytes: Int = 8 * 1024
 
     /// The defaults: sandbox, verified tokens, known devices only, no throttle.
     public init() {}

@@ -18,6 +18,13 @@ struct FakeAPNsState {
         var issuedAt: Int64 = 0
         var installedAt: Int64 = 0
         var errors: Int = 0
+        /// Provider tokens refused on this connection since the last GOAWAY for them.
+        var tokenFailures: Int = 0
+        /// Tokens that failed verification on this connection (decoding, key, team or
+        /// signature: what depends only on the token and the registered keys), newest last,
+        /// at most ``FakeAPNs/failedTokensRemembered``: the same forged token is rejected
+        /// again without another signature verification. Cleared when a key is registered.
+        var failedTokens: [(token: String, rejection: FakeAPNs.Rejection, note: String?)] = []
     }
 
     struct Device {

@@ -21,7 +21,9 @@ extension FakeBackend {
         public var opensCapacity: Int
         /// Faults in force from the start.
         public var faults: [BackendFaultPlan]
-        /// Largest request body the server reads (413 above it).
+        /// Largest request body the server reads (413 above it); 64 KiB by default, a hundred
+        /// times the largest valid request (a few hundred bytes). The server's HTTP/2 stream
+        /// window is no larger than this plus 1 KiB.
         public var maxBodyBytes: Int
         /// The contracts requests are checked against, looked up by name (`device-token`,
         /// `device-registration`, `notification-id`, `notification-opened`); a set without
@@ -42,7 +44,7 @@ extension FakeBackend {
             journalCapacity: Int = 10_000,
             opensCapacity: Int = 100_000,
             faults: [BackendFaultPlan] = [],
-            maxBodyBytes: Int = 1 << 20,
+            maxBodyBytes: Int = 64 * 1024,
             contracts: ContractSet = .v1,
             clock: PushClock = PushClock(),
             onRequest: (@Sendable (BackendJournalEntry) -> Void)? = nil

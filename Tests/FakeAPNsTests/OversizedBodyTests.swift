@@ -18,12 +18,12 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"reason":"PayloadTooLarge"}"#)
         let entry = bed.fake.journal.last
         #expect(entry?.reason == "PayloadTooLarge")
-        #expect(entry?.detail == "the body exceeded the server's 1048576-byte limit and was discarded unread")
+        #expect(entry?.detail == "the body exceeded the server's 8192-byte limit and was discarded unread")
         #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)
     }
 
-    @Test func theDefaultLimitIsOneMebibyteAsHardeningDocuments() {
-        #expect(FakeAPNsConfiguration().maxBodyBytes == 1 << 20)
+    @Test func theDefaultLimitIsEightKibibytesAsHardeningDocuments() {
+        #expect(FakeAPNsConfiguration().maxBodyBytes == 8 * 1024)
     }
 
     static let curl: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/opt/homebrew/bin/curl"]
@@ -54,6 +54,6 @@ import Testing
         #expect(entry.status == 413)
         #expect(entry.reason == "PayloadTooLarge")
         #expect(entry.protocolVersion == version)
-        #expect(entry.detail?.contains("1048576-byte limit") == true)
+        #expect(entry.detail?.contains("8192-byte limit") == true)
     }
 }

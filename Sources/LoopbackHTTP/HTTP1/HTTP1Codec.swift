@@ -75,6 +75,10 @@ package struct HTTP1Codec: ConnectionCodec {
         maxRequests = configuration.maxRequestsPerConnection
     }
 
+    /// Body octets of the request being read, buffered (the server charges them to its
+    /// ``RequestBodyBudget``).
+    package var bufferedBodyBytes: Int { body.count }
+
     package var activity: ConnectionActivity {
         if inFlight != nil { return .awaitingResponse }
         if state == .closed { return .idle }

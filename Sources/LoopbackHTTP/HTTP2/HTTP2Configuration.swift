@@ -8,10 +8,16 @@ package struct HTTP2Configuration: Sendable, Hashable {
     /// beyond this get RST_STREAM REFUSED_STREAM (a client may retry them).
     package var maxConcurrentStreams: Int = 1000
     /// SETTINGS_INITIAL_WINDOW_SIZE: how much request body a stream may send before we
-    /// acknowledge it with WINDOW_UPDATE (we do as the body is buffered).
+    /// acknowledge it with WINDOW_UPDATE (we do as the body is buffered, up to `maxBodyBytes`).
     package var initialWindowSize: Int = 65_535
     /// The connection-level receive window, raised from 65,535 by a WINDOW_UPDATE at start.
+    /// Body bytes are credited back only once the request reaches the handler (or the body
+    /// is dropped), so this bounds what one connection can have buffered.
     package var connectionWindowSize: Int = 1 << 20
+    /// Shared across connections (and servers): body bytes are reserved from it as they are
+    /// buffered; when it is spent a stream's body is refused (RST_STREAM REFUSED_STREAM).
+    /// nil: no cross-connection bound (a codec used on its own).
+    package var bodyBudget: RequestBodyBudget? = nil
     /// SETTINGS_MAX_FRAME_SIZE (16,384 is the minimum every peer must accept).
     package var maxFrameSize: Int = 16_384
     /// SETTINGS_MAX_HEADER_LIST_SIZE: a larger request header list gets 431.
@@ -38,12 +44,24 @@ package struct HTTP2Configuration: Sendable, Hashable {
 }
 
 extension HTTP2Configuration {
+    static let maxWindow = Int(Int32.max)
+
     /// The HTTP/2 part of a server's configuration: its `http2` settings plus the
     /// request limits shared with HTTP/1.1 (`maxBodyBytes`, `maxHeaderBytes`).
     package init(_ server: HTTPServerConfiguration) {
         self.init()
         maxConcurrentStreams = server.http2.maxConcurrentStreams
-        initialWindowSize = server.http2.initialWindowSize
+        // No more window per stream than the body limit (plus slack for padding) needs.
+        let bodyLimit = min(max(0, server.maxBodyBytes), Self.maxWindow - 16_384)
+        initialWindowSize = min(server.http2.initialWindowSize, max(1024, bodyLimit + 1024))
+        // Every concurrent stream's whole body fits in the connection window, so unfinished
+        // bodies can never use it all up and stall each other (the window is credited only
+        // as bodies reach the handler). Memory across connections is the budget's to bound.
+        let streams = max(1, server.http2.maxConcurrentStreams)
+        let allBodies = streams > (Self.maxWindow - server.http2.connectionWindowSize) / (bodyLimit + 1024)
+            ? Self.maxWindow : streams * (bodyLimit + 1024)
+        connectionWindowSize = min(max(server.http2.connectionWindowSize, allBodies), Self.maxWindow)
+        bodyBudget = server.requestBodyBudget
         maxFrameSize = server.http2.maxFrameSize
         headerTableSize = server.http2.headerTableSize
         maxHeaderListSize = server.http2.maxHeaderListSize ?? server.maxHeaderBytes

@@ -207,36 +207,46 @@ extension HTTP2Connection {
             throw HTTP2ProtocolError(.flowControlError, "DATA of \(flowLength) octets exceeds the connection window \(connectionReceiveWindow)")
         }
         connectionReceiveWindow -= flowLength
-        creditConnection(flowLength)
         if data.isEmpty && !endStream { try spendControlBudget() }
-        guard let current = streams[stream] else {
-            if stream > lastClientStream { throw HTTP2ProtocolError(.protocolError, "DATA on idle stream \(stream)") }
-            if recentlyReset.contains(stream) { return }
-            throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA on closed stream")
-        }
-        if current.discardingBody {
-            try discardData(stream: stream, flowLength: flowLength, endStream: endStream)
-            return
-        }
-        guard current.state == .receiving else {
+        guard let current = streams[stream], !current.discardingBody, current.state == .receiving else {
+            // Not buffered: the connection window comes back at once.
+            creditConnection(flowLength)
+            guard let current = streams[stream] else {
+                if stream > lastClientStream { throw HTTP2ProtocolError(.protocolError, "DATA on idle stream \(stream)") }
+                if recentlyReset.contains(stream) { return }
+                throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA on closed stream")
+            }
+            if current.discardingBody {
+                try discardData(stream: stream, flowLength: flowLength, endStream: endStream)
+                return
+            }
             throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA after END_STREAM")
         }
-        enum Outcome { case buffered, windowExceeded, tooLarge }
-        let outcome = streams[stream]?.update { s -> Outcome in
-            if flowLength > s.receiveWindow { return .windowExceeded }
-            s.receiveWindow -= flowLength
-            s.body.append(contentsOf: data)
-            return s.body.count > configuration.maxBodyBytes ? .tooLarge : .buffered
-        } ?? .buffered
-        switch outcome {
-        case .buffered:
-            break
-        case .windowExceeded:
+        if flowLength > current.receiveWindow {
+            creditConnection(flowLength)
             throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window")
-        case .tooLarge:
+        }
+        if current.body.count + data.count <= configuration.maxBodyBytes, let budget = configuration.bodyBudget,
+           !budget.reserve(data.count) {
+            // The process holds as much request body as it may: refuse this one rather than
+            // buffer it (REFUSED_STREAM: the handler never ran, the client may retry).
+            creditConnection(flowLength)
+            resetStream(stream, .refusedStream)
+            try spendResetBudget()
+            return
+        }
+        let tooLarge = streams[stream]?.update { s -> Bool in
+            s.receiveWindow -= flowLength
+            s.heldConnectionCredit += flowLength
+            guard s.body.count + data.count <= configuration.maxBodyBytes else { return true }
+            s.body.append(contentsOf: data)
+            return false
+        } ?? false
+        if tooLarge {
             try refuseBody(stream, stillReceiving: !endStream)
             return
         }
+        bufferedBodyBytes += data.count
         if endStream {
             try finishRequest(stream)
         } else {

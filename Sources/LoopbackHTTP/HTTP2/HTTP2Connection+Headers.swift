@@ -105,10 +105,14 @@ extension HTTP2Connection {
         }
         var request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
                                   headers: current.headers, body: [], version: .http2, connectionID: connectionID)
-        streams[stream]?.update { s in
+        let credit = streams[stream]?.update { s -> Int in
             swap(&request.body, &s.body)
             s.state = .awaitingResponse
-        }
+            defer { s.heldConnectionCredit = 0 }
+            return s.heldConnectionCredit
+        } ?? 0
+        // The body goes to the handler: its window goes back to the peer (not before).
+        releaseBody(byteCount: request.body.count, connectionCredit: credit)
         dispatches.append(.dispatch(request, stream: stream))
     }
 
@@ -121,11 +125,16 @@ extension HTTP2Connection {
         let request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
                                   headers: current.headers, body: [], version: .http2, connectionID: connectionID,
                                   bodyLimitExceeded: true)
-        streams[stream]?.update { s in
-            s.body = []
+        let (dropped, credit) = streams[stream]?.update { s -> (Int, Int) in
+            defer {
+                s.body = []
+                s.heldConnectionCredit = 0
+            }
             s.state = .awaitingResponse
             s.discardingBody = stillReceiving
-        }
+            return (s.body.count, s.heldConnectionCredit)
+        } ?? (0, 0)
+        releaseBody(byteCount: dropped, connectionCredit: credit)
         dispatches.append(.dispatch(request, stream: stream))
         try spendResetBudget()
     }

@@ -27,10 +27,12 @@ extension HTTP2Connection {
             finishStream(stream)
             return
         }
+        let now = TimerQueue<Never>.now
         streams[stream]?.update { s in
             s.pendingData = response.body
             s.pendingOffset = 0
             s.state = .sending
+            s.lastSendProgress = now
         }
         sendQueue.append(stream)
         sendPendingData()
@@ -83,6 +85,7 @@ extension HTTP2Connection {
                 }
                 return s.pendingOffset >= s.pendingData.count
             } ?? true
+            if !chunks.isEmpty { streams[id]?.lastSendProgress = TimerQueue<Never>.now }
             for chunk in chunks {
                 connectionSendWindow -= chunk.data.count
                 write(HTTP2Frame(stream: id, payload: .data(chunk.data, endStream: chunk.end, padding: nil)))
@@ -95,5 +98,35 @@ extension HTTP2Connection {
             }
         }
         finishIfDrained()
+    }
+
+    /// Response DATA queued behind flow control, not yet sent.
+    package var queuedResponseBytes: Int {
+        sendQueue.reduce(0) { total, id in
+            guard let s = streams[id] else { return total }
+            return total + s.pendingData.count - s.pendingOffset
+        }
+    }
+
+    /// When the longest-stalled queued response last made progress; nil when no response
+    /// waits for flow-control window.
+    package var oldestStalledSend: UInt64? {
+        var oldest: UInt64?
+        for id in sendQueue {
+            guard let progress = streams[id]?.lastSendProgress else { continue }
+            if oldest.map({ progress < $0 }) ?? true { oldest = progress }
+        }
+        return oldest
+    }
+
+    /// The send deadline: every stream whose queued response made no progress since
+    /// `cutoff` (the peer gave it no window) is reset with CANCEL and its buffers dropped,
+    /// as nginx does after `send_timeout`. The connection stays open for other streams.
+    package mutating func resetStalledSends(madeNoProgressSince cutoff: UInt64, into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        let stalled = sendQueue.filter { (streams[$0]?.lastSendProgress ?? 0) <= cutoff }
+        for id in stalled { resetStream(id, .cancel) }
+        finishIfDrained()
+        flush(into: &actions)
     }
 }

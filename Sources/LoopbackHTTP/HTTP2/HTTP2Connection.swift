@@ -64,6 +64,8 @@ package struct HTTP2Connection: ConnectionCodec {
     var resetBudget: HTTP2StreamResetBudget
     /// Streams opened for requests, against `maxRequestsPerConnection`.
     var requestsOpened = 0
+    /// Request-body octets buffered in `streams`, reserved from `configuration.bodyBudget`.
+    package internal(set) var bufferedBodyBytes = 0
 
     // MARK: Per-call output
     var output: [UInt8] = []
@@ -236,6 +238,24 @@ package struct HTTP2Connection: ConnectionCodec {
     mutating func closeStream(_ stream: UInt32) {
         guard let state = streams.removeValue(forKey: stream) else { return }
         if state.state == .sending { sendQueue.removeAll { $0 == stream } }
+        releaseBody(byteCount: state.body.count, connectionCredit: state.heldConnectionCredit)
+    }
+
+    /// A buffered body left the connection (to the handler, or dropped): its bytes go back
+    /// to the shared budget and its DATA to the peer's connection window.
+    mutating func releaseBody(byteCount: Int, connectionCredit: Int) {
+        if byteCount > 0 {
+            bufferedBodyBytes -= byteCount
+            configuration.bodyBudget?.release(byteCount)
+        }
+        if connectionCredit > 0 && phase != .closed { creditConnection(connectionCredit) }
+    }
+
+    /// The connection is gone: every body still buffered goes back to the shared budget.
+    package mutating func releaseBufferedBodies() {
+        configuration.bodyBudget?.release(bufferedBodyBytes)
+        bufferedBodyBytes = 0
+        for id in Array(streams.keys) { streams[id]?.body = [] }
     }
 
     /// Draining (our GOAWAY or the peer's) ends once no stream is left.

@@ -25,6 +25,13 @@ struct HTTP2Stream: Sendable {
     var receiveWindow: Int
     /// DATA octets received and buffered but not yet credited with WINDOW_UPDATE.
     var uncreditedBytes = 0
+    /// DATA octets (padding included) buffered in `body` and not yet credited to the
+    /// connection window: credited once the body reaches the handler or is dropped.
+    var heldConnectionCredit = 0
+    /// When the queued response last made progress (queued, or DATA sent), in monotonic
+    /// nanoseconds: a stream stalled on a window that never opens is reset after the
+    /// request timeout (the send deadline).
+    var lastSendProgress: UInt64 = 0
     /// Response body not yet sent, from `pendingOffset`.
     var pendingData: [UInt8] = []
     var pendingOffset = 0

@@ -29,6 +29,43 @@ package enum AnyConnectionCodec: ConnectionCodec {
         }
     }
 
+    /// Request-body octets buffered and not yet handed to the handler.
+    package var bufferedBodyBytes: Int {
+        switch self {
+        case .http1(let codec): return codec.bufferedBodyBytes
+        case .http2(let codec): return codec.bufferedBodyBytes
+        case .sniffing, .http2Unavailable, .transitioning: return 0
+        }
+    }
+
+    /// HTTP/2 response DATA queued behind flow control (0 for HTTP/1.1).
+    package var queuedResponseBytes: Int {
+        if case .http2(let codec) = self { return codec.queuedResponseBytes }
+        return 0
+    }
+
+    /// Octets held in request bodies and (HTTP/2) queued response DATA, roughly: what
+    /// dropping this codec frees.
+    package var heldBufferBytes: Int {
+        if case .http2(let codec) = self { return codec.bufferedBodyBytes + codec.queuedResponseBytes }
+        return bufferedBodyBytes
+    }
+
+    /// HTTP/2: when the longest-stalled queued response last made progress (see
+    /// ``HTTP2Connection/oldestStalledSend``); nil for HTTP/1.1, whose unsent output is the shell's.
+    package var oldestStalledSend: UInt64? {
+        if case .http2(let codec) = self { return codec.oldestStalledSend }
+        return nil
+    }
+
+    /// HTTP/2: resets the streams whose response made no progress since `cutoff`.
+    package mutating func resetStalledSends(madeNoProgressSince cutoff: UInt64, into actions: inout [ConnectionAction]) {
+        guard case .http2(var codec) = self else { return }
+        self = .transitioning
+        codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
+        self = .http2(codec)
+    }
+
     /// Nothing to do while sniffing; the chosen codec is started once the protocol is known.
     package mutating func start(into actions: inout [ConnectionAction]) {
         switch self {

@@ -18,6 +18,11 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// ``HTTPRequest/bodyLimitExceeded``, body empty) so it can answer in its own words and
     /// journal it; when false the server answers a plain-text 413 itself.
     package var dispatchesOversizedRequests: Bool = false
+    /// Request-body bytes buffered at once across connections and servers: past its limit
+    /// new bodies are refused (HTTP/2 RST_STREAM REFUSED_STREAM, HTTP/1.1 503 and close)
+    /// rather than buffered. ``RequestBodyBudget/shared`` (64 MiB for the whole process)
+    /// unless a test gives a server its own.
+    package var requestBodyBudget: RequestBodyBudget = .shared
     /// Seconds a connection may sit with no request in progress before it is closed.
     package var idleTimeout: Double = 60
     /// Seconds a request may take to arrive in full (head and body) once its first byte
@@ -52,8 +57,16 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
         package var enabled: Bool = true
         /// SETTINGS_MAX_CONCURRENT_STREAMS.
         package var maxConcurrentStreams: Int = 100
-        /// SETTINGS_INITIAL_WINDOW_SIZE for streams opened by the peer.
+        /// SETTINGS_INITIAL_WINDOW_SIZE for streams opened by the peer, at most: the server
+        /// advertises no more than ``HTTPServerConfiguration/maxBodyBytes`` + 1 KiB, so a
+        /// stream cannot send much more body than the server takes.
         package var initialWindowSize: Int = 65_535
+        /// The connection's receive window, at least (raised from 65,535 at start). It is
+        /// credited back as bodies reach the handler (or are dropped), not as they are
+        /// buffered, so it bounds the body bytes one connection can have buffered; it is
+        /// raised to `maxConcurrentStreams` × (`maxBodyBytes` + 1 KiB) so that unfinished
+        /// bodies can never use it all up and stall one another.
+        package var connectionWindowSize: Int = 1 << 20
         /// SETTINGS_MAX_FRAME_SIZE (16 KiB ... 16 MiB - 1).
         package var maxFrameSize: Int = 16_384
         /// SETTINGS_HEADER_TABLE_SIZE for the HPACK decoder.

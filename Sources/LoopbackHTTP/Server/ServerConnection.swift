@@ -39,6 +39,14 @@ final class ServerConnection {
     /// connection idle the longest is closed first.
     var lastTrafficTurn: UInt64 = 0
     var pendingDelays = 0
+    /// When unwritten output last made progress (became pending, or a write took some):
+    /// output stuck for the request timeout ends the connection (the send deadline).
+    var lastWriteProgress: UInt64 = 0
+    /// The send deadline in force: unwritten output, or an HTTP/2 response stalled on
+    /// flow control, that makes no progress until then.
+    var sendDeadline: UInt64?
+    /// HTTP/1.1 body octets charged to the server's ``RequestBodyBudget``.
+    var chargedBodyBytes = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
         self.fd = fd
@@ -50,6 +58,7 @@ final class ServerConnection {
 
     func enqueue(_ bytes: [UInt8]) {
         if outputStart == output.count {
+            lastWriteProgress = TimerQueue<Never>.now
             output = bytes
             outputStart = 0
         } else {

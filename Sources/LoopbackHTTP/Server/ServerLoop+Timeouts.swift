@@ -29,8 +29,20 @@ extension ServerLoop {
             connection.lastActivity = activity
             connection.movedBytes = false
             connection.completedRequest = false
+            // The send deadline: output the peer does not take, or an HTTP/2 response
+            // waiting for a window that does not open, gets the request timeout to progress.
+            let sendStart = connection.pendingOutput > 0 ? connection.lastWriteProgress : connection.codec.oldestStalledSend
+            connection.sendDeadline = sendStart.map { $0 &+ requestNanos }
+        } else {
+            connection.sendDeadline = nil
         }
-        guard let deadline = connection.deadline else { return }
+        scheduleCheck(connection)
+    }
+
+    /// Queues a check at the earlier of the connection's deadlines, unless one is queued sooner.
+    func scheduleCheck(_ connection: ServerConnection) {
+        let deadlines = [connection.deadline, connection.sendDeadline].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return }
         if let scheduled = connection.scheduledCheck, scheduled <= deadline { return }
         connection.scheduledCheck = deadline
         timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
@@ -59,11 +71,22 @@ extension ServerLoop {
     }
 
     func checkDeadline(_ connection: ServerConnection) {
-        guard let deadline = connection.deadline else { return }
         let now = TimerQueue<TimerEvent>.now
-        guard now >= deadline else {
-            connection.scheduledCheck = deadline
-            timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
+        if let send = connection.sendDeadline, now >= send {
+            connection.sendDeadline = nil
+            if connection.pendingOutput > 0 {
+                destroy(connection)  // the peer took nothing for the request timeout
+                return
+            }
+            var actions: [ConnectionAction] = []
+            let held = connection.codec.heldBufferBytes
+            connection.codec.resetStalledSends(madeNoProgressSince: now &- requestNanos, into: &actions)
+            noteReleased(held - connection.codec.heldBufferBytes)
+            run(actions, on: connection)
+            guard connections[connection.fd] === connection else { return }
+        }
+        guard let deadline = connection.deadline, now >= deadline else {
+            scheduleCheck(connection)
             return
         }
         if connection.lingering || connection.pendingOutput > 0 {

@@ -27,6 +27,8 @@ final class ServerLoop {
     var events: [PollEvent] = []
     let readBuffer: UnsafeMutableRawBufferPointer
     var stopping = false
+    /// Buffer bytes dropped since freed memory was last returned (``releaseFreedMemory()``).
+    var releasedSinceTrim = 0
     /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
     var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
@@ -67,6 +69,7 @@ final class ServerLoop {
             }
             turn &+= 1
             for event in events { handle(event) }
+            releaseFreedMemory()
         }
         for command in control.markLoopExited() {
             switch command {
@@ -176,8 +179,10 @@ final class ServerLoop {
         }
     }
 
+    /// One read (at most 64 KiB) per readable connection per turn, so one busy connection
+    /// cannot hold the loop while others wait (issue 13: the loop read 4 × 64 KiB).
     func read(_ connection: ServerConnection) {
-        for _ in 0..<4 {
+        for _ in 0..<1 {
             let count: Int
             do {
                 guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
@@ -211,6 +216,7 @@ final class ServerLoop {
             } else {
                 var actions: [ConnectionAction] = []
                 connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
+                if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
                 run(actions, on: connection)
                 guard connections[connection.fd] === connection, !connection.readPaused else { return }
             }
@@ -223,7 +229,8 @@ final class ServerLoop {
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
     func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
-        if !connection.deferredActions.isEmpty {
+        let framesGoFirst = defersOnlyRequests(connection)
+        if !connection.deferredActions.isEmpty && !framesGoFirst {
             // Keep order: new actions queue behind the ones held back by backpressure.
             connection.deferredActions.append(contentsOf: initial)
             flushAndSettle(connection)
@@ -238,9 +245,13 @@ final class ServerLoop {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
-                if connection.pendingOutput > configuration.maxPendingOutputBytes {
-                    // Backpressure: the peer is not reading. Run this request (and what
-                    // follows) once its output has drained.
+                if framesGoFirst && (!connection.deferredActions.isEmpty || heldOutputBytes(connection) > configuration.maxPendingOutputBytes) {
+                    connection.deferredActions.append(action)  // HTTP/2: only requests wait, in order
+                    continue processing
+                }
+                if heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
+                    // Backpressure: the peer is not reading (or, HTTP/2, not opening its
+                    // windows). Run this request (and what follows) once its output has drained.
                     connection.deferredActions.append(contentsOf: actions[(index - 1)...])
                     break processing
                 }
@@ -291,6 +302,7 @@ final class ServerLoop {
             if written == 0 { break }
             connection.movedBytes = true
             connection.lastTrafficTurn = turn
+            connection.lastWriteProgress = TimerQueue<TimerEvent>.now
             connection.outputStart += written
         }
         if connection.pendingOutput == 0 {
@@ -319,14 +331,14 @@ final class ServerLoop {
         } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
             connection.readPaused = false
         }
-        if !connection.deferredActions.isEmpty && pending <= configuration.maxPendingOutputBytes / 4 {
+        if !connection.deferredActions.isEmpty && heldOutputBytes(connection) <= configuration.maxPendingOutputBytes / 4 {
             let deferred = connection.deferredActions
             connection.deferredActions = []
             run(deferred, on: connection)
             return
         }
         let wanted = PollInterest(
-            read: !connection.readEOF && !connection.readPaused && connection.deferredActions.isEmpty,
+            read: !connection.readEOF && !connection.readPaused && (connection.deferredActions.isEmpty || readsWhileDeferred(connection)),
             write: pending > 0)
         if wanted != connection.interest {
             do {
@@ -365,6 +377,8 @@ final class ServerLoop {
     func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }
         connections[connection.fd] = nil
+        noteReleased(connection.output.capacity + connection.codec.heldBufferBytes)
+        releaseBufferedBodies(of: connection)
         poller.forget(connection.fd)
         if reset {
             Sockets.resetAndClose(connection.fd)
