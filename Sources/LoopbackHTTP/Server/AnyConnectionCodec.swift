@@ -12,11 +12,17 @@ package enum AnyConnectionCodec: ConnectionCodec {
     case http2(HTTP2Connection)
     /// HTTP/2 is disabled: answers the preface with GOAWAY HTTP_1_1_REQUIRED.
     case http2Unavailable(HTTP2PrefaceRefusal)
+    /// TLS (the server has an identity); the HTTP codec runs inside it.
+    indirect case tls(TLSConnectionCodec)
     /// Only while a case's payload is being mutated in place (avoids copying its buffers).
     case transitioning
 
     package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
-        self = .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+        if let identity = configuration.tls {
+            self = .tls(TLSConnectionCodec(configuration: configuration, identity: identity, connectionID: connectionID))
+        } else {
+            self = .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+        }
     }
 
     package var activity: ConnectionActivity {
@@ -25,6 +31,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let codec): return codec.activity
         case .http2(let codec): return codec.activity
         case .http2Unavailable(let codec): return codec.activity
+        case .tls(let codec): return codec.activity
         case .transitioning: return .idle
         }
     }
@@ -44,7 +51,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.start(into: &actions)
             self = .http2Unavailable(codec)
-        case .sniffing, .transitioning:
+        case .sniffing, .tls, .transitioning:
             break
         }
     }
@@ -73,6 +80,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.receive(bytes, into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.receive(bytes, into: &actions)
+            self = .tls(codec)
         case .transitioning:
             break
         }
@@ -92,6 +103,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.respond(response, stream: stream, into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.respond(response, stream: stream, into: &actions)
+            self = .tls(codec)
         case .sniffing, .transitioning:
             break
         }
@@ -111,6 +126,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.abandon(stream: stream, disposition: disposition, into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.abandon(stream: stream, disposition: disposition, into: &actions)
+            self = .tls(codec)
         case .sniffing, .transitioning:
             break
         }
@@ -132,6 +151,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.peerClosed(into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.peerClosed(into: &actions)
+            self = .tls(codec)
         }
     }
 
@@ -151,12 +174,22 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.shutdown(into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.shutdown(into: &actions)
+            self = .tls(codec)
         }
     }
 
     /// Delivers a handler's response according to its disposition (`.delay` and `.hang`
     /// are the shell's business and never arrive here; a delayed response arrives as `.send`).
     package mutating func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
+        if case .tls(var codec) = self {
+            self = .transitioning
+            codec.deliver(response, stream: stream, into: &actions)
+            self = .tls(codec)
+            return
+        }
         switch response.disposition {
         case .send, .delay, .hang:
             respond(response, stream: stream, into: &actions)
@@ -182,6 +215,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.requestTimedOut(into: &actions)
             self = .http1(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.timedOut(into: &actions)
+            self = .tls(codec)
         default:
             shutdown(into: &actions)
             actions.append(.close)
