@@ -89,6 +89,8 @@ extension APNsKeyError {
         case .malformedDER: self = .with(.malformedDER, error.detail)
         case .unsupportedAlgorithm: self = .with(.unsupportedAlgorithm, error.detail)
         case .unsupportedCurve: self = .with(.unsupportedCurve, error.detail)
+        case .invalidPrivateKey: self = .with(.invalidPrivateKey, error.detail)
+        case .keyMismatch: self = .publicKeyMismatch
         }
     }
 

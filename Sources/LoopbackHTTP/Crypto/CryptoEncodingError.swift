@@ -8,7 +8,8 @@
 package struct CryptoEncodingError: CodedError, Hashable, Sendable {
     /// The kinds; `==` compares these.
     package enum Code: Hashable, Sendable {
-        case notPEM, invalidBase64, encryptedPEM, malformedDER, unsupportedAlgorithm, unsupportedCurve
+        case notPEM, invalidBase64, encryptedPEM, malformedDER, unsupportedAlgorithm, unsupportedCurve,
+             invalidPrivateKey, keyMismatch
     }
 
     package let code: Code
@@ -34,6 +35,12 @@ package struct CryptoEncodingError: CodedError, Hashable, Sendable {
     /// An EC key's curve is not prime256v1; `detail` is the dotted OID.
     package static var unsupportedCurve: Self { Self(.unsupportedCurve, "") }
 
+    /// A private scalar is not 1…32 bytes or not in 1..<n; `detail` says which.
+    package static var invalidPrivateKey: Self { Self(.invalidPrivateKey, "") }
+    /// A public key stored with a private key, or a certificate's key, is not the key's own;
+    /// `detail` names the two.
+    package static var keyMismatch: Self { Self(.keyMismatch, "") }
+
     /// A sentence for logs and test output.
     package var message: String {
         switch code {
@@ -49,6 +56,10 @@ package struct CryptoEncodingError: CodedError, Hashable, Sendable {
             "key algorithm \(detail) is not id-ecPublicKey (1.2.840.10045.2.1)"
         case .unsupportedCurve:
             "curve \(detail) is not prime256v1 (1.2.840.10045.3.1.7)"
+        case .invalidPrivateKey:
+            "invalid P-256 private key: \(detail)"
+        case .keyMismatch:
+            "\(detail) — the files do not belong together"
         }
     }
 }

@@ -126,8 +126,10 @@ package enum DERWriter {
             out.append(UInt8(count))
         } else if count <= 0xff {
             out += [0x81, UInt8(count)]
-        } else {
+        } else if count <= 0xffff {
             out += [0x82, UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
+        } else {
+            out += [0x83, UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
         }
         return out + contents
     }
