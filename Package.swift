@@ -26,7 +26,7 @@ let package = Package(
         // Benchmark-only server (Benchmarks/h2.sh); not a product.
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
         // Benchmark-only server (Benchmarks/apns.sh); not a product.
-        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs"], path: "Benchmarks/FakeAPNsServer"),
+        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs", "LoopbackHTTP"], path: "Benchmarks/FakeAPNsServer"),
         .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "LoopbackHTTP"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),

@@ -1,6 +1,6 @@
-# Shared by Benchmarks/h2.sh and Benchmarks/apns.sh (sourced, not run): the scratch folder
-# and its cleanup, free ports, the nginx-light h2c reference server, and reading h2load's
-# figures. Loopback only.
+# Shared by Benchmarks/h2.sh, apns.sh and tls.sh (sourced, not run): the scratch folder
+# and its cleanup, free ports, the nginx-light h2c (or TLS) reference server, the APNs bench
+# server and payload, and reading h2load's figures. Loopback only.
 
 for tool in h2load nginx python3; do
   command -v "$tool" >/dev/null || { echo "Error: $tool is not installed (apt-get install -y nghttp2-client nginx-light)" >&2; exit 1; }
@@ -23,11 +23,18 @@ wait_for_port() {
 }
 
 # start_nginx_h2c STATUS: nginx-light with `listen … http2;` answering `return STATUS;`,
-# one worker like our one loop thread (NGINX_WORKERS=auto for one per core); sets NGINX_URL.
+# one worker like our one loop thread (NGINX_WORKERS=auto for one per core); sets NGINX_URL
+# and NGINX_PORT. With NGINX_TLS_CERT and NGINX_TLS_KEY set it listens `ssl http2` instead:
+# TLS 1.3 only, TLS_AES_128_GCM_SHA256, x25519, no tickets (what our TLS speaks), https URL.
 start_nginx_h2c() {
-  local port
+  local port tls="" scheme=http
   port="$(free_port)"
   mkdir -p "$WORK/nginx"
+  if [ -n "${NGINX_TLS_CERT:-}" ]; then
+    scheme=https
+    tls="ssl_certificate $NGINX_TLS_CERT; ssl_certificate_key $NGINX_TLS_KEY; ssl_protocols TLSv1.3;
+    ssl_ecdh_curve X25519; ssl_session_tickets off; ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256;"
+  fi
   cat > "$WORK/nginx/nginx.conf" <<CONF
 worker_processes ${NGINX_WORKERS:-1};
 daemon off;
@@ -40,7 +47,8 @@ http {
   http2_max_concurrent_streams 128;
   client_body_temp_path $WORK/nginx;
   server {
-    listen 127.0.0.1:$port http2;
+    listen 127.0.0.1:$port ${tls:+ssl }http2;
+    $tls
     location / { return $1; }
   }
 }
@@ -48,7 +56,48 @@ CONF
   nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
   PIDS+=($!)
   wait_for_port "$port"
-  NGINX_URL="http://127.0.0.1:$port"
+  NGINX_PORT="$port"
+  NGINX_URL="$scheme://127.0.0.1:$port"
+}
+
+# start_fake_apns_bench [--tls]: builds and starts fake-apns-bench-server (release); sets
+# APNS_URL and TOKEN (a fixed valid provider token).
+start_fake_apns_bench() {
+  swift build -c release --product fake-apns-bench-server >&2
+  "$(swift build -c release --show-bin-path)/fake-apns-bench-server" "$@" > "$WORK/apns.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 100); do grep -q '^token ' "$WORK/apns.log" 2>/dev/null && break; sleep 0.1; done
+  APNS_URL="$(sed -n 's/^listening //p' "$WORK/apns.log")"
+  TOKEN="$(sed -n 's/^token //p' "$WORK/apns.log")"
+  [ -n "$APNS_URL" ] && [ -n "$TOKEN" ] || { echo "Error: fake-apns-bench-server did not start: $(cat "$WORK/apns.log")" >&2; exit 1; }
+}
+
+# write_apns_payload FILE: the 300-byte APNs payload (keeps the v1 payload contract) that
+# Benchmarks/apns.sh and Benchmarks/tls.sh send.
+write_apns_payload() {
+  python3 - "$1" <<'PY'
+import json, sys
+body = {"aps": {"alert": {"title": "On the way", "body": "Your order is on the way"},
+                "category": "ORDER_UPDATE", "thread-id": "order-8F3K"},
+        "notificationId": "91", "accountId": "a1", "route": "orders/8F3K", "orderVersion": 7}
+text = json.dumps(body, separators=(",", ":"))
+body["pad"] = "x" * (300 - len(text) - len(',"pad":""'))
+data = json.dumps(body, separators=(",", ":")).encode()
+assert len(data) == 300, len(data)
+open(sys.argv[1], "wb").write(data)
+PY
+}
+
+# h2load_apns URL NAME: REQUESTS pushes (-c 8 -m 32, $WORK/payload, bearer $TOKEN) to
+# URL/3/device/…; output in $WORK/NAME.out, req/s on stdout (h2load_report).
+h2load_apns() {
+  local device
+  device="$(printf 'ab%.0s' $(seq 1 32))"
+  h2load -n "$REQUESTS" -c 8 -m 32 -d "$WORK/payload" \
+    -H "authorization: bearer $TOKEN" -H "apns-topic: com.example.app" \
+    -H "apns-push-type: alert" -H "apns-priority: 10" \
+    "$1/3/device/$device" > "$WORK/$2.out" 2>&1 || true
+  h2load_report "$2"
 }
 
 # h2load_report NAME: prints NAME's figures from $WORK/NAME.out to stderr, its req/s to stdout.

@@ -30,6 +30,7 @@ declare -A SOURCES=(
     [HTTP2Frames]="$LOOPBACK"
     [HPACK]="$LOOPBACK"
     [HTTP2Connection]="$LOOPBACK"
+    [TLSServer]="$LOOPBACK"
 )
 declare -A CORPUS=(
     [JSONReader]="json"
@@ -37,6 +38,7 @@ declare -A CORPUS=(
     [HTTP2Frames]="http2-frames"
     [HPACK]="hpack"
     [HTTP2Connection]="http2-connection"
+    [TLSServer]="tls"
 )
 declare -A FLAGS=(
     [JSONReader]="-package-name PushContracts"
@@ -44,6 +46,7 @@ declare -A FLAGS=(
     [HTTP2Frames]="$LOOPBACK_FLAGS"
     [HPACK]="$LOOPBACK_FLAGS"
     [HTTP2Connection]="$LOOPBACK_FLAGS"
+    [TLSServer]="$LOOPBACK_FLAGS"
 )
 # dict:    optional libFuzzer dictionary under Fuzz/dict/.
 declare -A DICT=(

@@ -7,17 +7,23 @@
 //   token <a valid ES256 provider token, good for an hour>
 // then runs until killed. Every request is validated, its token checked (verified once per
 // connection), its payload checked against the v1 contract, journaled and delivered.
+// With `--tls` (Benchmarks/tls.sh) it serves TLS with a fresh test CA and also prints
+//   ca <path of the CA certificate>
 import Foundation
 import FakeAPNs
+import LoopbackHTTP
 
 var configuration = FakeAPNsConfiguration()
 configuration.acceptAnyDeviceToken = true
 configuration.topics = ["com.example.app"]
-if let port = CommandLine.arguments.dropFirst().first.flatMap(UInt16.init) { configuration.port = port }
+let arguments = CommandLine.arguments.dropFirst()
+if let port = arguments.lazy.compactMap(UInt16.init).first { configuration.port = port }
+if arguments.contains("--tls") { configuration.tls = try LoopbackTLS.generated() }
 
 let key = APNsSigningKey.generate()
 let apns = try await FakeAPNs.start(configuration: configuration)
 apns.registerSigningKey(key.publicKey, keyID: "BENCHKEY01", teamID: "BENCHTEAM1")
 let token = ProviderToken.mint(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", signingKey: key)
-FileHandle.standardOutput.write(Data("listening \(apns.baseURL.absoluteString)\ntoken \(token)\n".utf8))
+let caLine = configuration.tls.map { "ca \($0.caCertificatePath)\n" } ?? ""
+FileHandle.standardOutput.write(Data("listening \(apns.baseURL.absoluteString)\n\(caLine)token \(token)\n".utf8))
 while true { try await Task.sleep(for: .seconds(3600)) }

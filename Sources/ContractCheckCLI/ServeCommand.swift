@@ -29,7 +29,7 @@ public enum ServeCommand: Subcommand {
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--color WHEN]",
+            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR]] [--color WHEN]",
             options: optionSpecs,
             discussion: """
             SESSIONS: without any --session, every bearer token is its own account.
@@ -46,6 +46,11 @@ public enum ServeCommand: Subcommand {
             SCRIPTS: wait with a timeout, never in an open loop:
               contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
               contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $! --log "$TMP/serve.log"
+
+            TLS: --tls serves TLS 1.3 (h2, http/1.1) on the backend and APNs ports (the admin
+            API stays plain HTTP): the URLs are https://, a line "ca PATH" and a "ca" member
+            of the ready file name the CA certificate a client trusts. Test-only TLS that
+            protects nothing; see Docs/readme/tls.md.
 
             EXIT STATUS: 0 after Ctrl-C or SIGTERM, 1 a server cannot start, 64 usage error.
             The admin API is described in Docs/admin-openapi.json.
@@ -72,6 +77,8 @@ public enum ServeCommand: Subcommand {
         var scenario: PushScenario?
         var colour = "auto"
         var quiet = false
+        var tls = false
+        var tlsCADirectory: String?
 
         var noAPNs = false
 
@@ -129,9 +136,16 @@ public enum ServeCommand: Subcommand {
             output.writeErrorLineNow("Error: cannot prepare --forward-to-simulator: \(error)")
             return 1
         }
+        let tls: LoopbackTLS?
+        do {
+            tls = try options.loopbackTLS()
+        } catch {
+            output.writeErrorLineNow("Error: --tls-ca-dir: \(error)")
+            return 64
+        }
         let apns: FakeAPNs?
         do {
-            apns = try startAPNs(options, development: development)
+            apns = try startAPNs(options, development: development, tls: tls)
         } catch {
             output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: "--apns-port", error))
             return 1
@@ -144,11 +158,12 @@ public enum ServeCommand: Subcommand {
             if !quiet { development.backendRequest(entry) }
             if let apns { learnDevice(from: entry, into: apns, topics: topics, backend: backendBox.snapshot) }
         }
-        let configuration = FakeBackend.Configuration(
+        var configuration = FakeBackend.Configuration(
             port: options.backendPort,
             sessions: options.sessions,
             acceptsAnyBearer: options.sessions.isEmpty,
             onRequest: log)
+        configuration.tls = tls
         let backend: FakeBackend
         let admin: AdminServer
         do {
@@ -174,11 +189,12 @@ public enum ServeCommand: Subcommand {
         if let apns { servers.append(("apns", apns.baseURL.absoluteString)) }
         servers.append(("admin", admin.baseURL.absoluteString))
         for (name, url) in servers { output.writeLineNow("\(name) \(url)") }
+        if let tls { output.writeLineNow("ca \(tls.caCertificatePath)") }
         development.announce(adminURL: admin.baseURL.absoluteString, apnsRuns: apns != nil, options: options)
         var readyFileWritten = false
         if let path = options.readyFile {
             do {
-                try writeReadyFile(path: path, servers: servers)
+                try writeReadyFile(path: path, servers: servers + (tls.map { [("ca", $0.caCertificatePath)] } ?? []))
                 readyFileWritten = true
             } catch {
                 output.writeErrorLineNow("Error: cannot write the ready file \(path): \(error.reason)")
@@ -218,6 +234,8 @@ public enum ServeCommand: Subcommand {
         OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID",
                    help: "Write each delivered push as a .apns file and run `xcrun simctl push booted BUNDLE_ID FILE` (macOS with Xcode; without xcrun, said once at start-up, the files are only written)."),
         OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario: \(PushScenario.allCases.map(\.rawValue).joined(separator: ", "))."),
+        OptionSpec("--tls", help: "Serve TLS 1.3 on the backend and APNs ports with a test CA (prints its path as \"ca PATH\")."),
+        OptionSpec("--tls-ca-dir", valueName: "DIR", help: "With --tls: keep the CA key and certificate in DIR (created on first use, reused after)."),
         OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never."),
     ]
 
@@ -244,6 +262,12 @@ extension ServeCommand.Options {
         if options.noAPNs, let apnsOption = Self.apnsOptions.first(where: { parsed.values[$0] != nil || parsed.flags.contains($0) }) {
             // An option for a server that will not run is a mistake in the script, not a no-op.
             throw UsageError.conflictingOptions("--no-apns", apnsOption, advice: "--no-apns runs no FakeAPNs, so drop one of them")
+        }
+        options.tls = parsed.flags.contains("--tls")
+        if let value = parsed.value(for: "--tls-ca-dir") {
+            guard options.tls else { throw UsageError.unusableValue(value, option: "--tls-ca-dir", reason: "it keeps the CA of --tls; add --tls") }
+            guard !value.isEmpty else { throw UsageError.unusableValue(value, option: "--tls-ca-dir", reason: "give a directory") }
+            options.tlsCADirectory = value
         }
         if let value = parsed.value(for: "--backend-port") { options.backendPort = try ServeCommand.port(value, option: "--backend-port") }
         if let value = parsed.value(for: "--admin-port") { options.adminPort = try ServeCommand.port(value, option: "--admin-port") }
@@ -301,7 +325,7 @@ extension ServeCommand {
 
     /// Starts FakeAPNs (unless `--no-apns`): the topics served, the keys (or no
     /// provider-token checks without any), accept-any tokens.
-    static func startAPNs(_ options: Options, development: Development) throws -> FakeAPNs? {
+    static func startAPNs(_ options: Options, development: Development, tls: LoopbackTLS? = nil) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }
         var configuration = FakeAPNsConfiguration()
         development.configure(&configuration)  // the log, Simulator forwarding, the scenario
@@ -310,6 +334,7 @@ extension ServeCommand {
         configuration.acceptAnyDeviceToken = options.apnsAnyToken
         configuration.environment = options.apnsEnvironment
         configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
+        configuration.tls = tls
         let keys = try options.apnsKeys.map { spec in (spec, try spec.loadPublicKey()) }
         let apns = try FakeAPNs.startListening(configuration: configuration)
         for (spec, key) in keys { apns.registerSigningKey(key, keyID: spec.keyID, teamID: spec.teamID) }

@@ -53,6 +53,7 @@ extension FakeAPNs {
         server.maxBodyBytes = configuration.maxBodyBytes
         server.dispatchesOversizedRequests = true  // answered PayloadTooLarge and journaled
         server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
+        server.tls = configuration.tls?.identity
         let started: HTTPServer
         do {
             started = try HTTPServer.start(configuration: server) { [weak self] request in
@@ -68,8 +69,9 @@ extension FakeAPNs {
     /// The port FakeAPNs listens on (0 before ``start(configuration:payloadInspector:)``).
     public var port: UInt16 { server_.withLock { $0?.port ?? 0 } }
 
-    /// `http://HOST:PORT`, the base a sender posts `/3/device/<token>` to.
-    public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port) }
+    /// `http://HOST:PORT` (`https://` with ``FakeAPNsConfiguration/tls``), the base a sender
+    /// posts `/3/device/<token>` to.
+    public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port, secure: configuration.tls != nil) }
 
     /// Stops listening; returns when the port is free. Idempotent. State (journal,
     /// deliveries) stays readable.

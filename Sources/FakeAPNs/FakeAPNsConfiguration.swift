@@ -97,6 +97,10 @@ public struct FakeAPNsConfiguration: Sendable {
     /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
     /// more streams gets them refused, as with APNs' stream limit.
     public var maxConcurrentStreams: Int = 1000
+    /// TLS 1.3 on the fake's port (ALPN `h2` and `http/1.1`), for senders that speak nothing
+    /// else: they connect unmodified by trusting ``LoopbackTLS/caCertificatePath``. nil (the
+    /// default): plain HTTP/1.1 and h2c. Test-only TLS; it protects nothing.
+    public var tls: LoopbackTLS? = nil
     /// Largest request body the server buffers: APNs' largest payload (5 KiB, VoIP) plus
     /// slack. A bigger one is not read: it is answered 413 `PayloadTooLarge` and journaled
     /// like any request (Apple's own 4 KiB / 5 KiB limits apply below this size). The

@@ -59,6 +59,7 @@ public final class FakeBackend: Sendable {
         serverConfiguration.port = configuration.port
         serverConfiguration.maxBodyBytes = configuration.maxBodyBytes
         serverConfiguration.dispatchesOversizedRequests = true  // its own 413 problem, journaled
+        serverConfiguration.tls = configuration.tls?.identity
         let server: HTTPServer
         do {
             server = try HTTPServer.start(configuration: serverConfiguration) { [weak backend] request in
@@ -75,8 +76,8 @@ public final class FakeBackend: Sendable {
     /// The port it listens on; 0 when it was made with ``init(configuration:)``.
     public var port: UInt16 { server.withLock { $0?.port ?? 0 } }
 
-    /// `http://127.0.0.1:PORT`, the base URL for a client.
-    public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port) }
+    /// `http://127.0.0.1:PORT` (`https://` with ``Configuration/tls``), the base URL for a client.
+    public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port, secure: configuration.tls != nil) }
 
     /// Stops listening: in-flight responses finish, every connection closes, and the port is
     /// free when this returns. Pending waits fail. Calling it twice is harmless.

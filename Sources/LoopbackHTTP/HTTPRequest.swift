@@ -26,6 +26,9 @@ package struct HTTPRequest: Sendable, Hashable {
     /// `dispatchesOversizedRequests` hands such a request to its handler; the handler
     /// answers it, e.g. 413 with its own body.
     package var bodyLimitExceeded: Bool
+    /// The host name the client sent in TLS server_name (SNI), on a TLS connection that
+    /// sent one; nil on plain connections.
+    package var tlsServerName: String? = nil
 
     package init(
         method: String,

@@ -72,17 +72,22 @@ final class ServeRun: @unchecked Sendable {
     /// `host`: the Apple host the push is addressed to (curl connects to this serve's port
     /// instead, as a sender patched only in where it connects would).
     func pushWithCurl(_ token: String, providerToken: String, payload: String, host: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var url = apns + "/3/device/\(token)"
         var redirect: [String] = []
         if let host, let port = URL(string: apns)?.port {
             url = "http://\(host):\(port)/3/device/\(token)"
             redirect = ["--connect-to", "\(host):\(port):127.0.0.1:\(port)"]
         }
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2-prior-knowledge",
-                             "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: com.example.app",
-                             "-H", "apns-push-type: alert", "-d", payload] + redirect + [url]
+        return try Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2-prior-knowledge",
+                              "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: com.example.app",
+                              "-H", "apns-push-type: alert", "-d", payload] + redirect + [url])
+    }
+
+    /// Runs the machine's curl (from PATH) with `arguments`; returns its standard output.
+    static func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

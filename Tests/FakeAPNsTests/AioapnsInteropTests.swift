@@ -27,8 +27,9 @@ struct AioapnsInteropTests {
         var reasons: [String: Int]
     }
 
-    /// Runs the aioapns sender: `count` alert pushes, round-robin over `tokens`.
-    static func send(count: Int, tokens: [String], signingKey: APNsSigningKey, port: UInt16) throws -> Report {
+    /// Runs the aioapns sender: `count` alert pushes, round-robin over `tokens`; over TLS
+    /// trusting only `caFile` (through `SSL_CERT_FILE`) when one is given.
+    static func send(count: Int, tokens: [String], signingKey: APNsSigningKey, port: UInt16, caFile: String? = nil) throws -> Report {
         let python = try #require(H2PeerSender.python)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aioapns-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -38,7 +39,11 @@ struct AioapnsInteropTests {
         let script = directory.appendingPathComponent("send.py")
         try Data(source.utf8).write(to: script)
         let arguments = [script.path, String(port), keyFile.path, keyID, teamID, topic, String(count)] + tokens
-        let output = try H2PeerSender.run(python, arguments, input: Data())
+        let output = if let caFile {
+            try H2PeerSender.run("/usr/bin/env", ["SSL_CERT_FILE=\(caFile)", "SSL_CERT_DIR=/nonexistent", "FAKE_APNS_TLS=1", python] + arguments, input: Data())
+        } else {
+            try H2PeerSender.run(python, arguments, input: Data())
+        }
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
             throw H2PeerSender.PeerFailure(output: output)
         }
@@ -66,6 +71,27 @@ struct AioapnsInteropTests {
         #expect(tokens.allSatisfy { apns.deliveredNotifications(for: $0).count == 10 })
     }
 
+    /// Over TLS aioapns needs no patch but its host and port: its own default SSL context
+    /// trusts the fake's CA through SSL_CERT_FILE, and ALPN picks h2.
+    @Test func twoHundredNotificationsOverTLSWithOnlyHostAndPortChanged() async throws {
+        var configuration = FakeAPNsConfiguration()
+        let tls = try LoopbackTLS.generated()
+        configuration.tls = tls
+        let apns = try await FakeAPNs.start(configuration: configuration)
+        #expect(apns.baseURL.absoluteString.hasPrefix("https://127.0.0.1:"))
+        let key = APNsSigningKey.generate()
+        apns.registerSigningKey(key.publicKey, keyID: Self.keyID, teamID: Self.teamID)
+        let tokens = Self.tokens(20)
+        for token in tokens { apns.register(token: token, topic: Self.topic) }
+
+        let report = try Self.send(count: 200, tokens: tokens, signingKey: key, port: apns.port, caFile: tls.caCertificatePath)
+        await apns.stop()
+
+        #expect(report.statuses == ["200": 200])
+        #expect(apns.journal.count == 200)
+        #expect(apns.journal.allSatisfy { $0.status == 200 && $0.protocolVersion == .http2 })
+    }
+
     @Test func aTamperedKeyIsInvalidProviderToken() async throws {
         let apns = try await FakeAPNs.start()
         apns.registerSigningKey(APNsSigningKey.generate().publicKey, keyID: Self.keyID, teamID: Self.teamID)
@@ -82,17 +108,20 @@ struct AioapnsInteropTests {
 
     /// The sender. aioapns keeps its server's host and port as class attributes of the
     /// protocol class and the TLS context on the pool, so a subclass and `ssl_context = None`
-    /// point it at the fake over cleartext HTTP/2.
+    /// point it at the fake over cleartext HTTP/2; with FAKE_APNS_TLS=1 only the subclass
+    /// (host and port) remains.
     static let source = #"""
-    import asyncio, collections, json, sys
+    import asyncio, collections, json, os, sys
     from aioapns import APNs, NotificationRequest, PushType
     from aioapns.connection import APNsDevelopmentClientProtocol
 
     port, key_path, key_id, team_id, topic, count = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
     tokens = sys.argv[7:]
 
+    tls = os.environ.get("FAKE_APNS_TLS") == "1"
+
     class FakeAPNsProtocol(APNsDevelopmentClientProtocol):
-        APNS_SERVER = "127.0.0.1"
+        APNS_SERVER = "localhost" if tls else "127.0.0.1"
         APNS_PORT = int(port)
 
     async def main():
@@ -100,7 +129,8 @@ struct AioapnsInteropTests {
             key = f.read()
         client = APNs(key=key, key_id=key_id, team_id=team_id, topic=topic, use_sandbox=True)
         client.pool.protocol_class = FakeAPNsProtocol
-        client.pool.ssl_context = None
+        if not tls:
+            client.pool.ssl_context = None
         async def err(request, result):
             pass
         client.err_func = err

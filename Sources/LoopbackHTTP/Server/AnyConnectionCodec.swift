@@ -12,11 +12,17 @@ package enum AnyConnectionCodec: ConnectionCodec {
     case http2(HTTP2Connection)
     /// HTTP/2 is disabled: answers the preface with GOAWAY HTTP_1_1_REQUIRED.
     case http2Unavailable(HTTP2PrefaceRefusal)
+    /// TLS (the server has an identity); the HTTP codec runs inside it.
+    indirect case tls(TLSConnectionCodec)
     /// Only while a case's payload is being mutated in place (avoids copying its buffers).
     case transitioning
 
     package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
-        self = .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+        if let identity = configuration.tls {
+            self = .tls(TLSConnectionCodec(configuration: configuration, identity: identity, connectionID: connectionID))
+        } else {
+            self = .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+        }
     }
 
     package var activity: ConnectionActivity {
@@ -25,6 +31,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let codec): return codec.activity
         case .http2(let codec): return codec.activity
         case .http2Unavailable(let codec): return codec.activity
+        case .tls(let codec): return codec.activity
         case .transitioning: return .idle
         }
     }
@@ -34,36 +41,71 @@ package enum AnyConnectionCodec: ConnectionCodec {
         switch self {
         case .http1(let codec): return codec.bufferedBodyBytes
         case .http2(let codec): return codec.bufferedBodyBytes
+        case .tls(let codec): return codec.inner?.bufferedBodyBytes ?? 0
         case .sniffing, .http2Unavailable, .transitioning: return 0
         }
     }
 
     /// HTTP/2 response DATA queued behind flow control (0 for HTTP/1.1).
     package var queuedResponseBytes: Int {
-        if case .http2(let codec) = self { return codec.queuedResponseBytes }
-        return 0
+        switch self {
+        case .http2(let codec): return codec.queuedResponseBytes
+        case .tls(let codec): return codec.inner?.queuedResponseBytes ?? 0
+        default: return 0
+        }
     }
 
     /// Octets held in request bodies and (HTTP/2) queued response DATA, roughly: what
     /// dropping this codec frees.
     package var heldBufferBytes: Int {
-        if case .http2(let codec) = self { return codec.bufferedBodyBytes + codec.queuedResponseBytes }
-        return bufferedBodyBytes
+        switch self {
+        case .http2(let codec): return codec.bufferedBodyBytes + codec.queuedResponseBytes
+        case .tls(let codec): return codec.inner?.heldBufferBytes ?? 0
+        default: return bufferedBodyBytes
+        }
     }
 
     /// HTTP/2: when the longest-stalled queued response last made progress (see
     /// ``HTTP2Connection/oldestStalledSend``); nil for HTTP/1.1, whose unsent output is the shell's.
     package var oldestStalledSend: UInt64? {
-        if case .http2(let codec) = self { return codec.oldestStalledSend }
-        return nil
+        switch self {
+        case .http2(let codec): return codec.oldestStalledSend
+        case .tls(let codec): return codec.inner?.oldestStalledSend
+        default: return nil
+        }
     }
 
     /// HTTP/2: resets the streams whose response made no progress since `cutoff`.
     package mutating func resetStalledSends(madeNoProgressSince cutoff: UInt64, into actions: inout [ConnectionAction]) {
-        guard case .http2(var codec) = self else { return }
-        self = .transitioning
-        codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
-        self = .http2(codec)
+        switch self {
+        case .http2(var codec):
+            self = .transitioning
+            codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
+            self = .http2(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
+            self = .tls(codec)
+        default:
+            break
+        }
+    }
+
+    /// HTTP/2 (also inside TLS): gives every body still buffered back to the process-wide
+    /// ``RequestBodyBudget``; the connection is going away.
+    package mutating func releaseBufferedBodies() {
+        switch self {
+        case .http2(var codec):
+            self = .transitioning
+            codec.releaseBufferedBodies()
+            self = .http2(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.inner?.releaseBufferedBodies()
+            self = .tls(codec)
+        default:
+            break
+        }
     }
 
     /// Nothing to do while sniffing; the chosen codec is started once the protocol is known.
@@ -81,7 +123,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.start(into: &actions)
             self = .http2Unavailable(codec)
-        case .sniffing, .transitioning:
+        case .sniffing, .tls, .transitioning:
             break
         }
     }
@@ -112,6 +154,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.receive(bytes, into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.receive(bytes, into: &actions)
+            self = .tls(codec)
         case .transitioning:
             self = .transitioning
         }
@@ -131,6 +177,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.respond(response, stream: stream, into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.respond(response, stream: stream, into: &actions)
+            self = .tls(codec)
         case .sniffing(let sniffer):
             self = .sniffing(sniffer)
         case .transitioning:
@@ -152,6 +202,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.abandon(stream: stream, disposition: disposition, into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.abandon(stream: stream, disposition: disposition, into: &actions)
+            self = .tls(codec)
         case .sniffing, .transitioning:
             break
         }
@@ -173,6 +227,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.peerClosed(into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.peerClosed(into: &actions)
+            self = .tls(codec)
         }
     }
 
@@ -192,12 +250,22 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.shutdown(into: &actions)
             self = .http2Unavailable(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.shutdown(into: &actions)
+            self = .tls(codec)
         }
     }
 
     /// Delivers a handler's response according to its disposition (`.delay` and `.hang`
     /// are the shell's business and never arrive here; a delayed response arrives as `.send`).
     package mutating func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
+        if case .tls(var codec) = self {
+            self = .transitioning
+            codec.deliver(response, stream: stream, into: &actions)
+            self = .tls(codec)
+            return
+        }
         switch response.disposition {
         case .send, .delay, .hang:
             respond(response, stream: stream, into: &actions)
@@ -223,6 +291,10 @@ package enum AnyConnectionCodec: ConnectionCodec {
             self = .transitioning
             codec.requestTimedOut(into: &actions)
             self = .http1(codec)
+        case .tls(var codec):
+            self = .transitioning
+            codec.timedOut(into: &actions)
+            self = .tls(codec)
         default:
             shutdown(into: &actions)
             actions.append(.close)

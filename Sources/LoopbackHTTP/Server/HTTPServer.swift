@@ -79,14 +79,15 @@ package final class HTTPServer: Sendable {
         return HTTPServer(port: port, configuration: configuration, pollerBackend: backend, control: control, loopThread: thread, loopEnded: loopEnded)
     }
 
-    /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets), for building request URLs.
-    package var baseURL: URL { Self.baseURL(host: configuration.host, port: port) }
+    /// `http://127.0.0.1:<port>` (IPv6 hosts in brackets; `https` when serving TLS), for
+    /// building request URLs.
+    package var baseURL: URL { Self.baseURL(host: configuration.host, port: port, secure: configuration.tls != nil) }
 
-    /// `http://HOST:PORT` for a numeric host (an IPv6 one in brackets): the one place the
-    /// servers and both fakes build their base URL.
-    package static func baseURL(host: String, port: UInt16) -> URL {
+    /// `http://HOST:PORT` (`https://` when `secure`) for a numeric host (an IPv6 one in
+    /// brackets): the one place the servers and both fakes build their base URL.
+    package static func baseURL(host: String, port: UInt16, secure: Bool = false) -> URL {
         let shown = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
+        return URL(string: "\(secure ? "https" : "http")://\(shown):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Connections open right now (for tests: e.g. zero after clients went away).

@@ -45,6 +45,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// `EventPoller.Backend.selected`: `LOOPBACK_POLLER=poll|epoll`, else epoll on Linux and
     /// poll on Darwin. Set it to run one server on a given backend (tests run both).
     package var poller: EventPoller.Backend? = nil
+    /// When set, every connection speaks TLS 1.3 presenting this certificate chain and key
+    /// (ALPN `h2` and `http/1.1`); nil (the default) serves plain HTTP/1.1 and h2c. Test-only
+    /// TLS: see ``TLSServerConnection`` for what it implements.
+    package var tls: TLSServerIdentity? = nil
     /// Settings for connections that open with the HTTP/2 (h2c, prior knowledge) preface.
     package var http2: HTTP2Settings = HTTP2Settings()
 

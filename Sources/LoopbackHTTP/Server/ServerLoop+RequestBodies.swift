@@ -5,6 +5,8 @@
 extension ServerLoop {
     /// Charges (or gives back) what an HTTP/1.1 connection's codec buffered since the last
     /// call; false when the budget refused it (the caller answers 503 and closes).
+    /// HTTP/1.1 inside TLS is not charged here (its 503 would have to be sealed); its
+    /// per-connection body limit still bounds it.
     func chargeBufferedBody(_ connection: ServerConnection) -> Bool {
         guard case .http1 = connection.codec else { return true }
         let buffered = connection.codec.bufferedBodyBytes
@@ -35,10 +37,6 @@ extension ServerLoop {
     func releaseBufferedBodies(of connection: ServerConnection) {
         configuration.requestBodyBudget.release(connection.chargedBodyBytes)
         connection.chargedBodyBytes = 0
-        if case .http2(var codec) = connection.codec {
-            connection.codec = .transitioning
-            codec.releaseBufferedBodies()
-            connection.codec = .http2(codec)
-        }
+        connection.codec.releaseBufferedBodies()
     }
 }

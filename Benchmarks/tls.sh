@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# FakeAPNs over TLS: h2load sends APNs pushes (valid headers, one fixed valid ES256 provider
+# token, a 300-byte v1 payload; -c 8 -m 32) over TLS 1.3 + h2 to FakeAPNs (our TLS:
+# TLS_AES_128_GCM_SHA256, x25519, an ECDSA P-256 leaf) and to nginx-light with
+# `listen … ssl http2` answering `return 200;` (same suite, group and key type, one worker),
+# in the same run; then full handshakes per second against both (openssl s_time -new, TLS
+# 1.3, no session reuse). Prints both ratios, the commit and the load average.
+# Target: requests ratio >= 0.5.
+#
+#   Benchmarks/tls.sh [REQUESTS] [HANDSHAKE_SECONDS]     (defaults 100000 and 10)
+#
+# Needs: h2load (nghttp2-client), nginx-light, openssl:
+#   apt-get install -y nghttp2-client nginx-light openssl
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REQUESTS="${1:-100000}"
+SECONDS_PER_HANDSHAKE_RUN="${2:-10}"
+source Benchmarks/h2-common.sh
+command -v openssl >/dev/null || { echo "Error: openssl is not installed (apt-get install -y openssl)" >&2; exit 1; }
+
+write_apns_payload "$WORK/payload"
+
+start_fake_apns_bench --tls
+APNS_PORT="${APNS_URL##*:}"
+
+# nginx with TLS 1.3 only, our suite and group, an ECDSA P-256 certificate like ours.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=localhost" \
+  -days 1 -keyout "$WORK/nginx-key.pem" -out "$WORK/nginx-cert.pem" 2>/dev/null
+NGINX_TLS_CERT="$WORK/nginx-cert.pem" NGINX_TLS_KEY="$WORK/nginx-key.pem" start_nginx_h2c 200
+
+APNS="$(h2load_apns "$APNS_URL" fakeapns-tls)"
+NGINX="$(h2load_apns "$NGINX_URL" nginx-tls)"
+for name in fakeapns-tls nginx-tls; do
+  grep -q "TLS Protocol: TLSv1.3" "$WORK/$name.out" || echo "warning: $name did not negotiate TLS 1.3" >&2
+done
+
+# handshakes PORT NAME: full TLS 1.3 handshakes per second (s_time -new, x25519).
+handshakes() {
+  openssl s_time -connect "127.0.0.1:$1" -new -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 \
+    -time "$SECONDS_PER_HANDSHAKE_RUN" > "$WORK/$2-handshakes.out" 2>&1 || true
+  local count real
+  count="$(sed -n 's/^\([0-9]*\) connections in \([0-9.]*\)s;.*/\1/p' "$WORK/$2-handshakes.out" | head -n 1)"
+  real="$(sed -n 's/.*connections in \([0-9.]*\) real seconds.*/\1/p' "$WORK/$2-handshakes.out" | head -n 1)"
+  python3 -c "import sys; c,r=sys.argv[1],sys.argv[2]; print(f'{float(c)/float(r):.1f}' if c and r and float(r) > 0 else '0')" "${count:-}" "${real:-}"
+}
+APNS_HS="$(handshakes "$APNS_PORT" fakeapns)"
+NGINX_HS="$(handshakes "$NGINX_PORT" nginx)"
+
+echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Benchmarks || echo ' (with uncommitted changes)')"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || sysctl -n vm.loadavg) on $(nproc 2>/dev/null || sysctl -n hw.ncpu) cores"
+ratio fakeapns-tls "$APNS" nginx-tls "$NGINX" " (target >= 0.50)"
+python3 -c "import sys; o,n=float(sys.argv[1]),float(sys.argv[2]); print(f'handshakes: fakeapns-tls {o:.0f}/s, nginx-tls {n:.0f}/s, ratio {o/n if n else 0:.2f}')" "$APNS_HS" "$NGINX_HS"

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Test-only TLS for the loopback fakes: a certificate authority of our own and a leaf it
+/// signs for `localhost`, `127.0.0.1`, `::1` and Apple's push hosts, so an unmodified sender
+/// connects by trusting one CA file.
+///
+/// **This TLS protects nothing.** Its keys sit in temporary files, its code is not
+/// constant-time, and it exists only so real senders can reach a fake without patches.
+///
+/// ```swift
+/// let tls = try LoopbackTLS.generated()
+/// var configuration = FakeAPNsConfiguration()
+/// configuration.tls = tls                    // FakeAPNs serves https://127.0.0.1:PORT
+/// // the client trusts tls.caCertificatePath (SSL_CERT_FILE, --cacert, a truststore…)
+/// ```
+public struct LoopbackTLS: Sendable {
+    /// The CA certificate, PEM: what a client trusts.
+    public let caCertificatePEM: String
+    /// A file holding ``caCertificatePEM``, for `SSL_CERT_FILE`, `--cacert`,
+    /// `NODE_EXTRA_CA_CERTS` or a truststore import.
+    public let caCertificatePath: String
+    /// What servers present: the leaf (signed by the CA) and its key.
+    package let identity: TLSServerIdentity
+
+    /// The names the leaf certificate is valid for.
+    public static let dnsNames = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+    /// The addresses the leaf certificate is valid for: 127.0.0.1 and ::1.
+    public static let ipAddresses: [[UInt8]] = [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]]
+
+    /// A fresh CA and leaf; the CA certificate is written to `ca.pem` in a new temporary
+    /// directory. Trust it anew on every run (or use ``reusing(caDirectory:)``).
+    /// - Throws: ``LoopbackTLSError`` when the file cannot be written.
+    public static func generated() throws(LoopbackTLSError) -> LoopbackTLS {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pushcontracts-tls-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LoopbackTLSError(.unusableDirectory, "cannot create \(directory): \(error.localizedDescription)")
+        }
+        let authority = TestCertificateAuthority.generate(commonName: "PushContracts loopback test CA")
+        return try LoopbackTLS(authority: authority, caPath: "\(directory)/ca.pem", writeCA: true)
+    }
+
+    /// The CA kept in `caDirectory` (`ca.pem` and `ca-key.pem`): created on first use,
+    /// reused afterwards, so a client trusts it once. A new leaf is issued each time.
+    /// - Throws: ``LoopbackTLSError`` when the directory cannot be created or written, or
+    ///   holds files that are not a CA certificate and key.
+    public static func reusing(caDirectory: String) throws(LoopbackTLSError) -> LoopbackTLS {
+        let caPath = "\(caDirectory)/ca.pem"
+        let keyPath = "\(caDirectory)/ca-key.pem"
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        if files.fileExists(atPath: caDirectory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw LoopbackTLSError(.unusableDirectory, "\(caDirectory) exists and is not a directory; pass a directory for the CA")
+            }
+        } else {
+            do {
+                try files.createDirectory(atPath: caDirectory, withIntermediateDirectories: true)
+            } catch {
+                throw LoopbackTLSError(.unusableDirectory, "cannot create \(caDirectory): \(error.localizedDescription)")
+            }
+        }
+        if files.fileExists(atPath: caPath) || files.fileExists(atPath: keyPath) {
+            let certificatePEM: String
+            let keyPEM: String
+            do {
+                certificatePEM = try String(contentsOfFile: caPath, encoding: .utf8)
+                keyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
+            } catch {
+                throw LoopbackTLSError(.unusableDirectory, "cannot read \(caPath) and \(keyPath): \(error.localizedDescription); delete both to start a new CA")
+            }
+            let authority: TestCertificateAuthority
+            do {
+                authority = try TestCertificateAuthority(keyPEM: keyPEM, certificatePEM: certificatePEM)
+            } catch {
+                throw LoopbackTLSError(.unusableDirectory, "\(caPath) and \(keyPath) are not a CA certificate and its P-256 key (\(error)); delete both to start a new CA")
+            }
+            return try LoopbackTLS(authority: authority, caPath: caPath, writeCA: false)
+        }
+        let authority = TestCertificateAuthority.generate(commonName: "PushContracts loopback test CA")
+        guard files.createFile(atPath: keyPath, contents: Data(authority.keyPEM.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw LoopbackTLSError(.unusableDirectory, "cannot write \(keyPath); pass a writable directory")
+        }
+        return try LoopbackTLS(authority: authority, caPath: caPath, writeCA: true)
+    }
+
+    private init(authority: TestCertificateAuthority, caPath: String, writeCA: Bool) throws(LoopbackTLSError) {
+        if writeCA, !FileManager.default.createFile(atPath: caPath, contents: Data(authority.certificatePEM.utf8)) {
+            throw LoopbackTLSError(.unusableDirectory, "cannot write \(caPath); pass a writable directory")
+        }
+        let leaf = authority.issueServerCertificate(dnsNames: Self.dnsNames, ipAddresses: Self.ipAddresses)
+        caCertificatePEM = authority.certificatePEM
+        caCertificatePath = caPath
+        identity = TLSServerIdentity(certificateChain: [leaf.certificateDER], privateKey: leaf.key)
+    }
+}
+
+/// Why ``LoopbackTLS`` could not set up its CA.
+public struct LoopbackTLSError: Error, Equatable, CustomStringConvertible, CodedError, Sendable {
+    /// The kinds of problem.
+    public enum Code: Hashable, Sendable {
+        /// The CA directory (or a file in it) cannot be created, written or read.
+        case unusableDirectory
+    }
+
+    /// The kind of problem; what `==` compares.
+    public let code: Code
+    /// What went wrong and what to do next.
+    public let message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The CA directory (or a file in it) cannot be created, written or read.
+    public static var unusableDirectory: Self { Self(.unusableDirectory, "") }
+}

@@ -1,0 +1,79 @@
+/// One direction's record protection (RFC 8446 §5.2–5.3): AES-128-GCM under a traffic
+/// secret's key, the per-record nonce (IV xor sequence number) and the record header as AAD.
+struct TLSRecordCipher {
+    private let aead: AES128GCM
+    private let iv: [UInt8]
+    private var sequence: UInt64 = 0
+    /// The traffic secret, kept for KeyUpdate.
+    let trafficSecret: [UInt8]
+    /// Reused for the nonce and additional data of each record.
+    private var nonce: [UInt8]
+    private var additionalData: [UInt8] = [TLSContentType.applicationData.rawValue, 0x03, 0x03, 0, 0]
+
+    init?(trafficSecret: [UInt8]) {
+        let key = TLSKeySchedule.expandLabel(trafficSecret, "key", context: [], length: TLSKeySchedule.keyLength)
+        guard let aead = AES128GCM(key: key) else { return nil }
+        self.aead = aead
+        iv = TLSKeySchedule.expandLabel(trafficSecret, "iv", context: [], length: TLSKeySchedule.ivLength)
+        nonce = iv
+        self.trafficSecret = trafficSecret
+    }
+
+    /// The cipher for the next generation of this secret (KeyUpdate).
+    func updated() -> TLSRecordCipher? {
+        TLSRecordCipher(trafficSecret: TLSKeySchedule.nextTrafficSecret(trafficSecret))
+    }
+
+    private mutating func advanceNonce() {
+        for index in 0..<12 { nonce[index] = iv[index] }
+        for byteIndex in 0..<8 {
+            nonce[4 + byteIndex] ^= UInt8(truncatingIfNeeded: sequence >> UInt64(8 * (7 - byteIndex)))
+        }
+        sequence &+= 1
+    }
+
+    private mutating func setLength(_ length: Int) {
+        additionalData[3] = UInt8(truncatingIfNeeded: length >> 8)
+        additionalData[4] = UInt8(truncatingIfNeeded: length)
+    }
+
+    /// Appends `content` as protected records of `type` to `output`, at most 2^14 bytes of
+    /// content per record. `plaintext` is scratch space reused between calls.
+    mutating func seal(_ content: ArraySlice<UInt8>, type: TLSContentType, into output: inout [UInt8], scratch plaintext: inout [UInt8]) {
+        var start = content.startIndex
+        repeat {
+            let end = min(content.endIndex, start + TLSProtocol.maxPlaintext)
+            plaintext.removeAll(keepingCapacity: true)
+            plaintext.append(contentsOf: content[start..<end])
+            plaintext.append(type.rawValue)
+            let length = plaintext.count + 16
+            setLength(length)
+            advanceNonce()
+            let sealed = aead.seal(plaintext, nonce: nonce, additionalData: additionalData)
+            output.append(contentsOf: additionalData)
+            output.append(contentsOf: sealed)
+            start = end
+        } while start < content.endIndex
+    }
+
+    /// Decrypts one protected record body (`header` is its 5-byte header, the AAD) and
+    /// returns the inner content type and content, padding removed.
+    mutating func open(_ body: ArraySlice<UInt8>, header: ArraySlice<UInt8>) throws(TLSAlert) -> (TLSContentType, [UInt8]) {
+        for (offset, byte) in header.enumerated() { additionalData[offset] = byte }
+        advanceNonce()
+        guard var plaintext = aead.open(body, nonce: nonce, additionalData: additionalData) else {
+            throw TLSAlert(.badRecordMAC, "a record failed authentication")
+        }
+        guard plaintext.count <= TLSProtocol.maxPlaintext + 1 else {
+            throw TLSAlert(.recordOverflow, "a record's plaintext exceeds 2^14 bytes")
+        }
+        while let last = plaintext.last, last == 0 { plaintext.removeLast() }
+        guard let typeByte = plaintext.popLast() else {
+            throw TLSAlert(.unexpectedMessage, "a record holds only padding")
+        }
+        guard let type = TLSContentType(rawValue: typeByte), type != .changeCipherSpec else {
+            throw TLSAlert(.unexpectedMessage, "protected record of content type \(typeByte)")
+        }
+        return (type, plaintext)
+    }
+}
