@@ -12,7 +12,7 @@ enum APNsAdmin {
 
     /// One journal entry as JSON: the members FakeBackend's entries share (`sequence`, `time`
     /// in millisecond ISO 8601, `method`, `path`, `status`, `detail`, `fault`, `violations` as
-    /// ``ViolationRecord``s), then APNs' own.
+    /// ``ViolationRecord``s, `serverName` over TLS), then APNs' own. Nil members are left out.
     struct JournalItem: Encodable {
         var sequence: Int
         var time: String
@@ -33,6 +33,7 @@ enum APNsAdmin {
         var environment: String
         var connectionID: UInt64
         var protocolVersion: String
+        var serverName: String?
 
         init(_ entry: APNsJournalEntry) {
             sequence = entry.sequence
@@ -54,6 +55,7 @@ enum APNsAdmin {
             environment = entry.environment.rawValue
             connectionID = entry.connectionID
             protocolVersion = entry.protocolVersion.rawValue
+            serverName = entry.serverName
         }
     }
 

@@ -45,6 +45,9 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// (`api.push.apple.com` → production, `api.sandbox.push.apple.com` → sandbox), else
     /// ``FakeAPNsConfiguration/environment``.
     public var environment: APNsEnvironment = .sandbox
+    /// The host name the sender put in TLS SNI (e.g. `api.sandbox.push.apple.com`), as sent;
+    /// nil on a plain (h2c or HTTP/1.1) port and for a TLS client that sent none.
+    public var serverName: String? = nil
     /// `"HTTP/2"` or `"HTTP/1.1"`: what the sender spoke.
     public var httpVersion: String { protocolVersion.rawValue }
 

@@ -28,6 +28,7 @@ extension FakeAPNs {
                 payloadBytes: request.body.count, status: 0, reason: nil, violations: inspection?.violations ?? [],
                 fault: nil, delivery: nil, detail: nil, connectionID: request.connectionID, protocolVersion: request.version)
             entry.environment = environment
+            entry.serverName = request.tlsServerName
 
             let fault = s.takeFault(for: pathToken)
             entry.fault = fault

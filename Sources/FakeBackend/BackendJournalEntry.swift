@@ -5,8 +5,9 @@ import LoopbackHTTP
 /// One request the backend received, whatever became of it.
 ///
 /// In JSON (`GET /journal`) it has the members FakeAPNs' journal entries share: `sequence`,
-/// `time` (millisecond ISO 8601, UTC), `method`, `path`, `status`, `detail`, `fault` and
-/// `violations` (`pointer`, `rule`, `severity`, `message`, `line`, `column`).
+/// `time` (millisecond ISO 8601, UTC), `method`, `path`, `status`, `detail`, `fault`,
+/// `violations` (`pointer`, `rule`, `severity`, `message`, `line`, `column`) and, over TLS,
+/// `serverName`.
 public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
     public var sequence: UInt64
@@ -30,10 +31,14 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// Why, in words, when the status alone does not say (which bearer check failed, why a
     /// content type or body was refused).
     public var detail: String?
+    /// The host name the client put in TLS SNI, as sent; nil on a plain port and for a TLS
+    /// client that sent none.
+    public var serverName: String?
 
     /// An entry from its parts (for tests and tools that build journals).
     public init(sequence: UInt64, time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
-                account: String?, status: Int?, violations: [Violation], fault: BackendFault?, detail: String? = nil) {
+                account: String?, status: Int?, violations: [Violation], fault: BackendFault?, detail: String? = nil,
+                serverName: String? = nil) {
         self.sequence = sequence
         self.time = time
         self.endpoint = endpoint
@@ -44,10 +49,11 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
         self.violations = violations
         self.fault = fault
         self.detail = detail
+        self.serverName = serverName
     }
 
     private enum CodingKeys: String, CodingKey {
-        case sequence, time, endpoint, method, path, account, status, violations, fault, detail
+        case sequence, time, endpoint, method, path, account, status, violations, fault, detail, serverName
     }
 
     /// Reads an entry as `GET /journal` writes it (violations as ``ViolationRecord``s).
@@ -62,7 +68,8 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
                   status: try container.decodeIfPresent(Int.self, forKey: .status),
                   violations: try container.decode([ViolationRecord].self, forKey: .violations).map(\.violation),
                   fault: try container.decodeIfPresent(BackendFault.self, forKey: .fault),
-                  detail: try container.decodeIfPresent(String.self, forKey: .detail))
+                  detail: try container.decodeIfPresent(String.self, forKey: .detail),
+                  serverName: try container.decodeIfPresent(String.self, forKey: .serverName))
     }
 
     /// Violations are written as ``ViolationRecord``s, the one shape of both fakes' JSON.
@@ -78,6 +85,7 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
         try container.encode(violations.map(ViolationRecord.init(journaling:)), forKey: .violations)
         try container.encodeIfPresent(fault, forKey: .fault)
         try container.encodeIfPresent(detail, forKey: .detail)
+        try container.encodeIfPresent(serverName, forKey: .serverName)
     }
 
     /// `PUT /v1/devices/0a1b2c3d…e8f9 204 account=a1 violations=0`: the `serve` log line. The

@@ -137,10 +137,11 @@ struct BackendStore {
     /// Appends to the journal and counts the request; returns the entry.
     mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
                          account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
-                         detail: String? = nil) -> BackendJournalEntry {
+                         detail: String? = nil, serverName: String? = nil) -> BackendJournalEntry {
         sequence &+= 1
         let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
-                                 account: account, status: status, violations: violations, fault: fault, detail: detail)
+                                 account: account, status: status, violations: violations, fault: fault, detail: detail,
+                                 serverName: serverName)
         journal.append(entry)
         if let endpoint { requestCounts[endpoint, default: 0] &+= 1 }
         return entry

@@ -188,7 +188,8 @@ extension FakeBackend {
             let response = change(&store, store.sequence &+ 1)
             let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: Self.journaled(request.path),
                                      account: account, status: status.code(response),
-                                     violations: violations, fault: fault, detail: detail)
+                                     violations: violations, fault: fault, detail: detail,
+                                     serverName: request.tlsServerName)
             return (entry, response, !store.waiters.isEmpty)
         }
         if hasWaiters { notifyWaiters() }
