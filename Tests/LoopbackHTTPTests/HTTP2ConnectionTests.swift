@@ -48,6 +48,30 @@ import Testing
         #expect(output.closed)
     }
 
+    /// Found by the HTTP2Connection fuzz target: after the client's GOAWAY, the frame that
+    /// leaves no stream open ends the connection there, whether later frames came in the
+    /// same read or not (they used to be processed in one read, and a bad one then earned a
+    /// GOAWAY PROTOCOL_ERROR that a split read never sent: here DATA on an idle stream).
+    @Test(arguments: [false, true])
+    func afterThePeersGoAwayTheConnectionEndsWhereItDrainsHoweverItArrives(_ splitReads: Bool) {
+        var peer = HTTP2TestPeer()
+        let request = peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)
+        let goAway = HTTP2Frame(stream: 0, payload: .goAway(lastStream: 1, code: .streamClosed, debugData: []))
+        let again = peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)  // stream 1 is half-closed: RST_STREAM
+        let more = HTTP2Frame(stream: 2_055, payload: .data([0, 0], endStream: false, padding: nil))  // DATA on an idle stream
+        var output: HTTP2TestPeer.Output
+        if splitReads {
+            output = peer.send([request, goAway, again])
+            let later = peer.send([more])
+            output.frames += later.frames
+            output.closed = output.closed || later.closed
+        } else {
+            output = peer.send(request.bytes + goAway.bytes + again.bytes + more.bytes)
+        }
+        #expect(output.goAway == nil, "no GOAWAY after the peer's: \(String(describing: output.goAway))")
+        #expect(output.closed)
+    }
+
     @Test func responseWithBodyIsHeadersThenData() {
         var peer = HTTP2TestPeer()
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)])

@@ -15,6 +15,10 @@ extension HTTP2Connection {
             phase = .awaitingSettings
         }
         while phase != .closed {
+            // Draining ends at the frame that leaves no stream open, not at the end of the
+            // read: later frames in the same read must not change the outcome (fuzz-found).
+            finishIfDrained()
+            guard phase != .closed else { return }
             let frame: HTTP2Frame?
             do {
                 frame = try frames.nextFrame()
