@@ -264,6 +264,8 @@ extension FakeBackend {
     /// URLSession code often forgets; the contract check then reads the body as JSON.
     static func unsupportedMediaType(_ request: HTTPRequest) -> String? {
         guard let value = request.headers["Content-Type"] else { return nil }
+        // What apps send, answered without splitting, trimming and lowercasing (every PUT).
+        if value == "application/json" { return nil }
         let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return mediaType.lowercased() == "application/json" ? nil : (mediaType.isEmpty ? "(empty)" : mediaType)
