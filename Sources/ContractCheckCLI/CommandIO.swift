@@ -42,7 +42,11 @@ public final class CommandIO: Sendable {
         var captured: [UInt8] = []
 
         mutating func append(_ text: String, newline: Bool) {
-            buffer.append(contentsOf: text.utf8)
+            append(utf8: text.utf8, newline: newline)
+        }
+
+        mutating func append<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, newline: Bool) {
+            buffer.append(contentsOf: bytes)
             if newline { buffer.append(UInt8(ascii: "\n")) }
             if buffer.count >= CommandIO.flushThreshold { flush() }
         }
@@ -107,6 +111,12 @@ public final class CommandIO: Sendable {
     /// Appends `text` and a newline to standard output (buffered).
     public func writeLine(_ text: String) {
         output.withLock { $0.append(text, newline: true) }
+    }
+
+    /// Appends a line already encoded as UTF-8, and a newline, to standard output (buffered):
+    /// how `serve` writes a request's log line without building a `String` for it.
+    public func writeLine(utf8 line: [UInt8]) {
+        output.withLock { $0.append(utf8: line, newline: true) }
     }
 
     /// Appends `text` and a newline to standard error (buffered).

@@ -30,9 +30,9 @@ final class LiveLogWriter: Sendable {
         thread.start()
     }
 
-    /// Buffers `text` and a newline; the writer thread writes it within ~10 ms.
-    func writeLine(_ text: String) {
-        output.writeLine(text)
+    /// Buffers `line` (UTF-8) and a newline; the writer thread writes it within ~10 ms.
+    func writeLine(utf8 line: [UInt8]) {
+        output.writeLine(utf8: line)
         let (wakeWriter, stopped) = state.withLock { state -> (Bool, Bool) in
             if state.stopped || state.scheduled { return (false, state.stopped) }
             state.scheduled = true

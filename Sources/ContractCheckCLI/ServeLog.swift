@@ -3,11 +3,6 @@ import Contracts
 import FakeAPNs
 import FakeBackend
 import LoopbackHTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The live log of `contract-check serve`: one line per request to either fake — the time
 /// (UTC), the fake, then that fake's journal log line (method, path, status, then the
@@ -37,15 +32,20 @@ struct ServeLog: Sendable {
     }
 
     /// The line for a FakeBackend request: time, `backend`, then the journal's log line.
-    func line(_ entry: BackendJournalEntry) -> String {
-        format(time: entry.time, fake: "backend", text: entry.logLine, status: entry.status,
-               violations: entry.violations)
-    }
+    func line(_ entry: BackendJournalEntry) -> String { String(decoding: bytes(entry), as: UTF8.self) }
 
     /// The line for a FakeAPNs request: time, `apns`, then the journal's log line.
-    func line(_ entry: APNsJournalEntry) -> String {
-        format(time: entry.time, fake: "apns", text: entry.logLine,
-               status: entry.status == 0 ? nil : entry.status, violations: entry.violations)
+    func line(_ entry: APNsJournalEntry) -> String { String(decoding: bytes(entry), as: UTF8.self) }
+
+    /// ``line(_:)-(BackendJournalEntry)`` as UTF-8, built in one buffer (one per request).
+    func bytes(_ entry: BackendJournalEntry) -> [UInt8] {
+        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations) { entry.appendLogLine(to: &$0) }
+    }
+
+    /// ``line(_:)-(APNsJournalEntry)`` as UTF-8, built in one buffer (one per request).
+    func bytes(_ entry: APNsJournalEntry) -> [UInt8] {
+        format(time: entry.time, fake: .apns, status: entry.status == 0 ? nil : entry.status,
+               violations: entry.violations) { entry.appendLogLine(to: &$0) }
     }
 
     /// A line of serve's own (forwarding, preloaded faults), with the time and a tag.
@@ -53,17 +53,32 @@ struct ServeLog: Sendable {
         "\(paint(Self.clock(time), .dim)) \(paint(tag, .magenta)) \(text)"
     }
 
-    private func format(time: Date, fake: String, text: String, status: Int?, violations: [Violation]) -> String {
+    private enum Fake {
+        case backend, apns
+    }
+
+    private func format(time: Date, fake: Fake, status: Int?, violations: [Violation],
+                        text: (inout [UInt8]) -> Void) -> [UInt8] {
         let colour: Colour = switch status {
         case .some(200..<300): .green
         case .some(400..<500): .yellow
         default: .red
         }
-        var line = "\(paint(Self.clock(time), .dim)) \(paint(fake, fake == "apns" ? .magenta : .cyan)) \(paint(text, colour))"
+        var line: [UInt8] = []
+        line.reserveCapacity(128)
+        paint(.dim, &line) { Self.appendClock(time, to: &$0) }
+        line.append(UInt8(ascii: " "))
+        switch fake {
+        case .backend: paint(.cyan, &line) { $0.append(contentsOf: "backend".utf8) }
+        case .apns: paint(.magenta, &line) { $0.append(contentsOf: "apns".utf8) }
+        }
+        line.append(UInt8(ascii: " "))
+        paint(colour, &line, text)
         for violation in violations {
             // The root is `(document)` in every text output; JSON says `""`.
             let pointer = violation.pointer.isEmpty ? "(document)" : violation.pointer
-            line += "\n    " + paint("\(pointer): \(violation.message) [\(violation.ruleID)]", .red)
+            line.append(contentsOf: "\n    ".utf8)
+            line.append(contentsOf: paint("\(pointer): \(violation.message) [\(violation.ruleID)]", .red).utf8)
         }
         return line
     }
@@ -74,17 +89,41 @@ struct ServeLog: Sendable {
 
     /// `HH:MM:SS.mmm` in UTC.
     static func clock(_ date: Date) -> String {
+        var text: [UInt8] = []
+        appendClock(date, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// ``clock(_:)``, appended: the time of day is what is left of the whole days since 1970
+    /// (UTC has no offsets to look up), written digit by digit (one per request line).
+    static func appendClock(_ date: Date, to line: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let ms = Int(milliseconds % 1000)
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(ms < 10 ? "00" : ms < 100 ? "0" : "")\(ms)"
+        let day: Int64 = 86_400_000
+        let ofDay = Int(((milliseconds % day) + day) % day)
+        func put(_ value: Int, digits: Int) {
+            if digits == 3 { line.append(UInt8(ascii: "0") + UInt8(value / 100)) }
+            line.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+            line.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        put(ofDay / 3_600_000, digits: 2)
+        line.append(UInt8(ascii: ":"))
+        put(ofDay / 60_000 % 60, digits: 2)
+        line.append(UInt8(ascii: ":"))
+        put(ofDay / 1000 % 60, digits: 2)
+        line.append(UInt8(ascii: "."))
+        put(ofDay % 1000, digits: 3)
     }
 
     enum Colour: String {
         case red = "31", green = "32", yellow = "33", magenta = "35", cyan = "36", dim = "2"
+    }
+
+    /// What `body` appends, between `colour`'s escape and the reset when colour is on.
+    private func paint(_ colour: Colour, _ line: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        guard self.colour else { return body(&line) }
+        line.append(contentsOf: "\u{1B}[\(colour.rawValue)m".utf8)
+        body(&line)
+        line.append(contentsOf: "\u{1B}[0m".utf8)
     }
 
     func paint(_ text: String, _ colour: Colour) -> String {

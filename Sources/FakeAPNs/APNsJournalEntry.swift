@@ -58,12 +58,36 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// requested (device tokens shortened and lowercased as FakeBackend's lines do them), then
     /// the status, reason, delivery, fault, violation count and the ``detail``.
     public var logLine: String {
-        var line = "\(method) \(LogText.path(path)) \(status == 0 ? "---" : String(status))"
-        if let reason { line += " \(reason)" }
-        if let delivery { line += " delivery=\(delivery)" }
-        if let fault { line += " fault=\(fault)" }
-        if !violations.isEmpty { line += " violations=\(violations.count)" }
-        return line + LogText.detail(detail)
+        var line: [UInt8] = []
+        appendLogLine(to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// ``logLine``, appended to a line being built (`serve` writes one per request).
+    package func appendLogLine(to line: inout [UInt8]) {
+        LogText.appendRequest(method: method, path: path, status: status == 0 ? nil : status, to: &line)
+        if let reason { line.append(contentsOf: " \(reason)".utf8) }
+        if let delivery {
+            line.append(contentsOf: " delivery=".utf8)
+            line.append(contentsOf: Self.caseName(delivery).utf8)
+        }
+        if let fault { line.append(contentsOf: " fault=\(fault)".utf8) }
+        if !violations.isEmpty {
+            line.append(contentsOf: " violations=".utf8)
+            LogText.appendDecimal(violations.count, to: &line)
+        }
+        LogText.appendDetail(detail, to: &line)
+    }
+
+    /// The case's name, as `"\(delivery)"` writes it, without reflection (every accepted push).
+    static func caseName(_ delivery: DeliveryOutcome) -> String {
+        switch delivery {
+        case .delivered: "delivered"
+        case .deliveredTwice: "deliveredTwice"
+        case .storedWhileOffline: "storedWhileOffline"
+        case .droppedOffline: "droppedOffline"
+        case .backgroundBudgetExceeded: "backgroundBudgetExceeded"
+        }
     }
 
     /// When it arrived, as a `Date` (``receivedAt`` is milliseconds since 1970).

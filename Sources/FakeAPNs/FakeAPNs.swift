@@ -86,15 +86,27 @@ public final class FakeAPNs: Sendable {
     ///     `com.example.app.voip` for a PushKit token. Call again to add topics. nil: any
     ///     topic (for a token learnt without its app, e.g. from FakeBackend).
     public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
-        state.withLock { s in
-            let key = token.lowercased()
-            let env = environment ?? s.configuration.environment
-            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: env)
+        // `serve` calls this for every device PUT: the key is built only when the token is not
+        // lowercase already, and the record is changed in place (one lookup, no copy).
+        let key = Self.isLowercase(token) ? token : token.lowercased()
+        func register(_ device: inout FakeAPNsState.Device, environment: APNsEnvironment) {
             device.registered = true
-            device.environment = env
+            device.environment = environment
             if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
             device.unregisteredAt = nil
-            s.devices[key] = device
+        }
+        state.withLock { s in
+            let env = environment ?? s.configuration.environment
+            register(&s.devices[key, default: FakeAPNsState.Device(environment: env)], environment: env)
+        }
+    }
+
+    /// True when `token.lowercased()` would give `token` back (ASCII, no capital).
+    static func isLowercase(_ token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { bytes in
+            for byte in bytes where (byte >= 65 && byte <= 90) || byte >= 0x80 { return false }
+            return true
         }
     }
 

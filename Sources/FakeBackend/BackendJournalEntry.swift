@@ -92,9 +92,19 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// path is the one requested (device tokens shortened and lowercased as FakeAPNs' lines
     /// do them), then the status, account, violation count, fault and the ``detail``.
     public var logLine: String {
-        let statusText = status.map(String.init) ?? "---"
-        let faultText = fault.map { " fault=\($0)" } ?? ""
-        return "\(method) \(LogText.path(path)) \(statusText) account=\(account ?? "-") violations=\(violations.count)\(faultText)"
-            + LogText.detail(detail)
+        var line: [UInt8] = []
+        appendLogLine(to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// ``logLine``, appended to a line being built (`serve` writes one per request).
+    package func appendLogLine(to line: inout [UInt8]) {
+        LogText.appendRequest(method: method, path: path, status: status, to: &line)
+        line.append(contentsOf: " account=".utf8)
+        line.append(contentsOf: (account ?? "-").utf8)
+        line.append(contentsOf: " violations=".utf8)
+        LogText.appendDecimal(violations.count, to: &line)
+        if let fault { line.append(contentsOf: " fault=\(fault)".utf8) }
+        LogText.appendDetail(detail, to: &line)
     }
 }

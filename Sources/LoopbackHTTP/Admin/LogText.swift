@@ -1,28 +1,133 @@
 /// How both fakes write a request on one log line, so a backend line and an APNs line name
 /// the same device token the same way.
+///
+/// `serve` writes one such line per request, so these run on the request path: they work on
+/// UTF-8 bytes (no `Character` walks, no `split` arrays) and build the result in one buffer.
 package enum LogText {
     /// A device token (or any long hex segment) as a log line shows it: lowercased, and past
     /// 20 digits cut to the first 8 and the last 4 (`0a1b2c3d…e8f9`). The journal keeps it whole.
     package static func token<S: StringProtocol>(_ token: S) -> String {
-        let lower = token.lowercased()
-        return lower.count > 20 ? "\(lower.prefix(8))…\(lower.suffix(4))" : lower
+        let utf8 = token.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            // Not ASCII (never a token): by characters, as it is written.
+            let lower = token.lowercased()
+            return lower.count > 20 ? "\(lower.prefix(8))…\(lower.suffix(4))" : lower
+        }
+        var shown: [UInt8] = []
+        let ascii = Array(utf8)
+        ascii.withUnsafeBufferPointer { appendToken($0, to: &shown) }
+        return String(decoding: shown, as: UTF8.self)
     }
 
+    /// Requests a log line shows at most this many characters of (then `…`).
+    package static let maxPathCharacters = 160
+
     /// The request target as requested, with each hex segment of 20 or more digits shortened
-    /// as ``token(_:)`` does, and cut at 160 characters.
+    /// as ``token(_:)`` does, and cut at ``maxPathCharacters`` characters.
     package static func path(_ target: String) -> String {
-        let query = target.firstIndex(of: "?")
-        let path = target[..<(query ?? target.endIndex)]
-        var shown = path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
-            segment.count >= 20 && segment.allSatisfy(\.isHexDigit) ? token(segment) : String(segment)
-        }.joined(separator: "/")
-        if let query { shown += target[query...] }
-        return shown.count > 160 ? String(shown.prefix(160)) + "…" : shown
+        var shown: [UInt8] = []
+        appendPath(target, to: &shown)
+        return String(decoding: shown, as: UTF8.self)
+    }
+
+    /// ``path(_:)``, appended to a line being built.
+    package static func appendPath(_ target: String, to line: inout [UInt8]) {
+        var target = target
+        target.withUTF8 { bytes in
+            let lineStart = line.count
+            var start = 0
+            var index = 0
+            // Segments up to the query, each shortened when it is a long hex run; the query as is.
+            while true {
+                while index < bytes.count && bytes[index] != UInt8(ascii: "/") && bytes[index] != UInt8(ascii: "?") { index += 1 }
+                let segment = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                if segment.count >= 20 && isHex(segment) {
+                    appendToken(segment, to: &line)
+                } else {
+                    line.append(contentsOf: segment)
+                }
+                guard index < bytes.count else { break }
+                if bytes[index] == UInt8(ascii: "?") {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index...]))
+                    break
+                }
+                line.append(UInt8(ascii: "/"))
+                index += 1
+                start = index
+            }
+            // Bytes bound characters: only a long target needs counting.
+            guard line.count - lineStart > maxPathCharacters else { return }
+            let text = String(decoding: line[lineStart...], as: UTF8.self)
+            guard text.count > maxPathCharacters else { return }
+            line.removeSubrange(lineStart...)
+            line.append(contentsOf: text.prefix(maxPathCharacters).utf8)
+            line.append(contentsOf: ellipsis)
+        }
+    }
+
+    /// `PUT /v1/devices/0a1b2c3d…e8f9 204`: how every log line starts (`---` when no status
+    /// was sent).
+    package static func appendRequest(method: String, path: String, status: Int?, to line: inout [UInt8]) {
+        line.append(contentsOf: method.utf8)
+        line.append(UInt8(ascii: " "))
+        appendPath(path, to: &line)
+        line.append(UInt8(ascii: " "))
+        if let status { appendDecimal(status, to: &line) } else { line.append(contentsOf: "---".utf8) }
+    }
+
+    /// Appends `value` in decimal.
+    package static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { line.append(buffer[index]) }
+        }
+    }
+
+    /// ``detail(_:)``, appended to a line being built.
+    package static func appendDetail(_ detail: String?, to line: inout [UInt8]) {
+        guard let detail, !detail.isEmpty else { return }
+        line.append(contentsOf: " (".utf8)
+        line.append(contentsOf: detail.utf8)
+        line.append(UInt8(ascii: ")"))
     }
 
     /// ` (why)`: a journal's detail, appended to a line when there is one.
     package static func detail(_ detail: String?) -> String {
         guard let detail, !detail.isEmpty else { return "" }
         return " (\(detail))"
+    }
+
+    /// `…` in UTF-8.
+    private static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+
+    private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes {
+            let lower = byte | 0x20
+            guard (byte >= 48 && byte <= 57) || (lower >= 97 && lower <= 102) else { return false }
+        }
+        return true
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
+    /// ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4.
+    private static func appendToken(_ token: UnsafeBufferPointer<UInt8>, to shown: inout [UInt8]) {
+        guard token.count > 20 else {
+            for byte in token { shown.append(lower(byte)) }
+            return
+        }
+        for byte in token[..<8] { shown.append(lower(byte)) }
+        shown.append(contentsOf: ellipsis)
+        for byte in token[(token.count - 4)...] { shown.append(lower(byte)) }
     }
 }

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import ContractCheckCLI
+import LoopbackHTTP
+
+/// The live log's `HH:MM:SS.mmm` (UTC), computed from the milliseconds since 1970 on every
+/// request line, against the C library's `gmtime_r` it replaced.
+@Suite struct ServeLogClockTests {
+    @Test func agreesWithGmtimeOnEveryKindOfInstant() {
+        var random = SplitMix64(seed: 7)
+        var instants: [Int64] = [0, 999, 1000, 59_999, 3_599_999, 86_399_999, 86_400_000, 1_764_561_599_999]
+        for _ in 0..<2_000 { instants.append(Int64.random(in: 0...4_102_444_800_000, using: &random)) }
+        for milliseconds in instants {
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            #expect(ServeLog.clock(date) == Self.reference(date), "\(milliseconds)")
+        }
+        #expect(ServeLog.clock(Date(timeIntervalSince1970: 1_764_563_343.789)) == "04:29:03.789")
+    }
+
+    /// The `gmtime_r` version.
+    static func reference(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%02d:%02d:%02d.%03d", parts.tm_hour, parts.tm_min, parts.tm_sec, Int(milliseconds % 1000))
+    }
+}
