@@ -156,6 +156,12 @@ public final class CommandIO: Sendable {
         }
     }
 
+    /// What reached standard output so far (capturing mode), without flushing: what a
+    /// reader of the real stream would have seen (tests of the live log's batching).
+    var writtenOutput: String {
+        output.withLock { String(decoding: $0.captured, as: UTF8.self) }
+    }
+
     /// Everything written to standard error (capturing mode only; flushes first).
     public var capturedError: String {
         error.withLock { stream in
