@@ -25,6 +25,8 @@ final class ServerLoop {
     var timers = TimerQueue<TimerEvent>()
     var nextConnectionID: UInt64 = 1
     var events: [PollEvent] = []
+    /// An empty action list with capacity, reused from one read to the next (see ``run(_:on:)``).
+    var spareActions: [ConnectionAction] = []
     let readBuffer: UnsafeMutableRawBufferPointer
     var stopping = false
     /// Buffer bytes dropped since freed memory was last returned (``releaseFreedMemory()``).
@@ -229,6 +231,7 @@ final class ServerLoop {
                 if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
             } else {
                 var actions: [ConnectionAction] = []
+                swap(&actions, &spareActions)
                 connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
                 if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
                 run(actions, on: connection)
@@ -242,15 +245,16 @@ final class ServerLoop {
 
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
-    func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+    func run(_ initial: consuming [ConnectionAction], on connection: ServerConnection) {
+        var actions = initial
+        defer { keepSpare(&actions) }
         let framesGoFirst = defersOnlyRequests(connection)
         if !connection.deferredActions.isEmpty && !framesGoFirst {
             // Keep order: new actions queue behind the ones held back by backpressure.
-            connection.deferredActions.append(contentsOf: initial)
+            connection.deferredActions.append(contentsOf: actions)
             flushAndSettle(connection)
             return
         }
-        var actions = initial
         var index = 0
         processing: while index < actions.count {
             let action = actions[index]
@@ -283,6 +287,14 @@ final class ServerLoop {
         flushAndSettle(connection)
     }
 
+    /// Empties a finished action list and keeps it for the next read, so a request does
+    /// not allocate one.
+    private func keepSpare(_ actions: inout [ConnectionAction]) {
+        guard actions.capacity <= 64, actions.capacity > spareActions.capacity else { return }
+        actions.removeAll(keepingCapacity: true)
+        swap(&actions, &spareActions)
+    }
+
     func apply(_ response: HTTPResponse, stream: UInt32, on connection: ServerConnection, into actions: inout [ConnectionAction]) {
         switch response.disposition {
         case .delay(let milliseconds):
@@ -295,7 +307,24 @@ final class ServerLoop {
                 .delayedResponse(fd: connection.fd, id: connection.id, stream: stream, response: delayed))
         case .hang:
             connection.hungStreams += 1
-        case .send, .reset, .loseResponse, .goAway:
+        case .send, .goAway:
+            guard case .http1(let box) = connection.codec, !connection.closeWhenFlushed else {
+                connection.codec.deliver(response, stream: stream, into: &actions)
+                return
+            }
+            // HTTP/1.1 serialises straight into the connection's output buffer, which keeps
+            // its capacity from one response to the next. (Every earlier action is already
+            // performed: an HTTP/1.1 dispatch is the last action of its read.)
+            var forceClose = false
+            if case .goAway = response.disposition { forceClose = true }  // no GOAWAY in HTTP/1.1: close
+            let wasIdle = connection.pendingOutput == 0
+            if wasIdle && connection.outputStart > 0 {
+                connection.output.removeAll(keepingCapacity: true)
+                connection.outputStart = 0
+            }
+            box.codec.respond(response, stream: stream, forceClose: forceClose, writingTo: &connection.output, into: &actions)
+            if wasIdle && connection.pendingOutput > 0 { connection.lastWriteProgress = TimerQueue<TimerEvent>.now }
+        case .reset, .loseResponse:
             connection.codec.deliver(response, stream: stream, into: &actions)
         }
     }
