@@ -39,20 +39,15 @@ package enum HTTP1ResponseWriter {
         reason.withUTF8 { appendSanitised($0, to: &out) }
         out.append(ASCII.cr)
         out.append(ASCII.lf)
-        for field in response.headers {
-            var name = field.name, value = field.value
-            name.withUTF8 { name in
-                value.withUTF8 { value in
-                    guard !name.isEmpty, !Self.isFramingField(name) else { return }
-                    for byte in name where !isTokenByte(byte) { return }
-                    out.append(contentsOf: name)
-                    out.append(UInt8(ascii: ":"))
-                    out.append(ASCII.space)
-                    appendSanitised(value, to: &out)
-                    out.append(ASCII.cr)
-                    out.append(ASCII.lf)
-                }
-            }
+        response.headers.forEachFieldBytes { name, value in
+            guard !name.isEmpty, !Self.isFramingField(name) else { return }
+            for byte in name where !isTokenByte(byte) { return }
+            out.append(contentsOf: name)
+            out.append(UInt8(ascii: ":"))
+            out.append(ASCII.space)
+            appendSanitised(value, to: &out)
+            out.append(ASCII.cr)
+            out.append(ASCII.lf)
         }
         if bodyAllowed {
             out.append(contentsOf: contentLengthPrefix)
