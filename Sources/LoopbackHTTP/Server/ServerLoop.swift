@@ -6,6 +6,9 @@ import Darwin
 
 /// The event loop of one ``HTTPServer``: accepts, reads, runs codecs and the handler,
 /// writes, and enforces timeouts. Created on, and confined to, the server's loop thread.
+///
+/// Its stored properties opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`):
+/// only the loop thread touches them, and the checks cost more per request than parsing it.
 final class ServerLoop {
     enum TimerEvent {
         case connectionCheck(fd: Int32, id: UInt64)
@@ -18,21 +21,21 @@ final class ServerLoop {
     let handler: HTTPHandler
     let control: ServerControl
     let poller: EventPoller
-    var listener: Int32
-    var listenerInterest: PollInterest = .none
-    var acceptBackoff = false
-    var connections: [Int32: ServerConnection] = [:]
-    var timers = TimerQueue<TimerEvent>()
-    var nextConnectionID: UInt64 = 1
-    var events: [PollEvent] = []
+    @exclusivity(unchecked) var listener: Int32
+    @exclusivity(unchecked) var listenerInterest: PollInterest = .none
+    @exclusivity(unchecked) var acceptBackoff = false
+    @exclusivity(unchecked) var connections: [Int32: ServerConnection] = [:]
+    @exclusivity(unchecked) var timers = TimerQueue<TimerEvent>()
+    @exclusivity(unchecked) var nextConnectionID: UInt64 = 1
+    @exclusivity(unchecked) var events: [PollEvent] = []
     /// An empty action list with capacity, reused from one read to the next (see ``run(_:on:)``).
-    var spareActions: [ConnectionAction] = []
+    @exclusivity(unchecked) var spareActions: [ConnectionAction] = []
     let readBuffer: UnsafeMutableRawBufferPointer
-    var stopping = false
+    @exclusivity(unchecked) var stopping = false
     /// Buffer bytes dropped since freed memory was last returned (``releaseFreedMemory()``).
-    var releasedSinceTrim = 0
+    @exclusivity(unchecked) var releasedSinceTrim = 0
     /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
-    var turn: UInt64 = 0
+    @exclusivity(unchecked) var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
