@@ -125,14 +125,10 @@ package struct HTTP1RequestHead: Hashable, Sendable {
 
     private static func parseRequestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTP1RequestError) -> HTTP1RequestHead {
         // METHOD SP TARGET SP VERSION: exactly two spaces, method and target not empty.
-        var firstSpace = -1
-        var secondSpace = -1
-        var spaces = 0
-        for index in 0..<line.count where line[index] == ASCII.space {
-            spaces += 1
-            if spaces == 1 { firstSpace = index } else if spaces == 2 { secondSpace = index } else { break }
-        }
-        guard spaces == 2, firstSpace > 0, secondSpace > firstSpace + 1 else {
+        let firstSpace = find(ASCII.space, in: line, from: 0, to: line.count)
+        let secondSpace = find(ASCII.space, in: line, from: firstSpace + 1, to: line.count)
+        let thirdSpace = find(ASCII.space, in: line, from: secondSpace + 1, to: line.count)
+        guard secondSpace < line.count, thirdSpace == line.count, firstSpace > 0, secondSpace > firstSpace + 1 else {
             throw .malformed("the request line must be METHOD SP TARGET SP HTTP/1.1")
         }
         let methodBytes = UnsafeBufferPointer(rebasing: line[0..<firstSpace])

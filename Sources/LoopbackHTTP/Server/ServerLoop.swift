@@ -24,7 +24,7 @@ final class ServerLoop {
     @exclusivity(unchecked) var listener: Int32
     @exclusivity(unchecked) var listenerInterest: PollInterest = .none
     @exclusivity(unchecked) var acceptBackoff = false
-    @exclusivity(unchecked) var connections: [Int32: ServerConnection] = [:]
+    @exclusivity(unchecked) var connections = ConnectionTable()
     @exclusivity(unchecked) var timers = TimerQueue<TimerEvent>()
     @exclusivity(unchecked) var nextConnectionID: UInt64 = 1
     @exclusivity(unchecked) var events: [PollEvent] = []
