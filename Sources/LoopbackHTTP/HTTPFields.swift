@@ -7,6 +7,11 @@
 /// same order, names compared ASCII case-insensitively (as `headers["Content-Type"]` finds
 /// `content-type`) and values exactly; the hash agrees with that equality. Order counts
 /// because it is what goes on the wire, as in swift-http-types' `HTTPFields`.
+///
+/// Fields given as Strings are kept as Strings. Fields a parser appends as bytes
+/// (``appendBytes(name:value:)``, every field of an HTTP/1.1 request head) are kept in one
+/// byte buffer, without a String or an allocation per field; a String is made only when a
+/// field is read (`headers["Authorization"]` makes the value's, iteration both).
 package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as received or as it will be sent.
     /// Equal to another field with the same name in any ASCII case and the same value.
@@ -30,55 +35,246 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    package private(set) var fields: [Field]
+    /// Fields given as Strings. At most one of `strings` and `packed` holds fields.
+    private var strings: [Field]
+    /// Fields appended as bytes, one record each: the name's length and the value's (4 bytes
+    /// each, little-endian), then the name's bytes and the value's.
+    private var packed: [UInt8]
+    private var packedCount: Int
 
-    package init() { fields = [] }
-    package init(_ fields: [Field]) { self.fields = fields }
-    package init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    package init() {
+        strings = []
+        packed = []
+        packedCount = 0
     }
 
-    package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
-    package var count: Int { fields.count }
-    package var isEmpty: Bool { fields.isEmpty }
+    package init(_ fields: [Field]) {
+        strings = fields
+        packed = []
+        packedCount = 0
+    }
+
+    package init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements.map { Field(name: $0.0, value: $0.1) })
+    }
+
+    /// Every field, in order.
+    package var fields: [Field] { packed.isEmpty ? strings : Array(self) }
+    package var count: Int { strings.count + packedCount }
+    package var isEmpty: Bool { count == 0 }
+
+    package func makeIterator() -> Iterator { Iterator(strings: strings, packed: packed) }
+
+    /// Yields the fields in order; a field kept as bytes becomes Strings here.
+    package struct Iterator: IteratorProtocol {
+        fileprivate let strings: [Field]
+        fileprivate let packed: [UInt8]
+        private var index = 0
+        private var offset = 0
+
+        fileprivate init(strings: [Field], packed: [UInt8]) {
+            self.strings = strings
+            self.packed = packed
+        }
+
+        package mutating func next() -> Field? {
+            if index < strings.count {
+                index += 1
+                return strings[index - 1]
+            }
+            guard offset < packed.count else { return nil }
+            let start = offset
+            return packed.withUnsafeBufferPointer { bytes in
+                let record = HTTPFields.record(in: bytes, at: start)
+                offset = record.end
+                return Field(name: String(decoding: UnsafeBufferPointer(rebasing: bytes[record.name]), as: UTF8.self),
+                             value: String(decoding: UnsafeBufferPointer(rebasing: bytes[record.value]), as: UTF8.self))
+            }
+        }
+    }
 
     /// The first value of the named field, or nil.
     package subscript(name: String) -> String? {
         get {
-            for field in fields where Self.namesEqual(field.name, name) { return field.value }
-            return nil
+            if packed.isEmpty {
+                for field in strings where Self.namesEqual(field.name, name) { return field.value }
+                return nil
+            }
+            var name = name
+            return name.withUTF8 { name in
+                packed.withUnsafeBufferPointer { bytes -> String? in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let record = Self.record(in: bytes, at: offset)
+                        if Self.namesEqual(UnsafeBufferPointer(rebasing: bytes[record.name]), name) {
+                            return String(decoding: UnsafeBufferPointer(rebasing: bytes[record.value]), as: UTF8.self)
+                        }
+                        offset = record.end
+                    }
+                    return nil
+                }
+            }
         }
         set {
-            fields.removeAll { Self.namesEqual($0.name, name) }
-            if let newValue { fields.append(Field(name: name, value: newValue)) }
+            if packed.isEmpty {
+                strings.removeAll { Self.namesEqual($0.name, name) }
+                if let newValue { strings.append(Field(name: name, value: newValue)) }
+                return
+            }
+            let kept = HTTPFields(filter { !Self.namesEqual($0.name, name) })
+            self = HTTPFields()
+            for field in kept { appendBytes(field.name, field.value) }
+            if let newValue { appendBytes(name, newValue) }
         }
     }
 
     /// Every value of the named field, in order.
     package func values(for name: String) -> [String] {
-        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+        filter { Self.namesEqual($0.name, name) }.map(\.value)
     }
 
     /// Appends a field, keeping any existing one of the same name.
     package mutating func append(name: String, value: String) {
-        fields.append(Field(name: name, value: value))
+        if packed.isEmpty {
+            strings.append(Field(name: name, value: value))
+        } else {
+            appendBytes(name, value)
+        }
+    }
+
+    /// Appends a field given as bytes, kept as bytes (no String is made until it is read).
+    /// Fields already given as Strings are moved to bytes first, so order is kept.
+    package mutating func appendBytes(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if !strings.isEmpty {
+            let given = strings
+            strings = []
+            for field in given { appendBytes(field.name, field.value) }
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { lengths in
+            guard let start = lengths.baseAddress else { return }
+            Self.writeLengths(name.count, value.count, to: start)
+            packed.append(contentsOf: UnsafeBufferPointer(start: start, count: 8))
+        }
+        packed.append(contentsOf: name)
+        packed.append(contentsOf: value)
+        packedCount += 1
+    }
+
+    /// Fields kept as bytes, from records a ``RecordWriter`` wrote: one copy, one allocation.
+    package init(records: RecordWriter) {
+        strings = []
+        packed = records.base.map { Array(UnsafeBufferPointer(start: $0, count: records.byteCount)) } ?? []
+        packedCount = records.fieldCount
+    }
+
+    /// Writes fields as records into memory the caller owns (a parser's scratch buffer), so a
+    /// whole head becomes an ``HTTPFields`` with one copy (``init(records:)``).
+    package struct RecordWriter {
+        fileprivate let base: UnsafeMutablePointer<UInt8>?
+        private let capacity: Int
+        fileprivate private(set) var byteCount = 0
+        fileprivate private(set) var fieldCount = 0
+
+        /// `memory` must have room for every field: its name, its value and 8 bytes more.
+        package init(memory: UnsafeMutableBufferPointer<UInt8>) {
+            base = memory.baseAddress
+            capacity = memory.baseAddress == nil ? 0 : memory.count
+        }
+
+        /// Bytes a field takes as a record.
+        package static func size(name: Int, value: Int) -> Int { 8 + name + value }
+
+        /// Appends one field; false (and nothing written) when it does not fit.
+        package mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let base, capacity - byteCount >= Self.size(name: name.count, value: value.count) else { return false }
+            let record = base + byteCount
+            HTTPFields.writeLengths(name.count, value.count, to: record)
+            if let source = name.baseAddress { (record + 8).update(from: source, count: name.count) }
+            if let source = value.baseAddress { (record + 8 + name.count).update(from: source, count: value.count) }
+            byteCount += Self.size(name: name.count, value: value.count)
+            fieldCount += 1
+            return true
+        }
+    }
+
+    private mutating func appendBytes(_ name: String, _ value: String) {
+        var name = name, value = value
+        name.withUTF8 { name in value.withUTF8 { value in appendBytes(name: name, value: value) } }
+    }
+
+    /// Calls `body` with each field's name and value bytes, in order, without making Strings.
+    package func forEachFieldBytes(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        for field in strings {
+            var name = field.name, value = field.value
+            name.withUTF8 { name in value.withUTF8 { value in body(name, value) } }
+        }
+        packed.withUnsafeBufferPointer { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let record = Self.record(in: bytes, at: offset)
+                body(UnsafeBufferPointer(rebasing: bytes[record.name]), UnsafeBufferPointer(rebasing: bytes[record.value]))
+                offset = record.end
+            }
+        }
+    }
+
+    package static func == (lhs: HTTPFields, rhs: HTTPFields) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.packed.isEmpty && rhs.packed.isEmpty { return lhs.strings == rhs.strings }
+        return lhs.elementsEqual(rhs)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for field in self { hasher.combine(field) }
+    }
+
+    /// Where the record at `offset` keeps its name and value, and where the next one starts.
+    /// `packed` is only ever written by `appendBytes`, so every record is whole.
+    @inline(__always)
+    private static func record(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (name: Range<Int>, value: Range<Int>, end: Int) {
+        let nameCount = length(in: bytes, at: offset)
+        let valueCount = length(in: bytes, at: offset + 4)
+        let nameStart = offset + 8
+        let valueStart = nameStart + nameCount
+        return (nameStart..<valueStart, valueStart..<(valueStart + valueCount), valueStart + valueCount)
+    }
+
+    @inline(__always)
+    private static func length(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+    }
+
+    /// A record's two lengths, 4 bytes each, little-endian.
+    private static func writeLengths(_ name: Int, _ value: Int, to bytes: UnsafeMutablePointer<UInt8>) {
+        let name = UInt32(truncatingIfNeeded: name), value = UInt32(truncatingIfNeeded: value)
+        bytes[0] = UInt8(truncatingIfNeeded: name)
+        bytes[1] = UInt8(truncatingIfNeeded: name >> 8)
+        bytes[2] = UInt8(truncatingIfNeeded: name >> 16)
+        bytes[3] = UInt8(truncatingIfNeeded: name >> 24)
+        bytes[4] = UInt8(truncatingIfNeeded: value)
+        bytes[5] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[6] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[7] = UInt8(truncatingIfNeeded: value >> 24)
     }
 
     /// ASCII case-insensitive comparison of two field names, without allocating.
     @inlinable
     package static func namesEqual(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
-        return a.withUTF8 { pa in
-            b.withUTF8 { pb in
-                guard pa.count == pb.count else { return false }
-                for i in 0..<pa.count {
-                    var x = pa[i], y = pb[i]
-                    if x >= 65 && x <= 90 { x += 32 }
-                    if y >= 65 && y <= 90 { y += 32 }
-                    if x != y { return false }
-                }
-                return true
-            }
+        return a.withUTF8 { pa in b.withUTF8 { pb in namesEqual(pa, pb) } }
+    }
+
+    /// ASCII case-insensitive comparison of two field names given as bytes.
+    @inlinable
+    package static func namesEqual(_ pa: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard pa.count == pb.count else { return false }
+        for i in 0..<pa.count {
+            var x = pa[i], y = pb[i]
+            if x >= 65 && x <= 90 { x += 32 }
+            if y >= 65 && y <= 90 { y += 32 }
+            if x != y { return false }
         }
+        return true
     }
 }

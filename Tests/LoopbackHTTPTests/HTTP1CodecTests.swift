@@ -82,6 +82,23 @@ func request(_ method: String, _ path: String, headers: HTTPFields, body: String
         #expect(third == [write("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"), .dispatch(request("GET", "/3", headers: ["Host": "h"]), stream: 3)])
     }
 
+    /// The server's path: a response is appended to the connection's output buffer (kept
+    /// from one response to the next), ahead of what its call appends to the actions.
+    @Test func aResponseWrittenIntoTheOutputBufferIsAppendedBeforeTheNextDispatch() {
+        var driver = CodecDriver()
+        _ = driver.receive("GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        var output = Array("earlier ".utf8)
+        var actions: [ConnectionAction] = []
+        driver.codec.respond(HTTPResponse(status: .noContent), stream: 1, forceClose: false, writingTo: &output, into: &actions)
+        #expect(String(decoding: output, as: UTF8.self) == "earlier HTTP/1.1 204 No Content\r\n\r\n")
+        #expect(actions == [.dispatch(request("GET", "/2", headers: ["Host": "h", "Connection": "close"]), stream: 2)])
+        actions = []
+        driver.codec.respond(HTTPResponse(status: .ok, body: [0x41]), stream: 2, forceClose: false, writingTo: &output, into: &actions)
+        #expect(String(decoding: output, as: UTF8.self)
+            == "earlier HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 1\r\nconnection: close\r\n\r\nA")
+        #expect(actions == [.close])
+    }
+
     @Test func aResponseForAnotherStreamIsIgnored() {
         var driver = CodecDriver()
         _ = driver.receive("GET / HTTP/1.1\r\nHost: h\r\n\r\n")

@@ -111,11 +111,22 @@ package struct HTTP1Codec: ConnectionCodec {
     /// Writes the response for `stream`; `forceClose` adds `connection: close` and closes
     /// after it (used for the `.goAway` disposition, which HTTP/1.1 has no frame for).
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, forceClose: Bool, into actions: inout [ConnectionAction]) {
+        var bytes: [UInt8] = []
+        let first = actions.count
+        respond(response, stream: stream, forceClose: forceClose, writingTo: &bytes, into: &actions)
+        if !bytes.isEmpty { actions.insert(.write(bytes), at: first) }
+    }
+
+    /// As ``respond(_:stream:forceClose:into:)``, but the response's bytes are appended to
+    /// `output` (the connection's reused output buffer) instead of becoming a `.write`
+    /// action; they come before everything this call appends to `actions`.
+    package mutating func respond(_ response: HTTPResponse, stream: UInt32, forceClose: Bool,
+                                  writingTo output: inout [UInt8], into actions: inout [ConnectionAction]) {
         guard state == .awaitingResponse, let flight = inFlight, flight.stream == stream else { return }
         inFlight = nil
         let closing = forceClose || !flight.keepAlive || draining || closeAfterResponse
-        actions.append(.write(HTTP1ResponseWriter.serialize(
-            response, headRequest: flight.isHead, minorVersion: flight.minorVersion, closing: closing)))
+        HTTP1ResponseWriter.serialize(
+            response, headRequest: flight.isHead, minorVersion: flight.minorVersion, closing: closing, into: &output)
         if closing {
             close(into: &actions)
             return

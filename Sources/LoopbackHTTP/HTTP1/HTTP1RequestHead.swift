@@ -74,20 +74,37 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         let requestLineEnd = lineEnd(bytes, from: 0, limit: contentEnd)
         var result = try parseRequestLine(UnsafeBufferPointer(rebasing: bytes[0..<requestLineEnd]))
 
-        var fields: [HTTPFields.Field] = []
-        fields.reserveCapacity(max(0, lineCount - 1))
+        // The fields are written as records into scratch memory and become the request's
+        // HTTPFields with one copy: no String and no allocation per field (HTTPFields makes
+        // Strings only when a field is read). A field's record is its name, its value and
+        // 8 bytes, so the head's length plus 8 per line is always room enough.
         var special = SpecialFields(minorVersion: result.minorVersion)
-        var fieldNumber = 0
-        lineStart = requestLineEnd + 2
-        while lineStart < contentEnd {
-            let end = lineEnd(bytes, from: lineStart, limit: contentEnd)
-            fieldNumber += 1
-            let field = try parseField(UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), number: fieldNumber)
-            special.note(field)
-            fields.append(field)
-            lineStart = end + 2
+        let scratch = max(1, contentEnd - requestLineEnd + 8 * lineCount)
+        let fields: Result<HTTPFields, HTTP1RequestError> = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratch) { memory in
+            var records = HTTPFields.RecordWriter(memory: memory)
+            var fieldNumber = 0
+            var lineStart = requestLineEnd + 2
+            while lineStart < contentEnd {
+                let end = lineEnd(bytes, from: lineStart, limit: contentEnd)
+                fieldNumber += 1
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+                let field: (name: Range<Int>, value: Range<Int>)
+                do throws(HTTP1RequestError) {
+                    field = try parseField(line, number: fieldNumber)
+                } catch {
+                    return .failure(error)
+                }
+                let name = UnsafeBufferPointer(rebasing: line[field.name])
+                let value = UnsafeBufferPointer(rebasing: line[field.value])
+                special.note(name: name, value: value)
+                guard records.append(name: name, value: value) else {
+                    return .failure(.headerTooLarge(limit: bytes.count))  // unreachable: the scratch fits every field
+                }
+                lineStart = end + 2
+            }
+            return .success(HTTPFields(records: records))
         }
-        result.headers = HTTPFields(fields)
+        result.headers = try fields.get()
         try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
         return result
     }
@@ -108,14 +125,10 @@ package struct HTTP1RequestHead: Hashable, Sendable {
 
     private static func parseRequestLine(_ line: UnsafeBufferPointer<UInt8>) throws(HTTP1RequestError) -> HTTP1RequestHead {
         // METHOD SP TARGET SP VERSION: exactly two spaces, method and target not empty.
-        var firstSpace = -1
-        var secondSpace = -1
-        var spaces = 0
-        for index in 0..<line.count where line[index] == ASCII.space {
-            spaces += 1
-            if spaces == 1 { firstSpace = index } else if spaces == 2 { secondSpace = index } else { break }
-        }
-        guard spaces == 2, firstSpace > 0, secondSpace > firstSpace + 1 else {
+        let firstSpace = find(ASCII.space, in: line, from: 0, to: line.count)
+        let secondSpace = find(ASCII.space, in: line, from: firstSpace + 1, to: line.count)
+        let thirdSpace = find(ASCII.space, in: line, from: secondSpace + 1, to: line.count)
+        guard secondSpace < line.count, thirdSpace == line.count, firstSpace > 0, secondSpace > firstSpace + 1 else {
             throw .malformed("the request line must be METHOD SP TARGET SP HTTP/1.1")
         }
         let methodBytes = UnsafeBufferPointer(rebasing: line[0..<firstSpace])
@@ -175,7 +188,8 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         }
     }
 
-    private static func parseField(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(HTTP1RequestError) -> HTTPFields.Field {
+    /// Checks one field line; returns where its name and (trimmed) value are in `line`.
+    private static func parseField(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(HTTP1RequestError) -> (name: Range<Int>, value: Range<Int>) {
         guard let first = line.first else { throw .malformed("empty header line \(number)") }
         if first == ASCII.space || first == ASCII.tab {
             throw .malformed("header line \(number) starts with whitespace (obs-fold is not accepted)")
@@ -201,9 +215,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
                 throw .malformed("header line \(number) has a control character in its value")
             }
         }
-        return HTTPFields.Field(
-            name: String(decoding: UnsafeBufferPointer(rebasing: line[0..<colon]), as: UTF8.self),
-            value: String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self))
+        return (0..<colon, valueStart..<valueEnd)
     }
 
     /// Where the fields that decide framing and the connection are, noted while parsing so
@@ -222,61 +234,51 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         var transferEncodingCount = 0
         var expect: String?
 
-        mutating func note(_ field: HTTPFields.Field) {
-            var name = field.name
-            name.withUTF8 { name in
-                switch name.count {
-                case 4 where equalsLowercase(name, "host"):
-                    hostCount += 1
-                    if firstHost == nil { firstHost = field.value }
-                case 6 where equalsLowercase(name, "expect"):
-                    if expect == nil { expect = field.value }
-                case 10 where equalsLowercase(name, "connection"):
-                    noteConnection(field.value)
-                case 14 where equalsLowercase(name, "content-length"):
-                    contentLengthCount += 1
-                    plainLength = contentLengthCount == 1 ? Self.plainDecimal(field.value) : nil
-                case 17 where equalsLowercase(name, "transfer-encoding"):
-                    transferEncodingCount += 1
-                default:
-                    break
-                }
+        mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 4 where equalsLowercase(name, "host"):
+                hostCount += 1
+                if firstHost == nil { firstHost = String(decoding: value, as: UTF8.self) }
+            case 6 where equalsLowercase(name, "expect"):
+                if expect == nil { expect = String(decoding: value, as: UTF8.self) }
+            case 10 where equalsLowercase(name, "connection"):
+                noteConnection(value)
+            case 14 where equalsLowercase(name, "content-length"):
+                contentLengthCount += 1
+                plainLength = contentLengthCount == 1 ? Self.plainDecimal(value) : nil
+            case 17 where equalsLowercase(name, "transfer-encoding"):
+                transferEncodingCount += 1
+            default:
+                break
             }
         }
 
         /// Comma-separated tokens, trimmed, compared case-insensitively to `close` and `keep-alive`.
-        private mutating func noteConnection(_ value: String) {
-            var value = value
-            value.withUTF8 { bytes in
-                var start = 0
-                while start <= bytes.count {
-                    var end = start
-                    while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                    var first = start, last = end
-                    while first < last, bytes[first] == ASCII.space || bytes[first] == ASCII.tab { first += 1 }
-                    while last > first, bytes[last - 1] == ASCII.space || bytes[last - 1] == ASCII.tab { last -= 1 }
-                    let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
-                    if token.count == 5 && equalsLowercase(token, "close") { keepAlive = false }
-                    if token.count == 10 && equalsLowercase(token, "keep-alive") && minorVersion == 0 { keepAlive = true }
-                    start = end + 1
-                }
+        private mutating func noteConnection(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start, last = end
+                while first < last, bytes[first] == ASCII.space || bytes[first] == ASCII.tab { first += 1 }
+                while last > first, bytes[last - 1] == ASCII.space || bytes[last - 1] == ASCII.tab { last -= 1 }
+                let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
+                if token.count == 5 && equalsLowercase(token, "close") { keepAlive = false }
+                if token.count == 10 && equalsLowercase(token, "keep-alive") && minorVersion == 0 { keepAlive = true }
+                start = end + 1
             }
         }
 
         /// 1 to 18 ASCII digits as a number (no overflow possible), else nil.
-        private static func plainDecimal(_ value: String) -> Int? {
-            var value = value
-            return value.withUTF8 { bytes -> Int? in
-                guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-                var number = 0
-                for byte in bytes {
-                    guard byte >= 0x30 && byte <= 0x39 else { return nil }
-                    number = number * 10 + Int(byte - 0x30)
-                }
-                return number
+        private static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+            var number = 0
+            for byte in bytes {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                number = number * 10 + Int(byte - 0x30)
             }
+            return number
         }
-
     }
 
     private mutating func interpretFields(_ special: SpecialFields, maxBodyBytes: Int) throws(HTTP1RequestError) {
@@ -351,19 +353,13 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     }
 }
 
-/// tchar of RFC 9110 §5.6.2.
+/// tchar of RFC 9110 §5.6.2: ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``, as a 128-bit set (one
+/// shift and mask per byte; the test suite checks it against the grammar's list).
 @inline(__always)
 func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        return true
-    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-         UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-         UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-        return true
-    default:
-        return false
-    }
+    if byte < 64 { return (0x03FF_6CFA_0000_0000 as UInt64) >> UInt64(byte) & 1 != 0 }
+    if byte < 128 { return (0x57FF_FFFF_C7FF_FFFE as UInt64) >> UInt64(byte - 64) & 1 != 0 }
+    return false
 }
 
 /// ASCII case-insensitive equality of field-name bytes with a lowercase literal.

@@ -16,34 +16,36 @@ package enum HTTP1ResponseWriter {
     ///     gets `connection: keep-alive`.
     ///   - closing: the connection closes after this response: adds `connection: close`.
     package static func serialize(_ response: HTTPResponse, headRequest: Bool, minorVersion: Int, closing: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        serialize(response, headRequest: headRequest, minorVersion: minorVersion, closing: closing, into: &out)
+        return out
+    }
+
+    /// Appends the wire bytes of `response` to `out` (a buffer reused from one response to
+    /// the next); see ``serialize(_:headRequest:minorVersion:closing:)``.
+    package static func serialize(_ response: HTTPResponse, headRequest: Bool, minorVersion: Int, closing: Bool, into out: inout [UInt8]) {
         var status = response.status
         if status.code < 200 || status.code > 999 {
             // An interim or nonsense code as a final answer would leave the client waiting.
             status = .internalServerError
         }
         let bodyAllowed = status.code != 204 && status.code != 304
-        var out: [UInt8] = []
-        out.reserveCapacity(96 + response.body.count + response.headers.count * 48)
+        out.reserveCapacity(out.count + 96 + response.body.count + response.headers.count * 48)
         // No string interpolation: the status line and the length are written digit by digit.
         out.append(contentsOf: httpVersionSpace)
         appendDecimal(status.code, to: &out)
         out.append(ASCII.space)
-        appendSanitised(status.reasonPhrase, to: &out)
+        var reason = status.reasonPhrase
+        reason.withUTF8 { appendSanitised($0, to: &out) }
         out.append(ASCII.cr)
         out.append(ASCII.lf)
-        for field in response.headers {
-            var name = field.name
-            let keep = name.withUTF8 { name -> Bool in
-                guard !name.isEmpty else { return false }
-                if Self.isFramingField(name) { return false }
-                for byte in name where !isTokenByte(byte) { return false }
-                out.append(contentsOf: name)
-                return true
-            }
-            guard keep else { continue }
+        response.headers.forEachFieldBytes { name, value in
+            guard !name.isEmpty, !Self.isFramingField(name) else { return }
+            for byte in name where !isTokenByte(byte) { return }
+            out.append(contentsOf: name)
             out.append(UInt8(ascii: ":"))
             out.append(ASCII.space)
-            appendSanitised(field.value, to: &out)
+            appendSanitised(value, to: &out)
             out.append(ASCII.cr)
             out.append(ASCII.lf)
         }
@@ -62,7 +64,6 @@ package enum HTTP1ResponseWriter {
         if bodyAllowed && !headRequest {
             out.append(contentsOf: response.body)
         }
-        return out
     }
 
     /// The response for a refused request: its status, a one-line plain-text reason, and
@@ -108,21 +109,18 @@ package enum HTTP1ResponseWriter {
         }
     }
 
-    private static func appendSanitised(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            var clean = true
-            for byte in bytes where byte == ASCII.cr || byte == ASCII.lf || byte == 0 {
-                clean = false
-                break
-            }
-            if clean {
-                out.append(contentsOf: bytes)
-                return
-            }
-            for byte in bytes {
-                out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte)
-            }
+    private static func appendSanitised(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var clean = true
+        for byte in bytes where byte == ASCII.cr || byte == ASCII.lf || byte == 0 {
+            clean = false
+            break
+        }
+        if clean {
+            out.append(contentsOf: bytes)
+            return
+        }
+        for byte in bytes {
+            out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte)
         }
     }
 }

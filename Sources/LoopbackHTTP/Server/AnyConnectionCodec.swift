@@ -6,51 +6,53 @@
 ///
 /// HTTP/2 is ``HTTP2Connection``; ``HTTP2PrefaceRefusal`` remains for servers configured
 /// without HTTP/2 (`configuration.http2.enabled == false`).
+///
+/// Every codec is held in a ``CodecBox``: the enum is one reference, so reading it (the
+/// loop asks for `activity` and the buffered bytes several times per request) copies no
+/// codec, and a codec is mutated in place. A value of this type is the one handle to its
+/// connection's codec; a copy shares it.
 package enum AnyConnectionCodec: ConnectionCodec {
-    case sniffing(ProtocolSniffer)
-    case http1(HTTP1Codec)
-    case http2(HTTP2Connection)
+    case sniffing(CodecBox<ProtocolSniffer>)
+    case http1(CodecBox<HTTP1Codec>)
+    case http2(CodecBox<HTTP2Connection>)
     /// HTTP/2 is disabled: answers the preface with GOAWAY HTTP_1_1_REQUIRED.
-    case http2Unavailable(HTTP2PrefaceRefusal)
+    case http2Unavailable(CodecBox<HTTP2PrefaceRefusal>)
     /// TLS (the server has an identity); the HTTP codec runs inside it.
-    indirect case tls(TLSConnectionCodec)
-    /// Only while a case's payload is being mutated in place (avoids copying its buffers).
-    case transitioning
+    case tls(CodecBox<TLSConnectionCodec>)
 
     package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
         if let identity = configuration.tls {
-            self = .tls(TLSConnectionCodec(configuration: configuration, identity: identity, connectionID: connectionID))
+            self = .tls(CodecBox(TLSConnectionCodec(configuration: configuration, identity: identity, connectionID: connectionID)))
         } else {
-            self = .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+            self = .sniffing(CodecBox(ProtocolSniffer(configuration: configuration, connectionID: connectionID)))
         }
     }
 
     package var activity: ConnectionActivity {
         switch self {
-        case .sniffing(let sniffer): return sniffer.buffered.isEmpty ? .idle : .readingRequest
-        case .http1(let codec): return codec.activity
-        case .http2(let codec): return codec.activity
-        case .http2Unavailable(let codec): return codec.activity
-        case .tls(let codec): return codec.activity
-        case .transitioning: return .idle
+        case .sniffing(let box): return box.codec.buffered.isEmpty ? .idle : .readingRequest
+        case .http1(let box): return box.codec.activity
+        case .http2(let box): return box.codec.activity
+        case .http2Unavailable(let box): return box.codec.activity
+        case .tls(let box): return box.codec.activity
         }
     }
 
     /// Request-body octets buffered and not yet handed to the handler.
     package var bufferedBodyBytes: Int {
         switch self {
-        case .http1(let codec): return codec.bufferedBodyBytes
-        case .http2(let codec): return codec.bufferedBodyBytes
-        case .tls(let codec): return codec.inner?.bufferedBodyBytes ?? 0
-        case .sniffing, .http2Unavailable, .transitioning: return 0
+        case .http1(let box): return box.codec.bufferedBodyBytes
+        case .http2(let box): return box.codec.bufferedBodyBytes
+        case .tls(let box): return box.codec.inner?.bufferedBodyBytes ?? 0
+        case .sniffing, .http2Unavailable: return 0
         }
     }
 
     /// HTTP/2 response DATA queued behind flow control (0 for HTTP/1.1).
     package var queuedResponseBytes: Int {
         switch self {
-        case .http2(let codec): return codec.queuedResponseBytes
-        case .tls(let codec): return codec.inner?.queuedResponseBytes ?? 0
+        case .http2(let box): return box.codec.queuedResponseBytes
+        case .tls(let box): return box.codec.inner?.queuedResponseBytes ?? 0
         default: return 0
         }
     }
@@ -59,8 +61,8 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// dropping this codec frees.
     package var heldBufferBytes: Int {
         switch self {
-        case .http2(let codec): return codec.bufferedBodyBytes + codec.queuedResponseBytes
-        case .tls(let codec): return codec.inner?.heldBufferBytes ?? 0
+        case .http2(let box): return box.codec.bufferedBodyBytes + box.codec.queuedResponseBytes
+        case .tls(let box): return box.codec.inner?.heldBufferBytes ?? 0
         default: return bufferedBodyBytes
         }
     }
@@ -69,8 +71,8 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// ``HTTP2Connection/oldestStalledSend``); nil for HTTP/1.1, whose unsent output is the shell's.
     package var oldestStalledSend: UInt64? {
         switch self {
-        case .http2(let codec): return codec.oldestStalledSend
-        case .tls(let codec): return codec.inner?.oldestStalledSend
+        case .http2(let box): return box.codec.oldestStalledSend
+        case .tls(let box): return box.codec.inner?.oldestStalledSend
         default: return nil
         }
     }
@@ -78,16 +80,9 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// HTTP/2: resets the streams whose response made no progress since `cutoff`.
     package mutating func resetStalledSends(madeNoProgressSince cutoff: UInt64, into actions: inout [ConnectionAction]) {
         switch self {
-        case .http2(var codec):
-            self = .transitioning
-            codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
-            self = .http2(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
-            self = .tls(codec)
-        default:
-            break
+        case .http2(let box): box.codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
+        case .tls(let box): box.codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
+        default: break
         }
     }
 
@@ -95,186 +90,91 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// ``RequestBodyBudget``; the connection is going away.
     package mutating func releaseBufferedBodies() {
         switch self {
-        case .http2(var codec):
-            self = .transitioning
-            codec.releaseBufferedBodies()
-            self = .http2(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.inner?.releaseBufferedBodies()
-            self = .tls(codec)
-        default:
-            break
+        case .http2(let box): box.codec.releaseBufferedBodies()
+        case .tls(let box): box.codec.inner?.releaseBufferedBodies()
+        default: break
         }
     }
 
     /// Nothing to do while sniffing; the chosen codec is started once the protocol is known.
     package mutating func start(into actions: inout [ConnectionAction]) {
         switch self {
-        case .http1(var codec):
-            self = .transitioning
-            codec.start(into: &actions)
-            self = .http1(codec)
-        case .http2(var codec):
-            self = .transitioning
-            codec.start(into: &actions)
-            self = .http2(codec)
-        case .http2Unavailable(var codec):
-            self = .transitioning
-            codec.start(into: &actions)
-            self = .http2Unavailable(codec)
-        case .sniffing, .tls, .transitioning:
-            break
+        case .http1(let box): box.codec.start(into: &actions)
+        case .http2(let box): box.codec.start(into: &actions)
+        case .http2Unavailable(let box): box.codec.start(into: &actions)
+        case .sniffing, .tls: break
         }
     }
 
     package mutating func receive(_ bytes: UnsafeRawBufferPointer, into actions: inout [ConnectionAction]) {
-        // `consume self` moves the payload out instead of copying it (no retain and release
-        // of every buffer per call); `self` is set again on every path.
-        switch consume self {
-        case .sniffing(var sniffer):
-            self = .transitioning
-            sniffer.buffered.append(contentsOf: bytes)
-            guard sniffer.verdict != nil else {
-                self = .sniffing(sniffer)
-                return
-            }
-            self = sniffer.makeCodec()
-            self.start(into: &actions)
-            sniffer.buffered.withUnsafeBytes { self.receive($0, into: &actions) }
-        case .http1(var codec):
-            self = .transitioning
-            codec.receive(bytes, into: &actions)
-            self = .http1(codec)
-        case .http2(var codec):
-            self = .transitioning
-            codec.receive(bytes, into: &actions)
-            self = .http2(codec)
-        case .http2Unavailable(var codec):
-            self = .transitioning
-            codec.receive(bytes, into: &actions)
-            self = .http2Unavailable(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.receive(bytes, into: &actions)
-            self = .tls(codec)
-        case .transitioning:
-            self = .transitioning
+        switch self {
+        case .sniffing(let box):
+            box.codec.buffered.append(contentsOf: bytes)
+            guard box.codec.verdict != nil else { return }
+            self = box.codec.makeCodec()
+            start(into: &actions)
+            box.codec.buffered.withUnsafeBytes { receive($0, into: &actions) }
+        case .http1(let box): box.codec.receive(bytes, into: &actions)
+        case .http2(let box): box.codec.receive(bytes, into: &actions)
+        case .http2Unavailable(let box): box.codec.receive(bytes, into: &actions)
+        case .tls(let box): box.codec.receive(bytes, into: &actions)
         }
     }
 
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
-        switch consume self {  // moved, not copied (see receive)
-        case .http1(var codec):
-            self = .transitioning
-            codec.respond(response, stream: stream, into: &actions)
-            self = .http1(codec)
-        case .http2(var codec):
-            self = .transitioning
-            codec.respond(response, stream: stream, into: &actions)
-            self = .http2(codec)
-        case .http2Unavailable(var codec):
-            self = .transitioning
-            codec.respond(response, stream: stream, into: &actions)
-            self = .http2Unavailable(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.respond(response, stream: stream, into: &actions)
-            self = .tls(codec)
-        case .sniffing(let sniffer):
-            self = .sniffing(sniffer)
-        case .transitioning:
-            self = .transitioning
+        switch self {
+        case .http1(let box): box.codec.respond(response, stream: stream, into: &actions)
+        case .http2(let box): box.codec.respond(response, stream: stream, into: &actions)
+        case .http2Unavailable(let box): box.codec.respond(response, stream: stream, into: &actions)
+        case .tls(let box): box.codec.respond(response, stream: stream, into: &actions)
+        case .sniffing: break
         }
     }
 
     package mutating func abandon(stream: UInt32, disposition: ResponseDisposition, into actions: inout [ConnectionAction]) {
         switch self {
-        case .http1(var codec):
-            self = .transitioning
-            codec.abandon(stream: stream, disposition: disposition, into: &actions)
-            self = .http1(codec)
-        case .http2(var codec):
-            self = .transitioning
-            codec.abandon(stream: stream, disposition: disposition, into: &actions)
-            self = .http2(codec)
-        case .http2Unavailable(var codec):
-            self = .transitioning
-            codec.abandon(stream: stream, disposition: disposition, into: &actions)
-            self = .http2Unavailable(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.abandon(stream: stream, disposition: disposition, into: &actions)
-            self = .tls(codec)
-        case .sniffing, .transitioning:
-            break
+        case .http1(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
+        case .http2(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
+        case .http2Unavailable(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
+        case .tls(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
+        case .sniffing: break
         }
     }
 
     package mutating func peerClosed(into actions: inout [ConnectionAction]) {
         switch self {
-        case .sniffing, .transitioning:
-            actions.append(.close)
-        case .http1(var codec):
-            self = .transitioning
-            codec.peerClosed(into: &actions)
-            self = .http1(codec)
-        case .http2(var codec):
-            self = .transitioning
-            codec.peerClosed(into: &actions)
-            self = .http2(codec)
-        case .http2Unavailable(var codec):
-            self = .transitioning
-            codec.peerClosed(into: &actions)
-            self = .http2Unavailable(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.peerClosed(into: &actions)
-            self = .tls(codec)
+        case .sniffing: actions.append(.close)
+        case .http1(let box): box.codec.peerClosed(into: &actions)
+        case .http2(let box): box.codec.peerClosed(into: &actions)
+        case .http2Unavailable(let box): box.codec.peerClosed(into: &actions)
+        case .tls(let box): box.codec.peerClosed(into: &actions)
         }
     }
 
     package mutating func shutdown(into actions: inout [ConnectionAction]) {
         switch self {
-        case .sniffing, .transitioning:
-            actions.append(.close)
-        case .http1(var codec):
-            self = .transitioning
-            codec.shutdown(into: &actions)
-            self = .http1(codec)
-        case .http2(var codec):
-            self = .transitioning
-            codec.shutdown(into: &actions)
-            self = .http2(codec)
-        case .http2Unavailable(var codec):
-            self = .transitioning
-            codec.shutdown(into: &actions)
-            self = .http2Unavailable(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.shutdown(into: &actions)
-            self = .tls(codec)
+        case .sniffing: actions.append(.close)
+        case .http1(let box): box.codec.shutdown(into: &actions)
+        case .http2(let box): box.codec.shutdown(into: &actions)
+        case .http2Unavailable(let box): box.codec.shutdown(into: &actions)
+        case .tls(let box): box.codec.shutdown(into: &actions)
         }
     }
 
     /// Delivers a handler's response according to its disposition (`.delay` and `.hang`
     /// are the shell's business and never arrive here; a delayed response arrives as `.send`).
     package mutating func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
-        if case .tls(var codec) = self {
-            self = .transitioning
-            codec.deliver(response, stream: stream, into: &actions)
-            self = .tls(codec)
+        if case .tls(let box) = self {
+            box.codec.deliver(response, stream: stream, into: &actions)
             return
         }
         switch response.disposition {
         case .send, .delay, .hang:
             respond(response, stream: stream, into: &actions)
         case .goAway:
-            if case .http1(var codec) = self {
+            if case .http1(let box) = self {
                 // HTTP/1.1 has no GOAWAY: the response is written with `connection: close`.
-                self = .transitioning
-                codec.respond(response, stream: stream, forceClose: true, into: &actions)
-                self = .http1(codec)
+                box.codec.respond(response, stream: stream, forceClose: true, into: &actions)
             } else {
                 abandon(stream: stream, disposition: response.disposition, into: &actions)
             }
@@ -287,14 +187,8 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// other protocols shut down gracefully.
     package mutating func timedOut(into actions: inout [ConnectionAction]) {
         switch self {
-        case .http1(var codec):
-            self = .transitioning
-            codec.requestTimedOut(into: &actions)
-            self = .http1(codec)
-        case .tls(var codec):
-            self = .transitioning
-            codec.timedOut(into: &actions)
-            self = .tls(codec)
+        case .http1(let box): box.codec.requestTimedOut(into: &actions)
+        case .tls(let box): box.codec.timedOut(into: &actions)
         default:
             shutdown(into: &actions)
             actions.append(.close)
@@ -302,6 +196,13 @@ package enum AnyConnectionCodec: ConnectionCodec {
     }
 }
 
+/// One connection's codec behind a reference, mutated in place (see ``AnyConnectionCodec``).
+/// Confined to the connection's loop thread, like the codec; every access is one call of the
+/// codec's that does not reach back into its box, so the dynamic exclusivity check is left out.
+package final class CodecBox<Codec> {
+    @exclusivity(unchecked) package var codec: Codec
+    package init(_ codec: Codec) { self.codec = codec }
+}
 /// Buffers a connection's first bytes until they show which protocol it speaks.
 package struct ProtocolSniffer {
     /// The HTTP/2 client connection preface (RFC 9113 §3.4).
@@ -327,9 +228,9 @@ package struct ProtocolSniffer {
     func makeCodec() -> AnyConnectionCodec {
         switch verdict {
         case .http2:
-            guard configuration.http2.enabled else { return .http2Unavailable(HTTP2PrefaceRefusal()) }
-            return .http2(HTTP2Connection(configuration: configuration, connectionID: connectionID))
-        case .http1, nil: return .http1(HTTP1Codec(configuration: configuration, connectionID: connectionID))
+            guard configuration.http2.enabled else { return .http2Unavailable(CodecBox(HTTP2PrefaceRefusal())) }
+            return .http2(CodecBox(HTTP2Connection(configuration: configuration, connectionID: connectionID)))
+        case .http1, nil: return .http1(CodecBox(HTTP1Codec(configuration: configuration, connectionID: connectionID)))
         }
     }
 }

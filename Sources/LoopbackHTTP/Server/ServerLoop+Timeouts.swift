@@ -41,8 +41,9 @@ extension ServerLoop {
 
     /// Queues a check at the earlier of the connection's deadlines, unless one is queued sooner.
     func scheduleCheck(_ connection: ServerConnection) {
-        let deadlines = [connection.deadline, connection.sendDeadline].compactMap { $0 }
-        guard let deadline = deadlines.min() else { return }
+        var earliest = connection.deadline
+        if let send = connection.sendDeadline, earliest.map({ send < $0 }) ?? true { earliest = send }
+        guard let deadline = earliest else { return }
         if let scheduled = connection.scheduledCheck, scheduled <= deadline { return }
         connection.scheduledCheck = deadline
         timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))

@@ -6,6 +6,9 @@ import Darwin
 
 /// The event loop of one ``HTTPServer``: accepts, reads, runs codecs and the handler,
 /// writes, and enforces timeouts. Created on, and confined to, the server's loop thread.
+///
+/// Its stored properties opt out of dynamic exclusivity checks (`@exclusivity(unchecked)`):
+/// only the loop thread touches them, and the checks cost more per request than parsing it.
 final class ServerLoop {
     enum TimerEvent {
         case connectionCheck(fd: Int32, id: UInt64)
@@ -18,19 +21,21 @@ final class ServerLoop {
     let handler: HTTPHandler
     let control: ServerControl
     let poller: EventPoller
-    var listener: Int32
-    var listenerInterest: PollInterest = .none
-    var acceptBackoff = false
-    var connections: [Int32: ServerConnection] = [:]
-    var timers = TimerQueue<TimerEvent>()
-    var nextConnectionID: UInt64 = 1
-    var events: [PollEvent] = []
+    @exclusivity(unchecked) var listener: Int32
+    @exclusivity(unchecked) var listenerInterest: PollInterest = .none
+    @exclusivity(unchecked) var acceptBackoff = false
+    @exclusivity(unchecked) var connections = ConnectionTable()
+    @exclusivity(unchecked) var timers = TimerQueue<TimerEvent>()
+    @exclusivity(unchecked) var nextConnectionID: UInt64 = 1
+    @exclusivity(unchecked) var events: [PollEvent] = []
+    /// An empty action list with capacity, reused from one read to the next (see ``run(_:on:)``).
+    @exclusivity(unchecked) var spareActions: [ConnectionAction] = []
     let readBuffer: UnsafeMutableRawBufferPointer
-    var stopping = false
+    @exclusivity(unchecked) var stopping = false
     /// Buffer bytes dropped since freed memory was last returned (``releaseFreedMemory()``).
-    var releasedSinceTrim = 0
+    @exclusivity(unchecked) var releasedSinceTrim = 0
     /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
-    var turn: UInt64 = 0
+    @exclusivity(unchecked) var turn: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
@@ -229,6 +234,7 @@ final class ServerLoop {
                 if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
             } else {
                 var actions: [ConnectionAction] = []
+                swap(&actions, &spareActions)
                 connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
                 if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
                 run(actions, on: connection)
@@ -242,15 +248,16 @@ final class ServerLoop {
 
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
-    func run(_ initial: [ConnectionAction], on connection: ServerConnection) {
+    func run(_ initial: consuming [ConnectionAction], on connection: ServerConnection) {
+        var actions = initial
+        defer { keepSpare(&actions) }
         let framesGoFirst = defersOnlyRequests(connection)
         if !connection.deferredActions.isEmpty && !framesGoFirst {
             // Keep order: new actions queue behind the ones held back by backpressure.
-            connection.deferredActions.append(contentsOf: initial)
+            connection.deferredActions.append(contentsOf: actions)
             flushAndSettle(connection)
             return
         }
-        var actions = initial
         var index = 0
         processing: while index < actions.count {
             let action = actions[index]
@@ -283,6 +290,14 @@ final class ServerLoop {
         flushAndSettle(connection)
     }
 
+    /// Empties a finished action list and keeps it for the next read, so a request does
+    /// not allocate one.
+    private func keepSpare(_ actions: inout [ConnectionAction]) {
+        guard actions.capacity <= 64, actions.capacity > spareActions.capacity else { return }
+        actions.removeAll(keepingCapacity: true)
+        swap(&actions, &spareActions)
+    }
+
     func apply(_ response: HTTPResponse, stream: UInt32, on connection: ServerConnection, into actions: inout [ConnectionAction]) {
         switch response.disposition {
         case .delay(let milliseconds):
@@ -295,7 +310,24 @@ final class ServerLoop {
                 .delayedResponse(fd: connection.fd, id: connection.id, stream: stream, response: delayed))
         case .hang:
             connection.hungStreams += 1
-        case .send, .reset, .loseResponse, .goAway:
+        case .send, .goAway:
+            guard case .http1(let box) = connection.codec, !connection.closeWhenFlushed else {
+                connection.codec.deliver(response, stream: stream, into: &actions)
+                return
+            }
+            // HTTP/1.1 serialises straight into the connection's output buffer, which keeps
+            // its capacity from one response to the next. (Every earlier action is already
+            // performed: an HTTP/1.1 dispatch is the last action of its read.)
+            var forceClose = false
+            if case .goAway = response.disposition { forceClose = true }  // no GOAWAY in HTTP/1.1: close
+            let wasIdle = connection.pendingOutput == 0
+            if wasIdle && connection.outputStart > 0 {
+                connection.output.removeAll(keepingCapacity: true)
+                connection.outputStart = 0
+            }
+            box.codec.respond(response, stream: stream, forceClose: forceClose, writingTo: &connection.output, into: &actions)
+            if wasIdle && connection.pendingOutput > 0 { connection.lastWriteProgress = TimerQueue<TimerEvent>.now }
+        case .reset, .loseResponse:
             connection.codec.deliver(response, stream: stream, into: &actions)
         }
     }

@@ -38,9 +38,9 @@ package struct TLSConnectionCodec {
     /// The inner codec for the protocol ALPN chose.
     private func makeInnerCodec() -> AnyConnectionCodec {
         switch tls.applicationProtocol {
-        case "h2": return .http2(HTTP2Connection(configuration: configuration, connectionID: connectionID))
-        case "http/1.1": return .http1(HTTP1Codec(configuration: configuration, connectionID: connectionID))
-        default: return .sniffing(ProtocolSniffer(configuration: configuration, connectionID: connectionID))
+        case "h2": return .http2(CodecBox(HTTP2Connection(configuration: configuration, connectionID: connectionID)))
+        case "http/1.1": return .http1(CodecBox(HTTP1Codec(configuration: configuration, connectionID: connectionID)))
+        default: return .sniffing(CodecBox(ProtocolSniffer(configuration: configuration, connectionID: connectionID)))
         }
     }
 
