@@ -23,16 +23,18 @@ package struct PlainInputAcceptor: Sendable {
     /// its Strings) for every member of every body.
     private final class DeclaredMember: Sendable {
         let name: [UInt8]
-        /// Nil when the member is not a plain string (forbidden, a number, an object…).
-        let schema: StringSchema?
+        /// False when the member is not a plain string (forbidden, a number, an object…).
         let isString: Bool
+        /// The member's schema when ``isString`` (not optional: reading a payload out of an
+        /// optional copies it).
+        let schema: StringSchema
         /// The schema's allowed values, as bytes, in ``StringSchema/allowedValues`` order.
         let allowedBytes: [[UInt8]]
 
         init(name: [UInt8], schema: StringSchema?) {
             self.name = name
-            self.schema = schema
             self.isString = schema != nil
+            self.schema = schema ?? StringSchema()
             self.allowedBytes = (schema?.allowedValues ?? []).map { Array($0.utf8) }
         }
     }
@@ -98,16 +100,15 @@ package struct PlainInputAcceptor: Sendable {
             guard let key = scanner.plainString(), let index = memberIndex(of: key) else { return nil }
             let bit: UInt64 = 1 << UInt64(index)
             let member = members[index]
-            // Optional chaining into `schema` below, not `if let`: binding would copy it.
             guard values.present & bit == 0, member.isString else { return nil }
             scanner.skipWhitespace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipWhitespace()
             guard let text = scanner.plainString() else { return nil }
             // An allowed value is taken as declared, not built again from the bytes.
-            let value = Self.allowedValue(text, of: member).flatMap { member.schema?.allowedValues?[$0] }
+            let value = Self.allowedValue(text, of: member).flatMap { member.schema.allowedValues?[$0] }
                 ?? String(decoding: text, as: UTF8.self)
-            guard member.schema?.admits(value) == true else { return nil }
+            guard member.schema.admits(value) else { return nil }
             values.values[index] = value
             values.present |= bit
             scanner.skipWhitespace()
