@@ -35,10 +35,18 @@ extension JSONParser {
     /// non-ASCII (exact SWAR tests: no false negatives; any hit falls back to the byte loop).
     @inline(__always)
     private mutating func skipPlainASCII() {
-        guard let base = bytes.baseAddress else { return }
+        index = Self.endOfPlainASCII(bytes, from: index)
+    }
+
+    /// Where the 8-byte words from `start` first hold a quote, a backslash, a control
+    /// character or non-ASCII, or fewer than 8 bytes remain: the byte loop takes over there.
+    @inline(__always)
+    static func endOfPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        while end &- index >= 8 {
+        var index = start
+        while bytes.count &- index >= 8 {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
@@ -46,9 +54,10 @@ extension JSONParser {
                 | ((quote &- ones) & ~quote)
                 | ((backslash &- ones) & ~backslash)
                 | word
-            if special & highBits != 0 { return }
+            if special & highBits != 0 { return index }
             index &+= 8
         }
+        return index
     }
 
     /// The slow path: `index` is at the first backslash; `start` is after the opening quote.

@@ -11,7 +11,8 @@ struct BackendStore {
     /// `account NUL idempotency-key` → how many kept opens carry it: a repeat is found in O(1).
     var openKeys: [String: Int] = [:]
     var journal: BoundedRing<BackendJournalEntry>
-    var requestCounts: [FakeBackend.Endpoint: Int] = [:]
+    /// Requests per endpoint, in `Endpoint.allCases` order: counted by index, not by hash.
+    private var countsByEndpoint = [Int](repeating: 0, count: FakeBackend.Endpoint.allCases.count)
     var sequence: UInt64 = 0
     var faults: [ActiveFault]
     var isOffline = false
@@ -40,7 +41,11 @@ struct BackendStore {
     }
 
     var snapshot: FakeBackendState {
-        FakeBackendState(devices: devices, opens: opens, requestCounts: requestCounts,
+        var requestCounts: [FakeBackend.Endpoint: Int] = [:]
+        for (index, endpoint) in FakeBackend.Endpoint.allCases.enumerated() where countsByEndpoint[index] > 0 {
+            requestCounts[endpoint] = countsByEndpoint[index]
+        }
+        return FakeBackendState(devices: devices, opens: opens, requestCounts: requestCounts,
                          journalDropped: journal.dropped, isOffline: isOffline, journalBuffer: journal)
     }
 
@@ -123,6 +128,20 @@ struct BackendStore {
         }
     }
 
+    /// Forgets every request count.
+    mutating func removeRequestCounts() {
+        for index in countsByEndpoint.indices { countsByEndpoint[index] = 0 }
+    }
+
+    /// The index of `endpoint` in `Endpoint.allCases` (a switch: this runs for every request).
+    static func countIndex(_ endpoint: FakeBackend.Endpoint) -> Int {
+        switch endpoint {
+        case .putDevice: return 0
+        case .deleteDevice: return 1
+        case .opened: return 2
+        }
+    }
+
     /// Picks the fault for a request to `endpoint`: the first plan that strikes. Spent plans go.
     mutating func drawFault(for endpoint: FakeBackend.Endpoint) -> BackendFault? {
         var hit: BackendFault?
@@ -143,7 +162,7 @@ struct BackendStore {
                                  account: account, status: status, violations: violations, fault: fault, detail: detail,
                                  serverName: serverName)
         journal.append(entry)
-        if let endpoint { requestCounts[endpoint, default: 0] &+= 1 }
+        if let endpoint { countsByEndpoint[Self.countIndex(endpoint)] &+= 1 }
         return entry
     }
 }

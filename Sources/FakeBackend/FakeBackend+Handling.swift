@@ -101,18 +101,18 @@ extension FakeBackend {
                        now: Date, fault: BackendFault?) -> HTTPResponse {
         switch endpoint {
         case .putDevice:
-            let (document, bodyViolations) = validator.validate(registrationBody: request.body)
+            let (body, bodyViolations) = validator.validate(registrationBody: request.body)
             let violations = validator.validate(token: parameter) + bodyViolations
-            guard !violations.contains(where: { $0.severity == .error }), let document else {
+            guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let token = Self.lowercasedToken(parameter)
             let device = RegisteredDevice(
                 token: token, account: account,
-                environment: document.string(member: "environment") ?? "",
-                appVersion: document.string(member: "appVersion") ?? "",
-                publicKey: document.string(member: "publicKey") ?? "",
-                platform: document.string(member: "platform") ?? "ios",
+                environment: body.environment ?? "",
+                appVersion: body.appVersion ?? "",
+                publicKey: body.publicKey ?? "",
+                platform: body.platform ?? "ios",
                 updatedAt: now)
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: violations, fault: fault) { store, sequence in
@@ -141,12 +141,12 @@ extension FakeBackend {
             }
 
         case .opened:
-            let (document, bodyViolations) = validator.validate(openedBody: request.body)
+            let (body, bodyViolations) = validator.validate(openedBody: request.body)
             let violations = validator.validate(notificationID: parameter) + bodyViolations
-            guard !violations.contains(where: { $0.severity == .error }), let document else {
+            guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let action = document.string(member: "action") ?? ""
+            let action = body.action ?? ""
             let key = request.headers["Idempotency-Key"]
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: violations, fault: fault) { store, sequence in
@@ -203,7 +203,12 @@ extension FakeBackend {
     /// already (as apps send it; this runs for every device request).
     static func lowercasedToken(_ token: String) -> String {
         var bytes = token
-        let needsLowering = bytes.withUTF8 { utf8 in utf8.contains { ($0 >= 65 && $0 <= 90) || $0 >= 0x80 } }
+        let needsLowering = bytes.withUTF8 { utf8 -> Bool in
+            // Branch-free over the bytes: an uppercase ASCII letter or any non-ASCII byte.
+            var found: UInt8 = 0
+            for byte in utf8 { found |= (byte &- 65 < 26 ? 1 : 0) | (byte >> 7) }
+            return found != 0
+        }
         return needsLowering ? token.lowercased() : token
     }
 

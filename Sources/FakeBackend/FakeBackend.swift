@@ -154,7 +154,7 @@ public final class FakeBackend: Sendable {
             store.devices.removeAll()
             store.removeOpens()
             store.journal.removeAll()
-            store.requestCounts.removeAll()
+            store.removeRequestCounts()
             store.faults.removeAll()
             store.sessions = configuration.sessions
         }

@@ -67,10 +67,30 @@ enum FormatMatchers {
     }
 
     static func hexBytesProblem(_ value: String) -> String? {
+        var copy = value
+        if copy.withUTF8({ $0.count % 2 == 0 && !$0.isEmpty && allHexDigits($0) }) { return nil }
         if value.isEmpty { return "an empty string" }
         if let bad = badCharacter(in: value, where: isHexDigit) { return "\(bad), not a hex digit" }
         if value.utf8.count % 2 != 0 { return "\(value.utf8.count) hex digits, an odd number (each byte is two digits)" }
         return nil
+    }
+
+    /// True when every byte is a hex digit: one branch-free pass (a device token is checked
+    /// on every device request).
+    static func allHexDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var valid: UInt8 = 1
+        for byte in bytes {
+            valid &= hexBit(byte)
+        }
+        return valid == 1
+    }
+
+    /// 1 when `byte` is a hex digit, else 0, with no branches (as ``base64Bit(_:)``).
+    @inline(__always)
+    static func hexBit(_ byte: UInt8) -> UInt8 {
+        let digit: UInt8 = byte &- 0x30 < 10 ? 1 : 0                  // 0-9
+        let letter: UInt8 = (byte | 0x20) &- 0x61 < 6 ? 1 : 0        // A-F, a-f
+        return digit | letter
     }
 
     static func identifierProblem(_ value: String) -> String? {
@@ -155,19 +175,22 @@ enum FormatMatchers {
 
     static func p256KeyProblem(_ value: String) -> String? {
         if let problem = base64Problem(value) { return problem }
-        let bytes = Array(value.utf8)
-        if bytes.count != 88 {
-            return "\(bytes.count) base64 characters; a 65-byte uncompressed key is 88"
+        var copy = value
+        return copy.withUTF8 { bytes -> String? in
+            if bytes.count != 88 {
+                return "\(bytes.count) base64 characters; a 65-byte uncompressed key is 88"
+            }
+            guard bytes[0] == 0x42, bytes[1] >= 0x41, bytes[1] <= 0x50 else {
+                return "a key whose first byte is not 0x04 (not an uncompressed point)"
+            }
+            // The last data character carries 2 padding bits that must be zero.
+            let paddingCarriers: StaticString = "AEIMQUYcgkosw048"
+            guard bytes[87] == 0x3D, bytes[86] != 0x3D,
+                  paddingCarriers.withUTF8Buffer({ $0.contains(bytes[86]) }) else {
+                return "base64 whose padding bits are not zero"
+            }
+            return nil
         }
-        guard bytes[0] == 0x42, bytes[1] >= 0x41, bytes[1] <= 0x50 else {
-            return "a key whose first byte is not 0x04 (not an uncompressed point)"
-        }
-        // The last data character carries 2 padding bits that must be zero.
-        let paddingCarriers: [UInt8] = Array("AEIMQUYcgkosw048".utf8)
-        guard bytes[87] == 0x3D, bytes[86] != 0x3D, paddingCarriers.contains(bytes[86]) else {
-            return "base64 whose padding bits are not zero"
-        }
-        return nil
     }
 
     static func httpsURLProblem(_ value: String) -> String? {

@@ -17,4 +17,20 @@ public struct StringSchema: Sendable, Hashable {
         self.format = format
         self.allowedValues = allowedValues
     }
+
+    /// True when `text` breaks none of these limits: exactly when the validator reports
+    /// nothing about it (the tests hold the two together). Lets a valid value be accepted
+    /// without a document around it.
+    func admits(_ text: String) -> Bool {
+        // Optional chaining reads the stored values in place; `if let` would copy them
+        // (and retain every String in a format) on each call.
+        if allowedValues?.contains(text) == false { return false }
+        if minLength != nil || maxLength != nil, SchemaValidator.mayViolateLength(text, self) {
+            let count = FormatMatchers.scalarCount(text)
+            if let minLength, count < minLength { return false }
+            if let maxLength, count > maxLength { return false }
+        }
+        if format?.matches(text) == false { return false }
+        return true
+    }
 }
