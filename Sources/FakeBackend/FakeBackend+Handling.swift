@@ -268,9 +268,9 @@ extension FakeBackend {
     /// (`; charset=utf-8`) is read, and so is a request without `Content-Type`, which
     /// URLSession code often forgets; the contract check then reads the body as JSON.
     static func unsupportedMediaType(_ request: HTTPRequest) -> String? {
+        // What apps send, answered from the bytes (no String, no splitting; every PUT).
+        if request.headers.firstValue(of: "Content-Type", is: "application/json") { return nil }
         guard let value = request.headers["Content-Type"] else { return nil }
-        // What apps send, answered without splitting, trimming and lowercasing (every PUT).
-        if value == "application/json" { return nil }
         let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return mediaType.lowercased() == "application/json" ? nil : (mediaType.isEmpty ? "(empty)" : mediaType)

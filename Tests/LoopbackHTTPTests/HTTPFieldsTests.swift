@@ -54,6 +54,17 @@ import Testing
         #expect(bytes != Self.packed(Self.pairs.map { ($0.0, $0.1 + "!") }))
     }
 
+    @Test func firstValueIsComparedAsBytesInEitherForm() {
+        for fields in [Self.packed(Self.pairs), HTTPFields(Self.pairs.map { HTTPFields.Field(name: $0.0, value: $0.1) })] {
+            #expect(fields.firstValue(of: "content-type", is: "application/json"))
+            #expect(!fields.firstValue(of: "Content-Type", is: "application/JSON"))
+            #expect(!fields.firstValue(of: "Content-Type", is: "application/json; charset=utf-8"))
+            #expect(fields.firstValue(of: "x-dup", is: "1") && !fields.firstValue(of: "X-Dup", is: "2"))  // the first only
+            #expect(fields.firstValue(of: "Empty", is: ""))
+            #expect(!fields.firstValue(of: "Missing", is: ""))
+        }
+    }
+
     @Test func editsKeepOrderInEitherForm() {
         var bytes = Self.packed(Self.pairs)
         bytes["x-dup"] = "3"
