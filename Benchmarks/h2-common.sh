@@ -100,6 +100,18 @@ h2load_apns() {
   h2load_report "$2"
 }
 
+# apns_load URL NAME [--payload FILE]: REQUESTS pushes from apns-load (Benchmarks/APNsLoad,
+# release; -c 8 -m 32, the headers and token h2load_apns sends) to URL's port, each with a
+# different 300-byte payload (with --payload, that file every time); output in
+# $WORK/NAME.out, req/s on stdout (h2load_report reads apns-load's lines alike).
+apns_load() {
+  local url="$1" name="$2"
+  shift 2
+  "$(swift build -c release --show-bin-path)/apns-load" --port "${url##*:}" --token "$TOKEN" \
+    -n "$REQUESTS" -c 8 -m 32 "$@" > "$WORK/$name.out" 2>&1 || true
+  h2load_report "$name"
+}
+
 # h2load_report NAME: prints NAME's figures from $WORK/NAME.out to stderr, its req/s to stdout.
 h2load_report() {
   local rps ok codes
