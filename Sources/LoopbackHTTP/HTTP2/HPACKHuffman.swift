@@ -119,23 +119,28 @@ enum HPACKHuffman {
     }
 
     private static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        output.reserveCapacity(output.count + bytes.count)
-        HPACKHuffmanTable.lengths.withUnsafeBufferPointer { lengths in
-            HPACKHuffmanTable.codes.withUnsafeBufferPointer { codes in
-                var accumulator: UInt64 = 0
-                var pending = 0
-                for byte in bytes {
-                    let length = Int(lengths[Int(byte)])
-                    accumulator = (accumulator << UInt64(length)) | UInt64(codes[Int(byte)])
-                    pending += length
-                    while pending >= 8 {
-                        pending -= 8
-                        output.append(UInt8(truncatingIfNeeded: accumulator >> UInt64(pending)))
+        let start = output.count
+        let count = encodedLength(buffer: bytes)
+        output.append(contentsOf: repeatElement(0, count: count))
+        output.withUnsafeMutableBufferPointer { out in
+            HPACKHuffmanTable.lengths.withUnsafeBufferPointer { lengths in
+                HPACKHuffmanTable.codes.withUnsafeBufferPointer { codes in
+                    var position = start
+                    var accumulator: UInt64 = 0
+                    var pending = 0
+                    for byte in bytes {
+                        let length = Int(lengths[Int(byte)])
+                        accumulator = (accumulator << UInt64(length)) | UInt64(codes[Int(byte)])
+                        pending += length
+                        while pending >= 8 {
+                            pending -= 8
+                            out[position] = UInt8(truncatingIfNeeded: accumulator >> UInt64(pending))
+                            position += 1
+                        }
                     }
-                }
-                if pending > 0 {
-                    let padded = (accumulator << UInt64(8 - pending)) | ((1 << UInt64(8 - pending)) - 1)
-                    output.append(UInt8(truncatingIfNeeded: padded))
+                    if pending > 0 {
+                        out[position] = UInt8(truncatingIfNeeded: (accumulator << UInt64(8 - pending)) | ((1 << UInt64(8 - pending)) - 1))
+                    }
                 }
             }
         }
