@@ -132,14 +132,16 @@ package struct APNsRequestValidator: Sendable {
     func checkTopic(_ topic: String, pushType: APNsPushType) -> APNsReason? {
         guard !topic.isEmpty, topic.utf8.count <= 255,
               !topic.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
+        var bundleID: String?  // computed once, when needed
         if pushType != .mdm {
             if let suffix = pushType.topicSuffix {
                 guard APNsPushType.hasByteSuffix(topic.utf8, suffix), topic.utf8.count > suffix.utf8.count else { return .badTopic }
-            } else if APNsPushType.bundleID(ofTopic: topic) != topic {
-                return .badTopic
+            } else {
+                bundleID = APNsPushType.bundleID(ofTopic: topic)
+                if bundleID != topic { return .badTopic }
             }
         }
-        if !topics.isEmpty && pushType != .mdm && !topics.contains(APNsPushType.bundleID(ofTopic: topic)) {
+        if !topics.isEmpty && pushType != .mdm && !topics.contains(bundleID ?? APNsPushType.bundleID(ofTopic: topic)) {
             return .topicDisallowed
         }
         return nil
