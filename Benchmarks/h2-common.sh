@@ -1,6 +1,7 @@
 # Shared by Benchmarks/h2.sh, apns.sh and tls.sh (sourced, not run): the scratch folder
 # and its cleanup, free ports, the nginx-light h2c (or TLS) reference server, the APNs bench
-# server and payload, and reading h2load's figures. Loopback only.
+# server and payload, the apns-load client, and reading h2load's (and apns-load's) figures.
+# Loopback only.
 
 for tool in h2load nginx python3; do
   command -v "$tool" >/dev/null || { echo "Error: $tool is not installed (apt-get install -y nghttp2-client nginx-light)" >&2; exit 1; }
