@@ -27,6 +27,8 @@ let package = Package(
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
         // Benchmark-only server (Benchmarks/apns.sh); not a product.
         .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs", "LoopbackHTTP"], path: "Benchmarks/FakeAPNsServer"),
+        // Benchmark-only h2c load client, a different payload on every push (Benchmarks/apns.sh); not a product.
+        .executableTarget(name: "apns-load", dependencies: ["Contracts", "LoopbackHTTP"], path: "Benchmarks/APNsLoad"),
         .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend"], path: "Benchmarks/BackendStart"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "LoopbackHTTP"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),

@@ -1,6 +1,7 @@
 # Shared by Benchmarks/h2.sh, apns.sh and tls.sh (sourced, not run): the scratch folder
 # and its cleanup, free ports, the nginx-light h2c (or TLS) reference server, the APNs bench
-# server and payload, and reading h2load's figures. Loopback only.
+# server and payload, the apns-load client, and reading h2load's (and apns-load's) figures.
+# Loopback only.
 
 for tool in h2load nginx python3; do
   command -v "$tool" >/dev/null || { echo "Error: $tool is not installed (apt-get install -y nghttp2-client nginx-light)" >&2; exit 1; }
@@ -98,6 +99,18 @@ h2load_apns() {
     -H "apns-push-type: alert" -H "apns-priority: 10" \
     "$1/3/device/$device" > "$WORK/$2.out" 2>&1 || true
   h2load_report "$2"
+}
+
+# apns_load URL NAME [--payload FILE]: REQUESTS pushes from apns-load (Benchmarks/APNsLoad,
+# release; -c 8 -m 32, the headers and token h2load_apns sends) to URL's port, each with a
+# different 300-byte payload (with --payload, that file every time); output in
+# $WORK/NAME.out, req/s on stdout (h2load_report reads apns-load's lines alike).
+apns_load() {
+  local url="$1" name="$2"
+  shift 2
+  "$(swift build -c release --show-bin-path)/apns-load" --port "${url##*:}" --token "$TOKEN" \
+    -n "$REQUESTS" -c 8 -m 32 "$@" > "$WORK/$name.out" 2>&1 || true
+  h2load_report "$name"
 }
 
 # h2load_report NAME: prints NAME's figures from $WORK/NAME.out to stderr, its req/s to stdout.

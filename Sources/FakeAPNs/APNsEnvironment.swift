@@ -14,6 +14,18 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
     /// APNsEnvironment(host: "api.development.push.apple.com")   // .sandbox
     /// ```
     public init?(host: String) {
+        var bytes = host
+        if let known = bytes.withUTF8({ Self.environment(ofASCIIHost: $0) }) {
+            guard let environment = known else { return nil }
+            self = environment
+            return
+        }
+        guard let environment = Self.environment(ofHost: host) else { return nil }
+        self = environment
+    }
+
+    /// ``init(host:)`` for any host, through `String` (Unicode case mapping).
+    static func environment(ofHost host: String) -> APNsEnvironment? {
         var name = Substring(host)
         if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]"),
            name[name.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) {
@@ -23,11 +35,35 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
         // Byte-wise and bounded: this runs on every push.
         guard name.utf8.count <= 40 else { return nil }
         switch name.lowercased() {
-        case "api.push.apple.com": self = .production
-        case "api.sandbox.push.apple.com", "api.development.push.apple.com": self = .sandbox
+        case "api.push.apple.com": return .production
+        case "api.sandbox.push.apple.com", "api.development.push.apple.com": return .sandbox
         default: return nil
         }
     }
+
+    /// ``init(host:)`` on an ASCII host, without building a `String` (this runs on every
+    /// push: ~10,000 instructions through `Substring` and `lowercased()`, callgrind). The
+    /// outer nil: not ASCII (the `String` path decides, as Unicode case mapping may).
+    static func environment(ofASCIIHost host: UnsafeBufferPointer<UInt8>) -> APNsEnvironment?? {
+        guard !host.contains(where: { $0 >= 0x80 }) else { return nil }
+        var end = host.count
+        if let colon = host.lastIndex(of: UInt8(ascii: ":")), host.last != UInt8(ascii: "]"),
+           host[(colon + 1)...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            end = colon
+        }
+        if end > 0 && host[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        guard end <= 40 else { return .some(nil) }  // as the String path: a bounded name
+        let name = UnsafeBufferPointer(rebasing: host[0..<end])
+        for (candidate, environment) in hosts where candidate.count == name.count {
+            if zip(name, candidate).allSatisfy({ ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }) { return environment }
+        }
+        return .some(nil)
+    }
+
+    private static let hosts: [([UInt8], APNsEnvironment)] = [
+        (Array("api.push.apple.com".utf8), .production), (Array("api.sandbox.push.apple.com".utf8), .sandbox),
+        (Array("api.development.push.apple.com".utf8), .sandbox),
+    ]
 
     /// `production` or `development`, as Apple's docs and `--apns-environment` name them.
     public var displayName: String { self == .production ? "production" : "development" }

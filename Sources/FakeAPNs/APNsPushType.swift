@@ -47,12 +47,19 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     /// The bundle id a topic names: the topic without any known push-type suffix.
     /// Byte-wise (suffixes are ASCII): this runs on every request.
     static func bundleID(ofTopic topic: String) -> String {
-        let bytes = topic.utf8
-        for suffix in allSuffixes where hasByteSuffix(bytes, suffix) && bytes.count > suffix.utf8.count {
-            return String(decoding: bytes.dropLast(suffix.utf8.count), as: UTF8.self)
+        var contiguous = topic
+        let cut = contiguous.withUTF8 { bytes -> Int? in
+            for suffix in allSuffixBytes where bytes.count > suffix.count && bytes[(bytes.count - suffix.count)...].elementsEqual(suffix) {
+                return suffix.count
+            }
+            return nil
         }
-        return topic
+        guard let cut else { return topic }
+        return String(decoding: topic.utf8.dropLast(cut), as: UTF8.self)
     }
+
+    /// ``allSuffixes`` as bytes, in the same order.
+    private static let allSuffixBytes: [[UInt8]] = allSuffixes.map { Array($0.utf8) }
 
     /// Whether `bytes` ends with `suffix`'s UTF-8, compared byte for byte.
     static func hasByteSuffix(_ bytes: String.UTF8View, _ suffix: String) -> Bool {

@@ -48,39 +48,54 @@ package struct APNsRequestValidator: Sendable {
     }
 
     /// Checked once per request, in this order, before the provider token (steps 1–4).
-    /// Returns the device token text from the path.
-    package func checkFraming(_ request: HTTPRequest) -> Result<Substring, APNsReason> {
-        guard request.method == "POST" else { return .failure(.methodNotAllowed) }
-        // Byte-wise (this runs on every request): "/3/device/" then the token, up to any query.
-        let path = request.path.utf8
-        let prefix = "/3/device".utf8
-        guard path.starts(with: prefix) else { return .failure(.badPath) }
-        let afterPrefix = path.index(path.startIndex, offsetBy: prefix.count)
-        let end = path[afterPrefix...].firstIndex(of: UInt8(ascii: "?")) ?? path.endIndex
-        let rest = path[afterPrefix..<end]
-        if rest.isEmpty || rest.elementsEqual("/".utf8) { return .failure(.missingDeviceToken) }
-        guard rest.first == UInt8(ascii: "/") else { return .failure(.badPath) }
-        let tokenStart = path.index(after: afterPrefix)
-        guard !path[tokenStart..<end].contains(UInt8(ascii: "/")) else { return .failure(.badPath) }
-        if hasDuplicateHeaders(request.headers) { return .failure(.duplicateHeaders) }
-        if let id = request.headers["apns-id"], !Self.isUUID(id) { return .failure(.badMessageId) }
-        return .success(request.path[tokenStart..<end])
+    /// Returns the device token from the path, lowercased (the registry's form).
+    package func checkFraming(_ request: HTTPRequest) -> Result<String, APNsReason> {
+        checkFraming(request, headers: APNsRequestHeaders(request.headers))
     }
 
-    /// Steps 6–9: headers, device token syntax and payload. `inspectPayload` answers
-    /// whether the bytes are a JSON object (it runs only when the size is acceptable).
-    package func checkPush(_ request: HTTPRequest, token: Substring, isJSONObject: ([UInt8]) -> Bool) -> Result<APNsPushRequest, APNsReason> {
-        let headers = request.headers
-        guard let topic = headers["apns-topic"] else { return .failure(.missingTopic) }
+    /// ``checkFraming(_:)`` with the request's APNs headers already read.
+    func checkFraming(_ request: HTTPRequest, headers: APNsRequestHeaders) -> Result<String, APNsReason> {
+        guard request.method == "POST" else { return .failure(.methodNotAllowed) }
+        var path = request.path
+        let token = path.withUTF8 { Self.deviceToken(inPath: $0) }
+        guard case .success = token else { return token }
+        if headers.hasDuplicates { return .failure(.duplicateHeaders) }
+        if let id = headers.apnsID, !Self.isUUID(id) { return .failure(.badMessageId) }
+        return token
+    }
+
+    /// "/3/device/" then the token, up to any query; the token lowercased. Byte-wise: this
+    /// runs on every request.
+    static func deviceToken(inPath path: UnsafeBufferPointer<UInt8>) -> Result<String, APNsReason> {
+        let prefix = Self.devicePathPrefix
+        guard path.count >= prefix.count, path[0..<prefix.count].elementsEqual(prefix) else { return .failure(.badPath) }
+        var end = prefix.count
+        while end < path.count && path[end] != UInt8(ascii: "?") { end += 1 }
+        let rest = end - prefix.count
+        if rest == 0 || (rest == 1 && path[prefix.count] == UInt8(ascii: "/")) { return .failure(.missingDeviceToken) }
+        guard path[prefix.count] == UInt8(ascii: "/") else { return .failure(.badPath) }
+        let token = UnsafeBufferPointer(rebasing: path[(prefix.count + 1)..<end])
+        guard !token.contains(UInt8(ascii: "/")) else { return .failure(.badPath) }
+        return .success(lowercasedHex(token))
+    }
+
+    private static let devicePathPrefix: [UInt8] = Array("/3/device".utf8)
+
+    /// Steps 6–9: headers, device token syntax and payload. `token` is ``checkFraming(_:)``'s;
+    /// `isJSONObject` answers whether the bytes are a JSON object (it runs only when the
+    /// size is acceptable).
+    func checkPush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String,
+                   isJSONObject: ([UInt8]) -> Bool) -> Result<APNsPushRequest, APNsReason> {
+        guard let topic = headers.topic else { return .failure(.missingTopic) }
         var pushType = APNsPushType.alert
-        if let raw = headers["apns-push-type"] {
+        if let raw = headers.pushType {
             guard let parsed = APNsPushType(rawValue: raw) else { return .failure(.invalidPushType) }
             pushType = parsed
         }
         if let reason = checkTopic(topic, pushType: pushType) { return .failure(reason) }
 
         var priority = pushType == .background ? 5 : 10
-        if let raw = headers["apns-priority"] {
+        if let raw = headers.priority {
             switch raw {
             case "10": priority = 10
             case "5": priority = 5
@@ -90,12 +105,12 @@ package struct APNsRequestValidator: Sendable {
             if pushType == .background && priority == 10 { return .failure(.badPriority) }
         }
         var expiration: Int64?
-        if let raw = headers["apns-expiration"] {
+        if let raw = headers.expiration {
             guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
                   let value = Int64(raw) else { return .failure(.badExpirationDate) }
             expiration = value
         }
-        let collapseID = headers["apns-collapse-id"]
+        let collapseID = headers.collapseID
         if let collapseID, collapseID.utf8.count > 64 { return .failure(.badCollapseId) }
 
         guard Self.isDeviceToken(token) else { return .failure(.badDeviceToken) }
@@ -108,7 +123,7 @@ package struct APNsRequestValidator: Sendable {
         if !isJSONObject(payload) { return .failure(.invalidPayloadJSON) }
 
         return .success(APNsPushRequest(
-            deviceToken: Self.lowercasedHex(token), apnsID: headers["apns-id"], topic: topic,
+            deviceToken: token, apnsID: headers.apnsID, topic: topic,
             pushType: pushType, priority: priority, expiration: expiration,
             collapseID: collapseID, payload: payload))
     }
@@ -117,40 +132,28 @@ package struct APNsRequestValidator: Sendable {
     func checkTopic(_ topic: String, pushType: APNsPushType) -> APNsReason? {
         guard !topic.isEmpty, topic.utf8.count <= 255,
               !topic.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
+        var bundleID: String?  // computed once, when needed
         if pushType != .mdm {
             if let suffix = pushType.topicSuffix {
                 guard APNsPushType.hasByteSuffix(topic.utf8, suffix), topic.utf8.count > suffix.utf8.count else { return .badTopic }
-            } else if APNsPushType.bundleID(ofTopic: topic) != topic {
-                return .badTopic
+            } else {
+                bundleID = APNsPushType.bundleID(ofTopic: topic)
+                if bundleID != topic { return .badTopic }
             }
         }
-        if !topics.isEmpty && pushType != .mdm && !topics.contains(APNsPushType.bundleID(ofTopic: topic)) {
+        if !topics.isEmpty && pushType != .mdm && !topics.contains(bundleID ?? APNsPushType.bundleID(ofTopic: topic)) {
             return .topicDisallowed
         }
         return nil
     }
 
-    private static let uniqueHeaders = ["authorization", "apns-id", "apns-topic", "apns-push-type",
-                                        "apns-priority", "apns-expiration", "apns-collapse-id"]
-
-    /// One pass over the fields: any of ``uniqueHeaders`` seen twice.
-    private func hasDuplicateHeaders(_ headers: HTTPFields) -> Bool {
-        var seen = [Bool](repeating: false, count: Self.uniqueHeaders.count)
-        for field in headers {
-            let count = field.name.utf8.count
-            guard count == 13 || (count >= 7 && count <= 16) else { continue }
-            for (index, name) in Self.uniqueHeaders.enumerated() where name.utf8.count == count && HTTPFields.namesEqual(field.name, name) {
-                if seen[index] { return true }
-                seen[index] = true
-            }
+    /// The hex token in lowercase (the registry's form): only A–F change, so a token that
+    /// is not hex stays as sent for ``isDeviceToken(_:)`` to refuse.
+    static func lowercasedHex(_ token: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: token.count) { output in
+            for (i, byte) in token.enumerated() { output[i] = byte >= 65 && byte <= 70 ? byte + 32 : byte }
+            return token.count
         }
-        return false
-    }
-
-    /// The hex token in lowercase (the registry's form), copying only when needed.
-    static func lowercasedHex(_ token: Substring) -> String {
-        if !token.utf8.contains(where: { $0 >= 65 && $0 <= 70 }) { return String(token) }
-        return String(decoding: token.utf8.map { $0 >= 65 && $0 <= 70 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// 8-4-4-4-12 hex digits, either case.

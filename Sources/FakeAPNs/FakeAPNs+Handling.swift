@@ -9,8 +9,9 @@ extension FakeAPNs {
     /// delay fault is returned as the response's disposition.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = clock.nowMilliseconds()
-        let framing = validator.checkFraming(request)
-        let pathToken: String? = (try? framing.get()).map { APNsRequestValidator.lowercasedHex($0) }
+        let headers = APNsRequestHeaders(request.headers)
+        let framing = validator.checkFraming(request, headers: headers)
+        let pathToken: String? = try? framing.get()
         let inspection = inspectIfReadable(request.body)
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
 
@@ -19,12 +20,12 @@ extension FakeAPNs {
         let response = state.withLock { s -> HTTPResponse in
             s.sequence += 1
             let environment = hostEnvironment ?? s.configuration.environment
-            let sentID = request.headers["apns-id"]
+            let sentID = headers.apnsID
             let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
             var entry = APNsJournalEntry(
                 sequence: s.sequence, receivedAt: now, method: request.method, path: request.path,
-                deviceToken: pathToken, apnsID: apnsID, topic: request.headers["apns-topic"],
-                pushType: request.headers["apns-push-type"], collapseID: request.headers["apns-collapse-id"],
+                deviceToken: pathToken, apnsID: apnsID, topic: headers.topic,
+                pushType: headers.pushType, collapseID: headers.collapseID,
                 payloadBytes: request.body.count, status: 0, reason: nil, violations: inspection?.violations ?? [],
                 fault: nil, delivery: nil, detail: nil, connectionID: request.connectionID, protocolVersion: request.version)
             entry.environment = environment
@@ -48,7 +49,7 @@ extension FakeAPNs {
                 response = HTTPResponse(status: .serviceUnavailable,
                                         disposition: .goAway(debugData: APNsReason(status: 503, reason: reason).body()))
             case .delay?, .loseResponse?, nil:
-                let verdict = evaluate(request, framing: framing, inspection: inspection, apnsID: apnsID,
+                let verdict = evaluate(request, headers: headers, framing: framing, inspection: inspection, apnsID: apnsID,
                                        environment: environment, now: now, state: &s, wakeups: &wakeups)
                 entry.status = verdict.status
                 entry.reason = verdict.reason?.reason
@@ -106,27 +107,27 @@ extension FakeAPNs {
     /// Steps 1–11 of ``APNsRequestValidator``'s order.
     ///
     /// `environment` is the request's: the Apple host it addressed, else the configured one.
-    private func evaluate(_ request: HTTPRequest, framing: Result<Substring, APNsReason>,
+    private func evaluate(_ request: HTTPRequest, headers: APNsRequestHeaders, framing: Result<String, APNsReason>,
                           inspection: PayloadInspection?, apnsID: String, environment: APNsEnvironment,
                           now: Int64, state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil) -> Verdict {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp))
         }
-        let token: Substring
+        let token: String
         switch framing {
         case .failure(let reason): return reject(reason)
         case .success(let t): token = t
         }
         var tokenNote: String?
         if s.configuration.providerTokens == .verify,
-           let rejection = checkProviderToken(request, environment: environment, now: now, state: &s, note: &tokenNote) {
+           let rejection = checkProviderToken(request, authorization: headers.authorization, environment: environment, now: now, state: &s, note: &tokenNote) {
             var verdict = reject(rejection.reason)
             verdict.providerTokenRejected = true
             verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
             return verdict
         }
-        var verdict = evaluatePush(request, token: token, inspection: inspection, apnsID: apnsID,
+        var verdict = evaluatePush(request, headers: headers, token: token, inspection: inspection, apnsID: apnsID,
                                    environment: environment, now: now, state: &s, wakeups: &wakeups)
         if let tokenNote {
             verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
@@ -135,7 +136,7 @@ extension FakeAPNs {
     }
 
     /// Steps 6–11: the push itself, once its provider token passed.
-    private func evaluatePush(_ request: HTTPRequest, token: Substring, inspection: PayloadInspection?,
+    private func evaluatePush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String, inspection: PayloadInspection?,
                               apnsID: String, environment: APNsEnvironment, now: Int64,
                               state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil, detail: String? = nil) -> Verdict {
@@ -143,7 +144,7 @@ extension FakeAPNs {
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
         let push: APNsPushRequest
-        switch validator.checkPush(request, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
+        switch validator.checkPush(request, headers: headers, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
         case .failure(let reason): return reject(reason)
         case .success(let p): push = p
         }

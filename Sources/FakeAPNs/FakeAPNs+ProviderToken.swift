@@ -18,10 +18,12 @@ extension FakeAPNs {
     ///
     /// Choice where Apple is silent: a token that fails any check is not installed, so it
     /// never counts as an update; replacing an expired token is always allowed.
-    /// - Parameter note: set to how a non-integer `iat` was read, for the journal.
-    func checkProviderToken(_ request: HTTPRequest, environment: APNsEnvironment, now: Int64, state s: inout FakeAPNsState,
-                            note: inout String?) -> Rejection? {
-        guard let header = request.headers["authorization"] else {
+    /// - Parameters:
+    ///   - authorization: the request's `authorization` header (``APNsRequestHeaders``).
+    ///   - note: set to how a non-integer `iat` was read, for the journal.
+    func checkProviderToken(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
+                            state s: inout FakeAPNsState, note: inout String?) -> Rejection? {
+        guard let header = authorization else {
             return Rejection(.missingProviderToken, "no authorization header")
         }
         let token = Self.bearerToken(header)

@@ -31,6 +31,18 @@ import Testing
         #expect(APNsEnvironment(host: host) == nil)
     }
 
+    /// The byte path (ASCII hosts) answers what the `String` path answers, on hosts built
+    /// from the pieces that matter: Apple's names in any case, ports, dots, brackets, colons.
+    @Test func theByteAndStringReadingsOfAHostAgree() {
+        var generator = SplitMix64(seed: 3)
+        let pieces = ["api.push.apple.com", "API.SANDBOX.push.apple.com", "api.development.push.apple.com", ":", "443",
+                      ".", "]", "[::1]", "x", "apple", "é", "\u{212A}", ":44a", String(repeating: "a", count: 30)]
+        for _ in 0..<5_000 {
+            let host = (0..<Int(generator.next() % 4)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            #expect(APNsEnvironment(host: host) == APNsEnvironment.environment(ofHost: host), "\(host)")
+        }
+    }
+
     @Test func theHostDecidesTheEnvironmentOfAToken() {
         let bed = T()
         let production = APNsReasonTable.otherToken

@@ -168,6 +168,7 @@ final class CountingKey: ProviderTokenVerificationKey {
         ("/3/device/abcd", "abcd"), ("/3/device/abcd?x=1", "abcd"), ("/3/device/", "MissingDeviceToken"),
         ("/3/device", "MissingDeviceToken"), ("/3/device?x", "MissingDeviceToken"), ("/3/devices/ab", "BadPath"),
         ("/3/device/ab/cd", "BadPath"), ("/2/device/ab", "BadPath"), ("/", "BadPath"), ("", "BadPath"),
+        ("/3/device/ABcdEF09?x", "abcdef09"), ("/3/device/XYZ", "XYZ"), ("/3/devicE/ab", "BadPath"),
     ])
     func pathFraming(_ path: String, _ expected: String) {
         let request = HTTPRequest(method: "POST", path: path)
@@ -178,7 +179,55 @@ final class CountingKey: ProviderTokenVerificationKey {
     }
 }
 
+/// `APNsRequestHeaders` reads every APNs header in one pass: it must answer what
+/// `HTTPFields`' subscript answers (first value, any case of the name) and see duplicates.
+@Suite struct APNsRequestHeadersTests {
+    static let names = ["authorization", "apns-id", "apns-topic", "apns-push-type", "apns-priority",
+                        "apns-expiration", "apns-collapse-id"]
+
+    static func read(_ headers: APNsRequestHeaders) -> [String?] {
+        [headers.authorization, headers.apnsID, headers.topic, headers.pushType, headers.priority,
+         headers.expiration, headers.collapseID]
+    }
+
+    @Test func agreesWithTheSubscriptAndSeesDuplicates() {
+        var generator = SplitMix64(seed: 7)
+        let spellings = Self.names + ["APNS-Topic", "Authorization", "apns-idx", "apns-i", "x-apns-id", "apns-collapse-iD", "content-type"]
+        for _ in 0..<2_000 {
+            var fields = HTTPFields()
+            var seen: [String: Int] = [:]
+            for index in 0..<Int(generator.next() % 8) {
+                let name = spellings[Int(generator.next() % UInt64(spellings.count))]
+                fields.append(name: name, value: "v\(index)")
+                if let slot = Self.names.firstIndex(where: { HTTPFields.namesEqual($0, name) }) { seen[Self.names[slot], default: 0] += 1 }
+            }
+            let headers = APNsRequestHeaders(fields)
+            #expect(Self.read(headers) == Self.names.map { fields[$0] }, "\(Array(fields).map(\.name))")
+            #expect(headers.hasDuplicates == seen.values.contains { $0 > 1 }, "\(Array(fields).map(\.name))")
+        }
+    }
+}
+
 @Suite struct PayloadInspectionCacheTests {
+    @Test func payloadsThatDifferAnywhereGetDifferentKeys() {
+        var template = Array(#"{"aps":{"alert":"0000000000"},"n":"0000000000","pad":"xxxxxxx"}"#.utf8)
+        let digits = (template.firstIndex(of: UInt8(ascii: "0")) ?? 0)..<((template.firstIndex(of: UInt8(ascii: "0")) ?? 0) + 10)
+        var keys = Set<Int>()
+        var payloads = Set<[UInt8]>()
+        for number in 0..<5_000 {
+            var n = number
+            for position in digits.reversed() {
+                template[position] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            }
+            for payload in [template, Array(template.prefix(number % template.count))] {
+                keys.insert(PayloadInspectionCache.key(of: payload))
+                payloads.insert(payload)
+            }
+        }
+        #expect(keys.count == payloads.count)
+    }
+
     @Test func identicalPayloadsAreInspectedOnceAndOthersAgain() {
         let calls = Locked(0)
         let inspector: PayloadInspector = { bytes in

@@ -1,10 +1,10 @@
 /// Decodes header blocks (RFC 7541 §6) into fields, keeping the dynamic table in step with
 /// the peer's encoder. Errors are values (`HPACKError`); nothing the peer sends traps.
-struct HPACKDecoder: Sendable {
+package struct HPACKDecoder: Sendable {
     /// One decoded field, name and value as sent (bytes read as UTF-8).
-    struct Field: Sendable, Equatable {
-        var name: String
-        var value: String
+    package struct Field: Sendable, Equatable {
+        package var name: String
+        package var value: String
     }
 
     private(set) var table: HPACKDynamicTable
@@ -13,7 +13,7 @@ struct HPACKDecoder: Sendable {
     /// Our SETTINGS_MAX_HEADER_LIST_SIZE (sum of name + value + 32 per field).
     var maximumHeaderListSize: Int
 
-    init(maximumTableSize: Int = 4096, maximumHeaderListSize: Int = Int(UInt32.max)) {
+    package init(maximumTableSize: Int = 4096, maximumHeaderListSize: Int = Int(UInt32.max)) {
         table = HPACKDynamicTable(maximumSize: maximumTableSize)
         maximumTableSizeSetting = maximumTableSize
         self.maximumHeaderListSize = maximumHeaderListSize
@@ -23,7 +23,7 @@ struct HPACKDecoder: Sendable {
     ///
     /// - Throws: `HPACKError`. `.headerListTooLarge` is thrown only after the whole block was
     ///   processed, so the table stays synchronised and the connection can continue.
-    mutating func decode(_ block: [UInt8]) throws(HPACKError) -> [Field] {
+    package mutating func decode(_ block: [UInt8]) throws(HPACKError) -> [Field] {
         var fields: [Field] = []
         var position = 0
         var listSize = 0

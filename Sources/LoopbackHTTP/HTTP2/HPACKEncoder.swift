@@ -4,8 +4,8 @@
 /// indexed, others are literals without indexing, so the peer's table never matters.
 /// `.incrementalIndexing` also inserts every literal into the dynamic table; with
 /// Huffman on, it reproduces the encodings of RFC 7541 Appendix C.
-struct HPACKEncoder: Sendable {
-    enum Indexing: Sendable {
+package struct HPACKEncoder: Sendable {
+    package enum Indexing: Sendable {
         case staticTableOnly
         case incrementalIndexing
     }
@@ -17,14 +17,14 @@ struct HPACKEncoder: Sendable {
     /// Set when the table size changed since the last block: §4.2 wants it signalled first.
     private var pendingSizeUpdate: Int?
 
-    init(indexing: Indexing = .staticTableOnly, huffman: Bool = true, maximumTableSize: Int = 4096) {
+    package init(indexing: Indexing = .staticTableOnly, huffman: Bool = true, maximumTableSize: Int = 4096) {
         self.indexing = indexing
         self.huffman = huffman
         table = HPACKDynamicTable(maximumSize: maximumTableSize)
     }
 
     /// The peer's SETTINGS_HEADER_TABLE_SIZE changed: use at most that much and say so.
-    mutating func setMaximumTableSize(_ size: Int) {
+    package mutating func setMaximumTableSize(_ size: Int) {
         guard size != table.maximumSize else { return }
         table.setMaximumSize(size)
         pendingSizeUpdate = size
@@ -32,7 +32,7 @@ struct HPACKEncoder: Sendable {
 
     /// Appends the block for `fields` (names already lowercase) to `output`.
     /// `sensitive` names are sent as never-indexed literals (§6.2.3).
-    mutating func encode(_ fields: [(name: String, value: String)], sensitive: Set<String> = [], into output: inout [UInt8]) {
+    package mutating func encode(_ fields: [(name: String, value: String)], sensitive: Set<String> = [], into output: inout [UInt8]) {
         if let size = pendingSizeUpdate {
             HPACKPrimitives.appendInteger(size, prefixBits: 5, flags: 0x20, into: &output)
             pendingSizeUpdate = nil
