@@ -199,16 +199,19 @@ struct SchemaValidator {
     }
 
     private mutating func validateAnyOf(_ node: JSONNode, _ alternatives: [Schema], _ schema: Schema) {
-        var candidate: Schema?
+        // Each alternative is tried in place (no copy of the validator): what it reports is
+        // cut off again, and the first failing alternative's violations are kept to report
+        // when none passes — exactly what validating against that alternative again gives.
+        let before = violations.count
+        var candidate: [Violation]?
         for alternative in alternatives where SchemaValidator.accepts(alternative, node) {
-            var trial = self
-            trial.violations = []
-            trial.validate(node, against: alternative)
-            if trial.violations.isEmpty { return }
-            if candidate == nil { candidate = alternative }
+            validate(node, against: alternative)
+            if violations.count == before { return }
+            if candidate == nil { candidate = Array(violations[before...]) }
+            violations.removeSubrange(before...)
         }
         guard let candidate else { return typeMismatch(node, schema) }
-        validate(node, against: candidate)
+        violations.append(contentsOf: candidate)
     }
 
     // MARK: - Reporting
