@@ -247,7 +247,10 @@ enum PayloadRules {
     /// chain and turned into a pointer only for a key that is reported.
     static func findPersonalKeys(_ document: JSONNode, _ report: inout RuleReport) {
         var steps: [(parent: Int, token: String)] = []
-        var pending: [(node: JSONNode, step: Int)] = [(document, -1)]
+        steps.reserveCapacity(8)
+        var pending: [(node: JSONNode, step: Int)] = []
+        pending.reserveCapacity(8)
+        pending.append((document, -1))
         while let (node, step) = pending.popLast() {
             switch node.value {
             case .object(let members):
