@@ -254,15 +254,17 @@ enum PayloadRules {
         while let (node, step) = pending.popLast() {
             switch node.value {
             case .object(let members):
-                for member in members {
-                    if step == -1 && member.key == "secret" { continue }
-                    if isPersonalKey(member.key), !isSoundName(member.key, under: step, steps) {
-                        report.add(pointer(step, steps, appending: member.key), at: member.keyPosition,
-                                   "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+                // By index: copying each member (key and value) would retain and release both.
+                for index in members.indices {
+                    let key = members[index].key
+                    if step == -1 && key == "secret" { continue }
+                    if isPersonalKey(key), !isSoundName(key, under: step, steps) {
+                        report.add(pointer(step, steps, appending: key), at: members[index].keyPosition,
+                                   "expected no personal data outside \"secret\", found \"\(key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
                     }
-                    if isContainer(member.value) {
-                        steps.append((step, member.key))
-                        pending.append((member.value, steps.count - 1))
+                    if isContainer(members[index].value) {
+                        steps.append((step, key))
+                        pending.append((members[index].value, steps.count - 1))
                     }
                 }
             case .array(let items):

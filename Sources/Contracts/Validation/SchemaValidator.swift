@@ -56,17 +56,19 @@ struct SchemaValidator {
     private mutating func validateObject(_ node: JSONNode, _ object: ObjectSchema, _ schema: Schema) {
         guard case .object(let members) = node.value else { return typeMismatch(node, schema) }
         reportDuplicates(members)
-        for member in members {
-            guard let index = object.memberIndex(named: member.key) else {
-                if object.unknownMembers == .reject { reportUnknown(member, object) }
+        // By index: copying each member (key and value) would retain and release both.
+        for position in members.indices {
+            let key = members[position].key
+            guard let index = object.memberIndex(named: key) else {
+                if object.unknownMembers == .reject { reportUnknown(members[position], object) }
                 continue
             }
-            path.append(member.key)
+            path.append(key)
             if case .forbidden(let reason) = object.members[index].schema.kind {
                 let id = object.members[index].schema.ruleID ?? ids.forbidden
-                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(SchemaValidator.sentence(reason)).")
+                add(id, at: members[position].keyPosition, "expected no member \"\(key)\", found one — \(SchemaValidator.sentence(reason)).")
             } else {
-                validate(member.value, against: object.members[index].schema)
+                validate(members[position].value, against: object.members[index].schema)
             }
             path.removeLast()
         }
