@@ -86,6 +86,20 @@ import Testing
         ])
     }
 
+    @Test func orderUpdateThreadIDMessagesNameTheExpectedThread() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        func messages(_ json: String) -> [String] {
+            payload.validate(bytes: Array(json.utf8)).filter { $0.ruleID == "payload.order-update-thread-id" }.map(\.message)
+        }
+        #expect(messages(#"{"aps": {"category": "ORDER_UPDATE", "thread-id": "order-8F3K"}, "route": "orders/8F3K"}"#).isEmpty)
+        #expect(messages(#"{"aps": {"category": "ORDER_UPDATE", "thread-id": "order-9"}, "route": "orders/8F3K"}"#) == [
+            "ORDER_UPDATE expects thread-id \"order-8F3K\", found \"order-9\" — use the order id of the route so the order's pushes group together.",
+        ])
+        #expect(messages(#"{"aps": {"category": "ORDER_UPDATE"}, "route": "home"}"#) == [
+            "ORDER_UPDATE expects \"thread-id\": order-<id>, found none — add it so one order's pushes group together.",
+        ])
+    }
+
     @Test func nullableNumbersAndIntegers() {
         #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": null}"#).isEmpty)
         #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": 0.5}"#).isEmpty)

@@ -89,10 +89,11 @@ enum PayloadRules {
             // run grapheme breaking on every payload.
             orderID = Substring(route.utf8.dropFirst(7))
         }
-        let expected = orderID.map { "\"order-\($0)\"" } ?? "order-<id>"
+        // Spelled out only for a report: interpolating it allocates on every payload.
+        func expected() -> String { orderID.map { "\"order-\($0)\"" } ?? "order-<id>" }
         guard let thread = NodeQuery.value("thread-id", of: aps) else {
             report.add("/aps", at: aps.position,
-                       "ORDER_UPDATE expects \"thread-id\": \(expected), found none — add it so one order's pushes group together.")
+                       "ORDER_UPDATE expects \"thread-id\": \(expected()), found none — add it so one order's pushes group together.")
             return
         }
         let text: String? = if case .string(let value) = thread.value { value } else { nil }
@@ -105,7 +106,7 @@ enum PayloadRules {
         }
         guard !matches else { return }
         report.add("/aps/thread-id", at: thread.position,
-                   "ORDER_UPDATE expects thread-id \(expected), found \(NodeQuery.describe(thread)) — use the order id of the route so the order's pushes group together.")
+                   "ORDER_UPDATE expects thread-id \(expected()), found \(NodeQuery.describe(thread)) — use the order id of the route so the order's pushes group together.")
     }
 
     static let orderVersion = ContractRule(
