@@ -69,10 +69,13 @@ public struct JSONMember: Sendable, Hashable {
 
 /// A JSON value tree. Objects keep their members in source order, duplicates included,
 /// so a validator can report a duplicate key with both positions.
-public indirect enum JSONValue: Sendable, Hashable {
+///
+/// Only numbers are boxed (a `JSONNumber` is large); strings, arrays and objects already
+/// hold their storage by reference, so boxing them too would cost an allocation per value.
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    case number(JSONNumber)
+    indirect case number(JSONNumber)
     case string(String)
     case array([JSONNode])
     case object([JSONMember])

@@ -67,6 +67,39 @@ import Testing
         #expect(wrongType.map(\.message) == ["expected a string or an object, found 5 — write a string or an object."])
     }
 
+    /// Alternatives of one type are tried in turn: a later one that passes clears what an
+    /// earlier one reported, and when none passes the first one's violations are reported;
+    /// violations found before the anyOf stay.
+    @Test func anyOfOfOneTypeKeepsEarlierViolationsAndReportsTheFirstAlternative() {
+        let contract = Contract(
+            name: "any", direction: .appToBackend, summary: "A test contract.",
+            schema: .object([
+                .required("id", .string(maxLength: 2)),
+                .optional("v", .anyOf([.string(maxLength: 2), .string(minLength: 5)])),
+            ]))
+        let passes = SchemaValidatorTests.violations(#"{"id": "abc", "v": "abcdefg"}"#, contract)
+        #expect(passes.map(\.description) == ["1:8 /id: expected at most 2 characters, found 3 — shorten it. [any.length]"])
+        let fails = SchemaValidatorTests.violations(#"{"id": "abc", "v": "abc"}"#, contract)
+        #expect(fails.map(\.description) == [
+            "1:8 /id: expected at most 2 characters, found 3 — shorten it. [any.length]",
+            "1:20 /v: expected at most 2 characters, found 3 — shorten it. [any.length]",
+        ])
+    }
+
+    @Test func orderUpdateThreadIDMessagesNameTheExpectedThread() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        func messages(_ json: String) -> [String] {
+            payload.validate(bytes: Array(json.utf8)).filter { $0.ruleID == "payload.order-update-thread-id" }.map(\.message)
+        }
+        #expect(messages(#"{"aps": {"category": "ORDER_UPDATE", "thread-id": "order-8F3K"}, "route": "orders/8F3K"}"#).isEmpty)
+        #expect(messages(#"{"aps": {"category": "ORDER_UPDATE", "thread-id": "order-9"}, "route": "orders/8F3K"}"#) == [
+            "ORDER_UPDATE expects thread-id \"order-8F3K\", found \"order-9\" — use the order id of the route so the order's pushes group together.",
+        ])
+        #expect(messages(#"{"aps": {"category": "ORDER_UPDATE"}, "route": "home"}"#) == [
+            "ORDER_UPDATE expects \"thread-id\": order-<id>, found none — add it so one order's pushes group together.",
+        ])
+    }
+
     @Test func nullableNumbersAndIntegers() {
         #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": null}"#).isEmpty)
         #expect(SchemaValidatorTests.violations(#"{"id": "a", "score": 0.5}"#).isEmpty)

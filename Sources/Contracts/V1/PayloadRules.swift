@@ -5,7 +5,14 @@ enum PayloadRules {
     static let contentAvailable = ["aps", "content-available"]
 
     static func isCategory(_ name: String, _ document: JSONNode) -> Bool {
-        NodeQuery.string(at: category, in: document) == name
+        guard let node = NodeQuery.value("aps", "category", in: document), case .string(let text) = node.value else { return false }
+        return text == name
+    }
+
+    /// True when `node` is there and is the integer literal 1 (`NodeQuery.isInteger(1, at:in:)`).
+    static func isOne(_ node: JSONNode?) -> Bool {
+        guard let node else { return false }
+        return JSONConstant.integer(1).matches(node)
     }
 
     /// `payload.size`: at most 4096 bytes as sent (5120 for VoIP).
@@ -74,20 +81,22 @@ enum PayloadRules {
         id: "payload.order-update-thread-id",
         summary: "ORDER_UPDATE pushes set thread-id to order-<id>, with the same id as the route."
     ) { document, report in
-        guard isCategory("ORDER_UPDATE", document), let aps = NodeQuery.member("aps", of: document) else { return }
+        guard isCategory("ORDER_UPDATE", document), let aps = NodeQuery.value("aps", of: document) else { return }
         var orderID: Substring?
-        if let route = NodeQuery.string(at: ["route"], in: document), StringFormat.orderRoute.matches(route) {
+        if let node = NodeQuery.value("route", of: document), case .string(let route) = node.value,
+           StringFormat.orderRoute.matches(route) {
             // By bytes: the format guarantees the ASCII prefix, and dropping Characters would
             // run grapheme breaking on every payload.
             orderID = Substring(route.utf8.dropFirst(7))
         }
-        let expected = orderID.map { "\"order-\($0)\"" } ?? "order-<id>"
-        guard let thread = NodeQuery.member("thread-id", of: aps.value) else {
-            report.add("/aps", at: aps.value.position,
-                       "ORDER_UPDATE expects \"thread-id\": \(expected), found none — add it so one order's pushes group together.")
+        // Spelled out only for a report: interpolating it allocates on every payload.
+        func expected() -> String { orderID.map { "\"order-\($0)\"" } ?? "order-<id>" }
+        guard let thread = NodeQuery.value("thread-id", of: aps) else {
+            report.add("/aps", at: aps.position,
+                       "ORDER_UPDATE expects \"thread-id\": \(expected()), found none — add it so one order's pushes group together.")
             return
         }
-        let text: String? = if case .string(let value) = thread.value.value { value } else { nil }
+        let text: String? = if case .string(let value) = thread.value { value } else { nil }
         let matches: Bool
         if let orderID {
             matches = text.map { $0.utf8.count == 6 + orderID.utf8.count && FormatMatchers.hasPrefix($0, "order-")
@@ -96,8 +105,8 @@ enum PayloadRules {
             matches = text.map(StringFormat.orderThread.matches) ?? false
         }
         guard !matches else { return }
-        report.add("/aps/thread-id", at: thread.value.position,
-                   "ORDER_UPDATE expects thread-id \(expected), found \(NodeQuery.describe(thread.value)) — use the order id of the route so the order's pushes group together.")
+        report.add("/aps/thread-id", at: thread.position,
+                   "ORDER_UPDATE expects thread-id \(expected()), found \(NodeQuery.describe(thread)) — use the order id of the route so the order's pushes group together.")
     }
 
     static let orderVersion = ContractRule(
@@ -113,9 +122,8 @@ enum PayloadRules {
         id: "payload.mutable-content-needs-alert", summary: "mutable-content: 1 comes with an alert (the extension runs only for alerts).",
         form: RuleForm(when: .equals(mutableContent, [.integer(1)]), then: .present(["aps", "alert"]))
     ) { document, report in
-        guard NodeQuery.isInteger(1, at: mutableContent, in: document),
-              NodeQuery.node(at: ["aps", "alert"], in: document) == nil,
-              let flag = NodeQuery.node(at: mutableContent, in: document) else { return }
+        guard let aps = NodeQuery.value("aps", of: document), let flag = NodeQuery.value("mutable-content", of: aps),
+              isOne(flag), NodeQuery.value("alert", of: aps) == nil else { return }
         report.add("/aps/mutable-content", at: flag.position,
                    "mutable-content: 1 expects an \"alert\" in aps, found none — the service extension runs only for alerts; add a generic alert or drop mutable-content.")
     }
@@ -133,8 +141,10 @@ enum PayloadRules {
             id: id, summary: "\"\(name)\" comes with aps.mutable-content: 1.",
             form: RuleForm(when: .present([name]), then: .equals(mutableContent, [.integer(1)]))
         ) { document, report in
-            guard let member = NodeQuery.member(name, of: document), !NodeQuery.isInteger(1, at: mutableContent, in: document) else { return }
-            let found = NodeQuery.node(at: mutableContent, in: document).map(NodeQuery.describe) ?? "none"
+            guard let member = NodeQuery.member(name, of: document) else { return }
+            let flag = NodeQuery.value("aps", "mutable-content", in: document)
+            guard !isOne(flag) else { return }
+            let found = flag.map(NodeQuery.describe) ?? "none"
             report.add("/" + name, at: member.keyPosition,
                        "\"\(name)\" expects aps.mutable-content: 1, found \(found) — \(why); add \"mutable-content\": 1.")
         }
@@ -145,10 +155,10 @@ enum PayloadRules {
         form: RuleForm(when: .equals(contentAvailable, [.integer(1)]),
                        then: .allOf([.absent(["aps", "alert"]), .absent(["aps", "badge"]), .absent(["aps", "sound"])]))
     ) { document, report in
-        guard NodeQuery.isInteger(1, at: contentAvailable, in: document),
-              let aps = NodeQuery.member("aps", of: document) else { return }
+        guard let aps = NodeQuery.value("aps", of: document),
+              isOne(NodeQuery.value("content-available", of: aps)) else { return }
         for name in ["alert", "badge", "sound"] {
-            guard let member = NodeQuery.member(name, of: aps.value) else { continue }
+            guard let member = NodeQuery.member(name, of: aps) else { continue }
             report.add("/aps/" + name, at: member.keyPosition,
                        "a silent push (content-available: 1) expects no \"\(name)\", found one — send the visible push and the background refresh as two pushes.")
         }
@@ -158,10 +168,10 @@ enum PayloadRules {
         id: "payload.unknown-route", severity: .warning,
         summary: "A route this app version cannot read is allowed (the app opens Home) but reported."
     ) { document, report in
-        guard let route = NodeQuery.member("route", of: document), case .string(let text) = route.value.value,
+        guard let route = NodeQuery.value("route", of: document), case .string(let text) = route.value,
               Route(text) == nil else { return }
-        report.add("/route", at: route.value.position,
-                   "expected a route this app version reads (orders/<id>, offers/<id>, home), found \(NodeQuery.describe(route.value)) — the app opens Home; fine for a route only newer apps read, otherwise fix it.")
+        report.add("/route", at: route.position,
+                   "expected a route this app version reads (orders/<id>, offers/<id>, home), found \(NodeQuery.describe(route)) — the app opens Home; fine for a route only newer apps read, otherwise fix it.")
     }
 
     /// Keys that name personal data, lowercased with '_' and '-' removed.
@@ -238,19 +248,24 @@ enum PayloadRules {
     /// chain and turned into a pointer only for a key that is reported.
     static func findPersonalKeys(_ document: JSONNode, _ report: inout RuleReport) {
         var steps: [(parent: Int, token: String)] = []
-        var pending: [(node: JSONNode, step: Int)] = [(document, -1)]
+        steps.reserveCapacity(8)
+        var pending: [(node: JSONNode, step: Int)] = []
+        pending.reserveCapacity(8)
+        pending.append((document, -1))
         while let (node, step) = pending.popLast() {
             switch node.value {
             case .object(let members):
-                for member in members {
-                    if step == -1 && member.key == "secret" { continue }
-                    if isPersonalKey(member.key), !isSoundName(member.key, under: step, steps) {
-                        report.add(pointer(step, steps, appending: member.key), at: member.keyPosition,
-                                   "expected no personal data outside \"secret\", found \"\(member.key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
+                // By index: copying each member (key and value) would retain and release both.
+                for index in members.indices {
+                    let key = members[index].key
+                    if step == -1 && key == "secret" { continue }
+                    if isPersonalKey(key), !isSoundName(key, under: step, steps) {
+                        report.add(pointer(step, steps, appending: key), at: members[index].keyPosition,
+                                   "expected no personal data outside \"secret\", found \"\(key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
                     }
-                    if isContainer(member.value) {
-                        steps.append((step, member.key))
-                        pending.append((member.value, steps.count - 1))
+                    if isContainer(members[index].value) {
+                        steps.append((step, key))
+                        pending.append((members[index].value, steps.count - 1))
                     }
                 }
             case .array(let items):

@@ -3,12 +3,32 @@
 enum NodeQuery {
     /// The last member called `name` of `node`, when `node` is an object.
     static func member(_ name: String, of node: JSONNode) -> JSONMember? {
-        guard case .object(let members) = node.value else { return nil }
+        guard case .object(let members) = node.value, let index = lastIndex(of: name, in: members) else { return nil }
+        return members[index]
+    }
+
+    /// The value of the last member called `name` of `node`, when `node` is an object
+    /// (no copy of the member's key).
+    static func value(_ name: String, of node: JSONNode) -> JSONNode? {
+        guard case .object(let members) = node.value, let index = lastIndex(of: name, in: members) else { return nil }
+        return members[index].value
+    }
+
+    /// The value at `first`/`second` from `document`, when both steps are object members;
+    /// `node(at: [first, second], in:)` without building the path.
+    static func value(_ first: String, _ second: String, in document: JSONNode) -> JSONNode? {
+        guard let parent = value(first, of: document) else { return nil }
+        return value(second, of: parent)
+    }
+
+    /// The index of the last member called `name`.
+    @inline(__always)
+    static func lastIndex(of name: String, in members: [JSONMember]) -> Int? {
         let count = name.utf8.count
         var index = members.count
         while index > 0 {
             index &-= 1
-            if members[index].key.utf8.count == count && members[index].key == name { return members[index] }
+            if members[index].key.utf8.count == count && members[index].key == name { return index }
         }
         return nil
     }
@@ -17,8 +37,8 @@ enum NodeQuery {
     static func node(at path: [String], in document: JSONNode) -> JSONNode? {
         var current = document
         for index in path.indices {
-            guard let next = member(path[index], of: current) else { return nil }
-            current = next.value
+            guard let next = value(path[index], of: current) else { return nil }
+            current = next
         }
         return current
     }

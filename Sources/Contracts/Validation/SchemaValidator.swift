@@ -56,17 +56,19 @@ struct SchemaValidator {
     private mutating func validateObject(_ node: JSONNode, _ object: ObjectSchema, _ schema: Schema) {
         guard case .object(let members) = node.value else { return typeMismatch(node, schema) }
         reportDuplicates(members)
-        for member in members {
-            guard let index = object.memberIndex(named: member.key) else {
-                if object.unknownMembers == .reject { reportUnknown(member, object) }
+        // By index: copying each member (key and value) would retain and release both.
+        for position in members.indices {
+            let key = members[position].key
+            guard let index = object.memberIndex(named: key) else {
+                if object.unknownMembers == .reject { reportUnknown(members[position], object) }
                 continue
             }
-            path.append(member.key)
+            path.append(key)
             if case .forbidden(let reason) = object.members[index].schema.kind {
                 let id = object.members[index].schema.ruleID ?? ids.forbidden
-                add(id, at: member.keyPosition, "expected no member \"\(member.key)\", found one — \(SchemaValidator.sentence(reason)).")
+                add(id, at: members[position].keyPosition, "expected no member \"\(key)\", found one — \(SchemaValidator.sentence(reason)).")
             } else {
-                validate(member.value, against: object.members[index].schema)
+                validate(members[position].value, against: object.members[index].schema)
             }
             path.removeLast()
         }
@@ -199,16 +201,19 @@ struct SchemaValidator {
     }
 
     private mutating func validateAnyOf(_ node: JSONNode, _ alternatives: [Schema], _ schema: Schema) {
-        var candidate: Schema?
+        // Each alternative is tried in place (no copy of the validator): what it reports is
+        // cut off again, and the first failing alternative's violations are kept to report
+        // when none passes — exactly what validating against that alternative again gives.
+        let before = violations.count
+        var candidate: [Violation]?
         for alternative in alternatives where SchemaValidator.accepts(alternative, node) {
-            var trial = self
-            trial.violations = []
-            trial.validate(node, against: alternative)
-            if trial.violations.isEmpty { return }
-            if candidate == nil { candidate = alternative }
+            validate(node, against: alternative)
+            if violations.count == before { return }
+            if candidate == nil { candidate = Array(violations[before...]) }
+            violations.removeSubrange(before...)
         }
         guard let candidate else { return typeMismatch(node, schema) }
-        validate(node, against: candidate)
+        violations.append(contentsOf: candidate)
     }
 
     // MARK: - Reporting
