@@ -353,12 +353,10 @@ extension ServeCommand {
             var slash = end
             while slash > 0 && bytes[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
             guard slash > 0 else { return nil }
-            let segment = UnsafeBufferPointer(rebasing: bytes[slash..<end])
-            // Lowercased as the fakes key devices (ASCII: a token is hex or not a token).
-            guard segment.contains(where: { $0 >= 65 && $0 <= 90 }) else { return String(decoding: segment, as: UTF8.self) }
-            return String(decoding: segment.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[slash..<end]), as: UTF8.self)
         }
-        guard let token = cut, APNsRequestValidator.isDeviceToken(token) else { return }
+        // Lowercased as the fakes key devices.
+        guard let token = cut.map(ASCII.lowercased), APNsRequestValidator.isDeviceToken(token) else { return }
         let environment = backend?.devices[token].flatMap { APNsEnvironment(rawValue: $0.environment) }
         if topics.isEmpty {
             apns.register(token: token, topic: nil, environment: environment)

@@ -1,3 +1,5 @@
+import LoopbackHTTP
+
 /// The APNs environment: production (`api.push.apple.com`) or sandbox / development
 /// (`api.sandbox.push.apple.com`, also `api.development.push.apple.com`). Device tokens and
 /// signing keys may be bound to one.
@@ -55,7 +57,7 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
         guard end <= 40 else { return .some(nil) }  // as the String path: a bounded name
         let name = UnsafeBufferPointer(rebasing: host[0..<end])
         for (candidate, environment) in hosts where candidate.count == name.count {
-            if zip(name, candidate).allSatisfy({ ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }) { return environment }
+            if zip(name, candidate).allSatisfy({ ASCII.lowercase($0) == $1 }) { return environment }
         }
         return .some(nil)
     }

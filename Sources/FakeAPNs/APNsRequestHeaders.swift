@@ -41,7 +41,7 @@ struct APNsRequestHeaders {
             var equal = true
             for i in 0..<count {
                 let byte = name[i]
-                if (byte >= 65 && byte <= 90 ? byte + 32 : byte) != candidate[i] { equal = false; break }
+                if (ASCII.lowercase(byte)) != candidate[i] { equal = false; break }
             }
             if equal { return index }
         }

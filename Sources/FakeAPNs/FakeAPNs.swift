@@ -88,7 +88,7 @@ public final class FakeAPNs: Sendable {
     public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
         // `serve` calls this for every device PUT: the key is built only when the token is not
         // lowercase already, and the record is changed in place (one lookup, no copy).
-        let key = Self.isLowercase(token) ? token : token.lowercased()
+        let key = ASCII.lowercased(token)
         func register(_ device: inout FakeAPNsState.Device, environment: APNsEnvironment) {
             device.registered = true
             device.environment = environment
@@ -98,15 +98,6 @@ public final class FakeAPNs: Sendable {
         state.withLock { s in
             let env = environment ?? s.configuration.environment
             register(&s.devices[key, default: FakeAPNsState.Device(environment: env)], environment: env)
-        }
-    }
-
-    /// True when `token.lowercased()` would give `token` back (ASCII, no capital).
-    static func isLowercase(_ token: String) -> Bool {
-        var token = token
-        return token.withUTF8 { bytes in
-            for byte in bytes where (byte >= 65 && byte <= 90) || byte >= 0x80 { return false }
-            return true
         }
     }
 

@@ -106,7 +106,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = Self.lowercasedToken(parameter)
+            let token = ASCII.lowercased(parameter)
             let device = RegisteredDevice(
                 token: token, account: account,
                 environment: body.environment ?? "",
@@ -126,7 +126,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = Self.lowercasedToken(parameter)
+            let token = ASCII.lowercased(parameter)
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
                           violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
@@ -198,19 +198,6 @@ extension FakeBackend {
     }
 
     static let noContent = HTTPResponse(status: .noContent)
-
-    /// `token.lowercased()`, without building a new String when it is lowercase ASCII
-    /// already (as apps send it; this runs for every device request).
-    static func lowercasedToken(_ token: String) -> String {
-        var bytes = token
-        let needsLowering = bytes.withUTF8 { utf8 -> Bool in
-            // Branch-free over the bytes: an uppercase ASCII letter or any non-ASCII byte.
-            var found: UInt8 = 0
-            for byte in utf8 { found |= (byte &- 65 < 26 ? 1 : 0) | (byte >> 7) }
-            return found != 0
-        }
-        return needsLowering ? token.lowercased() : token
-    }
 
     /// Violations listed in one answer and journal entry at most.
     static let maxViolationsKept = 100

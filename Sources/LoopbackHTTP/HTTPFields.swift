@@ -29,7 +29,7 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
 
         package func hash(into hasher: inout Hasher) {
-            for byte in name.utf8 { hasher.combine(byte >= 65 && byte <= 90 ? byte + 32 : byte) }
+            for byte in name.utf8 { hasher.combine(ASCII.lowercase(byte)) }
             hasher.combine(name.utf8.count)
             hasher.combine(value)
         }
@@ -285,12 +285,7 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
     @inlinable
     package static func namesEqual(_ pa: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>) -> Bool {
         guard pa.count == pb.count else { return false }
-        for i in 0..<pa.count {
-            var x = pa[i], y = pb[i]
-            if x >= 65 && x <= 90 { x += 32 }
-            if y >= 65 && y <= 90 { y += 32 }
-            if x != y { return false }
-        }
+        for i in 0..<pa.count where ASCII.lowercase(pa[i]) != ASCII.lowercase(pb[i]) { return false }
         return true
     }
 }

@@ -118,16 +118,14 @@ package enum LogText {
         return true
     }
 
-    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
-
     /// ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4.
     private static func appendToken(_ token: UnsafeBufferPointer<UInt8>, to shown: inout [UInt8]) {
         guard token.count > 20 else {
-            for byte in token { shown.append(lower(byte)) }
+            for byte in token { shown.append(ASCII.lowercase(byte)) }
             return
         }
-        for byte in token[..<8] { shown.append(lower(byte)) }
+        for byte in token[..<8] { shown.append(ASCII.lowercase(byte)) }
         shown.append(contentsOf: ellipsis)
-        for byte in token[(token.count - 4)...] { shown.append(lower(byte)) }
+        for byte in token[(token.count - 4)...] { shown.append(ASCII.lowercase(byte)) }
     }
 }

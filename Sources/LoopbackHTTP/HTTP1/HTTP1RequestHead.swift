@@ -368,17 +368,9 @@ func equalsLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticStrin
     let pointer = literal.utf8Start
     for index in 0..<bytes.count {
         let byte = bytes[index]
-        if (byte >= 65 && byte <= 90 ? byte + 32 : byte) != pointer[index] { return false }
+        if ASCII.lowercase(byte) != pointer[index] { return false }
     }
     return true
-}
-
-/// The ASCII bytes the HTTP/1 parser looks for.
-enum ASCII {
-    static let cr = UInt8(ascii: "\r")
-    static let lf = UInt8(ascii: "\n")
-    static let space = UInt8(ascii: " ")
-    static let tab = UInt8(ascii: "\t")
 }
 
 extension StringProtocol {

@@ -1,0 +1,29 @@
+/// ASCII case folding on bytes, shared by the parsers, the fakes' token keys and the log:
+/// header names, hosts, device tokens and hex runs are matched and keyed case-insensitively
+/// on every request, so this never goes through `Character` or Unicode case mapping.
+package enum ASCII {
+    /// The bytes the HTTP/1 parser looks for.
+    static let cr = UInt8(ascii: "\r")
+    static let lf = UInt8(ascii: "\n")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+
+    /// `byte` with `A`–`Z` lowered to `a`–`z`; every other byte as it is.
+    @inlinable
+    package static func lowercase(_ byte: UInt8) -> UInt8 {
+        byte &- 65 < 26 ? byte | 0x20 : byte
+    }
+
+    /// `text.lowercased()`, without building a new String when `text` is lowercase ASCII
+    /// already (device tokens as apps send them: a fake keys every request by one).
+    package static func lowercased(_ text: String) -> String {
+        var text = text
+        let needsLowering = text.withUTF8 { bytes -> Bool in
+            // Branch-free over the bytes: an uppercase ASCII letter or any non-ASCII byte.
+            var found: UInt8 = 0
+            for byte in bytes { found |= (byte &- 65 < 26 ? 1 : 0) | (byte >> 7) }
+            return found != 0
+        }
+        return needsLowering ? text.lowercased() : text
+    }
+}
