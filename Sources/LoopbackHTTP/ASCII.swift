@@ -14,6 +14,13 @@ package enum ASCII {
         byte &- 65 < 26 ? byte | 0x20 : byte
     }
 
+    /// True for `0`–`9`, `a`–`f` and `A`–`F`: the digits of device tokens and of the long hex
+    /// runs the log shortens.
+    @inlinable
+    package static func isHexDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 6
+    }
+
     /// `text.lowercased()`, without building a new String when `text` is lowercase ASCII
     /// already (device tokens as apps send them: a fake keys every request by one).
     package static func lowercased(_ text: String) -> String {

@@ -35,13 +35,21 @@ package enum LogText {
         var target = target
         target.withUTF8 { bytes in
             let lineStart = line.count
+            line.reserveCapacity(lineStart + bytes.count + ellipsis.count)
             var start = 0
             var index = 0
-            // Segments up to the query, each shortened when it is a long hex run; the query as is.
+            // Segments up to the query, each shortened when it is a long hex run; the query as
+            // is. One pass: the scan for the segment's end also tells whether it is all hex.
             while true {
-                while index < bytes.count && bytes[index] != UInt8(ascii: "/") && bytes[index] != UInt8(ascii: "?") { index += 1 }
+                var hex = true
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { break }
+                    hex = hex && ASCII.isHexDigit(byte)
+                    index += 1
+                }
                 let segment = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if segment.count >= 20 && isHex(segment) {
+                if hex && segment.count >= 20 {
                     appendToken(segment, to: &line)
                 } else {
                     line.append(contentsOf: segment)
@@ -109,14 +117,6 @@ package enum LogText {
 
     /// `…` in UTF-8.
     private static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
-
-    private static func isHex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
-            let lower = byte | 0x20
-            guard (byte >= 48 && byte <= 57) || (lower >= 97 && lower <= 102) else { return false }
-        }
-        return true
-    }
 
     /// ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4.
     private static func appendToken(_ token: UnsafeBufferPointer<UInt8>, to shown: inout [UInt8]) {
