@@ -59,6 +59,9 @@ public final class CommandIO: Sendable {
 
     private let output: Locked<Stream>
     private let error: Locked<Stream>
+    /// Formats the lines a ``LiveLogWriter`` holds unformatted into the output buffer: run
+    /// before anything is written now or read back, so those lines keep their place.
+    private let pendingLines = Locked<(@Sendable () -> Void)?>(nil)
     private static let flushThreshold = 64 * 1024
 
     private init(environment: [String: String], currentDirectory: String?, outputIsTerminal: Bool, output: Sink, error: Sink) {
@@ -119,6 +122,27 @@ public final class CommandIO: Sendable {
         output.withLock { $0.append(utf8: line, newline: true) }
     }
 
+    /// Appends the line `build` writes (UTF-8, straight into the output buffer) and a newline
+    /// to standard output (buffered): `serve`'s request lines, built with no array of their own.
+    /// `build` runs under the buffer's lock, so it only formats.
+    func writeLine(building build: (inout [UInt8]) -> Void) {
+        output.withLock { stream in
+            build(&stream.buffer)
+            stream.append(utf8: EmptyCollection(), newline: true)
+        }
+    }
+
+    /// Sets what formats the lines held unformatted (``LiveLogWriter``'s): called before each
+    /// ``writeLineNow(_:)``, ``flush()`` and read of the captured output. It must not call
+    /// those itself; it appends with ``writeLine(building:)``.
+    func formatsPendingLines(with format: (@Sendable () -> Void)?) {
+        pendingLines.withLock { $0 = format }
+    }
+
+    private func formatPendingLines() {
+        pendingLines.snapshot?()
+    }
+
     /// Appends `text` and a newline to standard error (buffered).
     public func writeErrorLine(_ text: String) {
         error.withLock { $0.append(text, newline: true) }
@@ -127,6 +151,7 @@ public final class CommandIO: Sendable {
     /// Writes `text` and a newline to standard output now, with anything buffered before it:
     /// a long-running command's log line, seen at once by a script reading a file or a pipe.
     public func writeLineNow(_ text: String) {
+        formatPendingLines()
         output.withLock { stream in
             stream.append(text, newline: true)
             stream.flush()
@@ -144,13 +169,15 @@ public final class CommandIO: Sendable {
     /// Writes out everything buffered so far. ``ContractCheck/main(_:)`` flushes at exit; a
     /// long-running command (`serve`) flushes after each line a script waits for.
     public func flush() {
+        formatPendingLines()
         output.withLock { $0.flush() }
         error.withLock { $0.flush() }
     }
 
     /// Everything written to standard output (capturing mode only; flushes first).
     public var capturedOutput: String {
-        output.withLock { stream in
+        formatPendingLines()
+        return output.withLock { stream in
             stream.flush()
             return String(decoding: stream.captured, as: UTF8.self)
         }
@@ -159,7 +186,8 @@ public final class CommandIO: Sendable {
     /// What reached standard output so far (capturing mode), without flushing: what a
     /// reader of the real stream would have seen (tests of the live log's batching).
     var writtenOutput: String {
-        output.withLock { String(decoding: $0.captured, as: UTF8.self) }
+        formatPendingLines()
+        return output.withLock { String(decoding: $0.captured, as: UTF8.self) }
     }
 
     /// Everything written to standard error (capturing mode only; flushes first).

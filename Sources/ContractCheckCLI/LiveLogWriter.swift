@@ -1,26 +1,39 @@
 import Foundation
 import LoopbackHTTP
 
-/// Writes `serve`'s live log off the request path: a request's line is appended to the
-/// output buffer (a lock and a copy on the fakes' loop threads), and a dedicated thread
-/// writes what has gathered at most ``batchDelayMicroseconds`` after the first line of a
-/// batch — so the log stays live (a line is on its way within ~10 ms, well inside 50 ms)
-/// while a busy server makes one `write(2)` per batch instead of one per request.
+/// Writes `serve`'s live log off the request path. A fake's loop thread hands over a line
+/// unformatted (a closure holding the journal entry: a lock and an append), and a dedicated
+/// thread formats what has gathered and writes it at most ``batchDelayMicroseconds`` after the
+/// first line of a batch — so the log stays live (a line is on its way within ~10 ms, well
+/// inside 50 ms) while a busy server neither formats lines nor makes a `write(2)` per request.
 ///
-/// Lines keep their order with everything else written to the same ``CommandIO``: they share
-/// its output buffer, and ``CommandIO/writeLineNow(_:)`` flushes what is buffered before it.
+/// Lines keep their order with each other and with everything else written to the same
+/// ``CommandIO``: its ``CommandIO/writeLineNow(_:)``, ``CommandIO/flush()`` and captured
+/// output first format the pending lines, in arrival order, into its buffer. At
+/// most ``maxPending`` lines wait; past that a loop thread formats its own line (after the
+/// waiting ones), so a writer that falls behind slows the server instead of growing memory.
 final class LiveLogWriter: Sendable {
     /// How long the first line of a batch waits for company before the batch is written.
     static let batchDelayMicroseconds: UInt32 = 10_000
+    /// Lines that may wait unformatted (at 10 ms a batch, 400,000 requests/s).
+    static let maxPending = 4_096
+
+    /// Appends one line's UTF-8 (without the newline) to the buffer being written.
+    typealias Line = @Sendable (inout [UInt8]) -> Void
 
     private struct State {
         /// The writer thread was woken and will write; later lines ride along.
         var scheduled = false
         var stopped = false
+        /// Lines handed over and not yet formatted, in arrival order.
+        var pending: [Line] = []
     }
 
     private let output: CommandIO
     private let state = Locked(State())
+    /// Held while pending lines are taken, formatted and appended to `output`, so that two
+    /// threads doing so (the writer, a note, a backlogged loop thread) keep the lines' order.
+    private let formatting = Locked(())
     private let wake = DispatchSemaphore(value: 0)
 
     init(output: CommandIO) {
@@ -28,21 +41,38 @@ final class LiveLogWriter: Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "serve-log"
         thread.start()
+        output.formatsPendingLines { [weak self] in self?.formatHandedOver() }
     }
 
     /// Buffers `line` (UTF-8) and a newline; the writer thread writes it within ~10 ms.
     func writeLine(utf8 line: [UInt8]) {
-        output.writeLine(utf8: line)
-        let (wakeWriter, stopped) = state.withLock { state -> (Bool, Bool) in
-            if state.stopped || state.scheduled { return (false, state.stopped) }
+        writeLine { $0.append(contentsOf: line) }
+    }
+
+    /// Hands over a line to be formatted by `format` on the writer thread, which writes it
+    /// (and a newline) within ~10 ms. After ``stop()``, or with ``maxPending`` lines waiting,
+    /// the line is formatted here, after the waiting ones.
+    func writeLine(formatting format: @escaping Line) {
+        let (wakeWriter, here, stopped) = state.withLock { state -> (Bool, Bool, Bool) in
+            if state.stopped || state.pending.count >= Self.maxPending { return (false, true, state.stopped) }
+            state.pending.append(format)
+            if state.scheduled { return (false, false, false) }
             state.scheduled = true
-            return (true, false)
+            return (true, false, false)
         }
         if wakeWriter { wake.signal() }
+        guard here else { return }
+        formatting.withLock { _ in
+            formatPending()
+            output.writeLine(building: format)
+        }
         if stopped { output.flush() }
     }
 
-    /// Writes what is buffered and ends the writer thread; later lines are written at once.
+    /// Lines handed over and not yet formatted (for tests).
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Writes what is pending and ends the writer thread; later lines are written at once.
     func stop() {
         let wasStopped = state.withLock { state -> Bool in
             defer { state.stopped = true }
@@ -53,13 +83,28 @@ final class LiveLogWriter: Sendable {
         output.flush()
     }
 
+    /// Formats the lines handed over so far into `output`'s buffer (``CommandIO`` calls this
+    /// before it writes or is read).
+    private func formatHandedOver() {
+        formatting.withLock { _ in formatPending() }
+    }
+
+    /// Formats the pending lines into `output`'s buffer; the caller holds `formatting`.
+    private func formatPending() {
+        let lines = state.withLock { state -> [Line] in
+            // Cleared with the take: a line handed over from here on schedules the next batch.
+            state.scheduled = false
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return state.pending
+        }
+        for line in lines { output.writeLine(building: line) }
+    }
+
     private func run() {
         while true {
             wake.wait()
             if state.withLock({ $0.stopped }) { return }
             usleep(Self.batchDelayMicroseconds)
-            // Cleared before writing: a line appended from here on schedules the next batch.
-            state.withLock { $0.scheduled = false }
             output.flush()
         }
     }

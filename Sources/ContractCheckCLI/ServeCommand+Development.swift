@@ -50,7 +50,7 @@ extension ServeCommand {
 
         /// The backend's log line.
         func backendRequest(_ entry: BackendJournalEntry) {
-            if !quiet { liveLog.writeLine(utf8: log.bytes(entry)) }
+            if !quiet { liveLog.writeLine { [log] in log.append(entry, to: &$0) } }
         }
 
         /// Also stopped here, for serve's early exits (`stop()` is the normal path; FakeAPNs'
@@ -66,7 +66,7 @@ extension ServeCommand {
         /// Logs an APNs request, forwards a delivered push to the Simulator, and plays the
         /// `410s` scenario.
         func apnsRequest(_ entry: APNsJournalEntry) {
-            if !quiet { liveLog.writeLine(utf8: log.bytes(entry)) }
+            if !quiet { liveLog.writeLine { [log] in log.append(entry, to: &$0) } }
             guard entry.isAccepted, let token = entry.deviceToken?.lowercased(), let apns = apns.snapshot else { return }
             if let forwarder, entry.delivery == .delivered || entry.delivery == .deliveredTwice,
                let delivered = apns.deliveredNotifications(for: token).last(where: { $0.apnsID == entry.apnsID }) {

@@ -37,15 +37,32 @@ struct ServeLog: Sendable {
     /// The line for a FakeAPNs request: time, `apns`, then the journal's log line.
     func line(_ entry: APNsJournalEntry) -> String { String(decoding: bytes(entry), as: UTF8.self) }
 
-    /// ``line(_:)-(BackendJournalEntry)`` as UTF-8, built in one buffer (one per request).
+    /// ``line(_:)-(BackendJournalEntry)`` as UTF-8.
     func bytes(_ entry: BackendJournalEntry) -> [UInt8] {
-        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations) { entry.appendLogLine(to: &$0) }
+        var line: [UInt8] = []
+        append(entry, to: &line)
+        return line
     }
 
-    /// ``line(_:)-(APNsJournalEntry)`` as UTF-8, built in one buffer (one per request).
+    /// ``line(_:)-(APNsJournalEntry)`` as UTF-8.
     func bytes(_ entry: APNsJournalEntry) -> [UInt8] {
+        var line: [UInt8] = []
+        append(entry, to: &line)
+        return line
+    }
+
+    /// ``bytes(_:)-(BackendJournalEntry)``, appended to what is being written (one line per
+    /// request: built straight into the output buffer, with no array of its own).
+    func append(_ entry: borrowing BackendJournalEntry, to line: inout [UInt8]) {
+        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations, to: &line) {
+            entry.appendLogLine(to: &$0)
+        }
+    }
+
+    /// ``bytes(_:)-(APNsJournalEntry)``, appended to what is being written.
+    func append(_ entry: borrowing APNsJournalEntry, to line: inout [UInt8]) {
         format(time: entry.time, fake: .apns, status: entry.status == 0 ? nil : entry.status,
-               violations: entry.violations) { entry.appendLogLine(to: &$0) }
+               violations: entry.violations, to: &line) { entry.appendLogLine(to: &$0) }
     }
 
     /// A line of serve's own (forwarding, preloaded faults), with the time and a tag.
@@ -57,15 +74,13 @@ struct ServeLog: Sendable {
         case backend, apns
     }
 
-    private func format(time: Date, fake: Fake, status: Int?, violations: [Violation],
-                        text: (inout [UInt8]) -> Void) -> [UInt8] {
+    private func format(time: Date, fake: Fake, status: Int?, violations: [Violation], to line: inout [UInt8],
+                        text: (inout [UInt8]) -> Void) {
         let colour: Colour = switch status {
         case .some(200..<300): .green
         case .some(400..<500): .yellow
         default: .red
         }
-        var line: [UInt8] = []
-        line.reserveCapacity(128)
         paint(.dim, &line) { Self.appendClock(time, to: &$0) }
         line.append(UInt8(ascii: " "))
         switch fake {
@@ -80,7 +95,6 @@ struct ServeLog: Sendable {
             line.append(contentsOf: "\n    ".utf8)
             line.append(contentsOf: paint("\(pointer): \(violation.message) [\(violation.ruleID)]", .red).utf8)
         }
-        return line
     }
 
     /// A token shortened for a note (`0a1b2c3d…e8f9`) as the request lines shorten it; the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopbackHTTP
 @testable import ContractCheckCLI
 
 /// `serve`'s live log is written off the request path in batches, yet stays live: a line
@@ -44,5 +45,53 @@ import Testing
         #expect(io.writtenOutput == "before\n")
         writer.writeLine(utf8: Array("after".utf8))
         #expect(io.writtenOutput == "before\nafter\n")
+    }
+
+    @Test func linesAreFormattedOffTheCallingThread() {
+        let io = CommandIO.capturing()
+        let writer = LiveLogWriter(output: io)
+        defer { writer.stop() }
+        let caller = ObjectIdentifier(Thread.current)
+        let formattedOn = Locked<[ObjectIdentifier]>([])
+        for index in 0..<3 {
+            writer.writeLine { line in
+                formattedOn.withLock { $0.append(ObjectIdentifier(Thread.current)) }
+                line.append(contentsOf: "line \(index)".utf8)
+            }
+        }
+        // Formatted by the writer's thread, not the one that handed the lines over (waited for
+        // without reading the output, which would format them here).
+        #expect(eventually(within: 5) { formattedOn.snapshot.count == 3 })
+        #expect(!formattedOn.snapshot.contains(caller))
+        #expect(io.writtenOutput == "line 0\nline 1\nline 2\n")
+    }
+
+    @Test func aNoteComesAfterTheLinesHandedOverBeforeIt() {
+        let io = CommandIO.capturing()
+        let writer = LiveLogWriter(output: io)
+        defer { writer.stop() }
+        for index in 0..<100 { writer.writeLine { $0.append(contentsOf: "request \(index)".utf8) } }
+        io.writeLineNow("note")
+        writer.writeLine { $0.append(contentsOf: "request 100".utf8) }
+        let expected = (0..<100).map { "request \($0)\n" }.joined() + "note\nrequest 100\n"
+        #expect(eventually(within: 5) { io.writtenOutput == expected })
+        #expect(io.writtenOutput == expected)
+    }
+
+    @Test func aBackloggedWriterIsOvertakenInOrderAndMemoryStaysBounded() {
+        let io = CommandIO.capturing()
+        let writer = LiveLogWriter(output: io)
+        defer { writer.stop() }
+        // More lines than may wait, handed over faster than the writer's first batch.
+        let count = LiveLogWriter.maxPending * 2 + 10
+        let pendingSeen = Locked(0)
+        for index in 0..<count {
+            writer.writeLine { $0.append(contentsOf: "line \(index)".utf8) }
+            pendingSeen.withLock { $0 = max($0, writer.pendingCount) }
+        }
+        #expect(pendingSeen.snapshot <= LiveLogWriter.maxPending)
+        let expected = (0..<count).map { "line \($0)\n" }.joined()
+        #expect(eventually(within: 5) { io.writtenOutput == expected })
+        #expect(io.writtenOutput == expected)
     }
 }
