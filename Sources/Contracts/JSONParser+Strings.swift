@@ -31,6 +31,26 @@ extension JSONParser {
         }
     }
 
+    /// Reads an object key whose opening quote is at `index`: a plain ASCII key spelled like
+    /// a member of a v1 schema is that member's name (no new String, no UTF-8 check), any
+    /// other goes through ``parseString()``. Same result and same position afterwards.
+    mutating func parseKey() throws(JSONSyntaxError) -> String {
+        let start = index &+ 1
+        var stop = start
+        let limit = min(end, start &+ KnownKeys.longest &+ 1)
+        while stop < limit {
+            let byte = bytes[stop]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return try parseString() }
+            stop &+= 1
+        }
+        guard stop < limit, let key = knownKeys.key(UnsafeBufferPointer(rebasing: bytes[start..<stop])) else {
+            return try parseString()
+        }
+        index = stop &+ 1
+        return key
+    }
+
     /// Skips 8 bytes at a time while none is a quote, a backslash, a control character or
     /// non-ASCII (exact SWAR tests: no false negatives; any hit falls back to the byte loop).
     @inline(__always)
@@ -276,6 +296,50 @@ extension JSONParser {
         var decoder = UTF8()
         var iterator = UnsafeBufferPointer(rebasing: bytes[offset..<(offset &+ length)]).makeIterator()
         if case .scalarValue(let scalar) = decoder.decode(&iterator) { return (scalar, length) }
+        return nil
+    }
+}
+
+/// The member names of every v1 schema, by UTF-8 length, for ``JSONParser/parseKey()``.
+struct KnownKeys: Sendable {
+    /// Keys longer than this are always read as strings.
+    static let longest = 32
+    private let byLength: [[(bytes: [UInt8], key: String)]]
+
+    static let v1 = KnownKeys(ContractSet.v1.contracts.map(\.schema))
+
+    init(_ schemas: [Schema]) {
+        var byLength = [[(bytes: [UInt8], key: String)]](repeating: [], count: Self.longest + 1)
+        var pending = schemas
+        while let schema = pending.popLast() {
+            switch schema.kind {
+            case .object(let object):
+                for member in object.members {
+                    let bytes = Array(member.name.utf8)
+                    if bytes.count <= Self.longest, !byLength[bytes.count].contains(where: { $0.bytes == bytes }) {
+                        byLength[bytes.count].append((bytes, member.name))
+                    }
+                    pending.append(member.schema)
+                }
+            case .array(let array): pending.append(array.items)
+            case .nullable(let inner): pending.append(inner)
+            case .anyOf(let alternatives): pending.append(contentsOf: alternatives)
+            default: break
+            }
+        }
+        self.byLength = byLength
+    }
+
+    /// The known key spelled by `bytes`, if any.
+    @inline(__always)
+    func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.count < byLength.count else { return nil }
+        for index in byLength[bytes.count].indices {
+            let found = byLength[bytes.count][index].bytes.withUnsafeBufferPointer {
+                FormatMatchers.memoryEqual($0, bytes, bytes.count)
+            }
+            if found { return byLength[bytes.count][index].key }
+        }
         return nil
     }
 }
