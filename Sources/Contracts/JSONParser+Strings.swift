@@ -37,14 +37,16 @@ extension JSONParser {
     mutating func parseKey() throws(JSONSyntaxError) -> String {
         let start = index &+ 1
         var stop = start
+        var hash = KnownKeys.seed
         let limit = min(end, start &+ KnownKeys.longest &+ 1)
         while stop < limit {
             let byte = bytes[stop]
             if byte == UInt8(ascii: "\"") { break }
             guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return try parseString() }
+            hash = KnownKeys.hash(hash, byte)
             stop &+= 1
         }
-        guard stop < limit, let key = knownKeys.key(UnsafeBufferPointer(rebasing: bytes[start..<stop])) else {
+        guard stop < limit, let key = knownKeys.key(UnsafeBufferPointer(rebasing: bytes[start..<stop]), hash: hash) else {
             return try parseString()
         }
         index = stop &+ 1
@@ -300,24 +302,30 @@ extension JSONParser {
     }
 }
 
-/// The member names of every v1 schema, by UTF-8 length, for ``JSONParser/parseKey()``.
+/// The member names of every v1 schema, in a small hash table (FNV-1a of the UTF-8 bytes,
+/// linear probing), for ``JSONParser/parseKey()``.
 struct KnownKeys: Sendable {
     /// Keys longer than this are always read as strings.
     static let longest = 32
-    private let byLength: [[(bytes: [UInt8], key: String)]]
+    /// Every name's bytes, one after another.
+    private let storage: [UInt8]
+    private let names: [(offset: Int, count: Int, key: String)]
+    /// Index into `names`, or -1; a power of two at least twice the names.
+    private let slots: [Int]
 
     static let v1 = KnownKeys(ContractSet.v1.contracts.map(\.schema))
 
     init(_ schemas: [Schema]) {
-        var byLength = [[(bytes: [UInt8], key: String)]](repeating: [], count: Self.longest + 1)
+        var storage: [UInt8] = [], names: [(offset: Int, count: Int, key: String)] = [], seen: Set<String> = []
         var pending = schemas
         while let schema = pending.popLast() {
             switch schema.kind {
             case .object(let object):
                 for member in object.members {
-                    let bytes = Array(member.name.utf8)
-                    if bytes.count <= Self.longest, !byLength[bytes.count].contains(where: { $0.bytes == bytes }) {
-                        byLength[bytes.count].append((bytes, member.name))
+                    let count = member.name.utf8.count
+                    if count <= Self.longest, seen.insert(member.name).inserted {
+                        names.append((storage.count, count, member.name))
+                        storage.append(contentsOf: member.name.utf8)
                     }
                     pending.append(member.schema)
                 }
@@ -327,19 +335,48 @@ struct KnownKeys: Sendable {
             default: break
             }
         }
-        self.byLength = byLength
+        var size = 16
+        while size < names.count * 2 { size *= 2 }
+        var slots = [Int](repeating: -1, count: size)
+        for (index, name) in names.enumerated() {
+            var slot = Int(truncatingIfNeeded: storage[name.offset..<(name.offset + name.count)].reduce(Self.seed, Self.hash)) & (size - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = index
+        }
+        self.storage = storage
+        self.names = names
+        self.slots = slots
     }
 
-    /// The known key spelled by `bytes`, if any.
+    /// FNV-1a, one byte at a time, from ``seed``.
+    static let seed: UInt32 = 2_166_136_261
     @inline(__always)
-    func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.count < byLength.count else { return nil }
-        for index in byLength[bytes.count].indices {
-            let found = byLength[bytes.count][index].bytes.withUnsafeBufferPointer {
-                FormatMatchers.memoryEqual($0, bytes, bytes.count)
+    static func hash(_ hash: UInt32, _ byte: UInt8) -> UInt32 {
+        (hash ^ UInt32(byte)) &* 16_777_619
+    }
+
+    /// The known key spelled by `bytes` (whose ``hash(_:_:)`` from ``seed`` is `hash`), if any.
+    @inline(__always)
+    func key(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> String? {
+        guard !names.isEmpty else { return nil }
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let index = slots[slot]
+            guard index >= 0 else { return nil }
+            if names[index].count == bytes.count {
+                let offset = names[index].offset
+                let equal = storage.withUnsafeBufferPointer {
+                    FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: $0[offset..<(offset &+ bytes.count)]), bytes, bytes.count)
+                }
+                if equal { return names[index].key }
             }
-            if found { return byLength[bytes.count][index].key }
+            slot = (slot &+ 1) & mask
         }
-        return nil
+    }
+
+    /// The known key spelled by `bytes`, if any (hashing them first).
+    func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        key(bytes, hash: bytes.reduce(Self.seed, Self.hash))
     }
 }

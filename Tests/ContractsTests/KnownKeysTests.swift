@@ -54,4 +54,37 @@ import Testing
         #expect(Array("mutable-content".utf8).withUnsafeBufferPointer { KnownKeys.v1.key($0) } == "mutable-content")
         #expect(Array("pad".utf8).withUnsafeBufferPointer { KnownKeys.v1.key($0) } == nil)
     }
+
+    /// Every key one letter away from a v1 name: found only when it spells a name exactly.
+    @Test func nearMissesAreNotKnownKeys() {
+        var names = Set<String>()
+        var pending = ContractSet.v1.contracts.map(\.schema)
+        while let schema = pending.popLast() {
+            switch schema.kind {
+            case .object(let object):
+                names.formUnion(object.members.map(\.name))
+                pending += object.members.map(\.schema)
+            case .array(let array): pending.append(array.items)
+            case .nullable(let inner): pending.append(inner)
+            case .anyOf(let alternatives): pending += alternatives
+            default: break
+            }
+        }
+        #expect(names.count > 30)
+        var found = 0
+        for name in names {
+            let original = Array(name.utf8)
+            #expect(original.withUnsafeBufferPointer { KnownKeys.v1.key($0) } == (original.count <= KnownKeys.longest ? name : nil))
+            for position in original.indices {
+                for letter in UInt8(ascii: "a")...UInt8(ascii: "z") {
+                    var bytes = original
+                    bytes[position] = letter
+                    guard let key = bytes.withUnsafeBufferPointer({ KnownKeys.v1.key($0) }) else { continue }
+                    found += 1
+                    #expect(Array(key.utf8) == bytes)
+                }
+            }
+        }
+        #expect(found >= names.count)
+    }
 }

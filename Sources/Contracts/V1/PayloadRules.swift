@@ -355,14 +355,14 @@ enum PayloadRules {
                 guard hasNoPersonalKey(apsMembers[index].key, apsMembers[index].value, depth: 1) else { return false }
             }
         }
-        if let route, route != "home", !StringFormat.orderRoute.matches(route), !StringFormat.offerRoute.matches(route) {
+        let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
+        if let route, !isOrderRoute, route != "home", !StringFormat.offerRoute.matches(route) {
             return false  // payload.unknown-route (a warning)
         }
         switch category {
         case "ORDER_UPDATE"?:
-            guard hasAccount, hasOrderVersion, let route, let thread, StringFormat.orderRoute.matches(route),
-                  thread.utf8.count == route.utf8.count - 1, FormatMatchers.hasPrefix(thread, "order-"),
-                  thread.utf8.dropFirst(6).elementsEqual(route.utf8.dropFirst(7)) else { return false }
+            guard hasAccount, hasOrderVersion, isOrderRoute, let route, let thread,
+                  isThread(thread, of: route) else { return false }
         case "OFFER"?:
             guard let route, StringFormat.offerRoute.matches(route) else { return false }
         case nil:
@@ -374,6 +374,19 @@ enum PayloadRules {
         if mutableContent && !hasAlert { return false }
         if contentAvailable && (hasAlert || hasBadgeOrSound) { return false }
         return true
+    }
+
+    /// True when `thread` is `order-<id>` for the `orders/<id>` of `route` (an order route).
+    private static func isThread(_ thread: String, of route: String) -> Bool {
+        var thread = thread, route = route
+        return thread.withUTF8 { thread in
+            route.withUTF8 { route in
+                thread.count == route.count &- 1 && route.count > 7
+                    && thread[0] == UInt8(ascii: "o") && thread[1] == UInt8(ascii: "r") && thread[2] == UInt8(ascii: "d")
+                    && thread[3] == UInt8(ascii: "e") && thread[4] == UInt8(ascii: "r") && thread[5] == UInt8(ascii: "-")
+                    && FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: thread[6...]), UnsafeBufferPointer(rebasing: route[7...]), route.count &- 7)
+            }
+        }
     }
 
     /// False when `key`, or any key inside `value`, may be personal data (including Apple's
