@@ -302,8 +302,8 @@ extension JSONParser {
     }
 }
 
-/// The member names of every v1 schema, in a small hash table (FNV-1a of the UTF-8 bytes,
-/// linear probing), for ``JSONParser/parseKey()``.
+/// Known object keys (the v1 schemas' member names) in a small hash table (FNV-1a of the
+/// UTF-8 bytes, linear probing), for ``JSONParser/parseKey()``.
 struct KnownKeys: Sendable {
     /// Keys longer than this are always read as strings.
     static let longest = 32
@@ -313,27 +313,24 @@ struct KnownKeys: Sendable {
     /// Index into `names`, or -1; a power of two at least twice the names.
     private let slots: [Int]
 
-    static let v1 = KnownKeys(ContractSet.v1.contracts.map(\.schema))
+    /// The member names of every v1 schema (a test holds the list to the schemas). Written
+    /// out rather than read from ``ContractSet/v1``, so reading JSON never builds contracts.
+    static let v1Names = [
+        "accountId", "action", "alert", "appVersion", "aps", "badge", "body", "category", "content-available",
+        "critical", "environment", "filter-criteria", "imageUrl", "interruption-level", "launch-image", "loc-args",
+        "loc-key", "mutable-content", "name", "notificationId", "orderVersion", "platform", "publicKey", "reason",
+        "relevance-score", "route", "secret", "Simulator Target Bundle", "sound", "subtitle", "subtitle-loc-args",
+        "subtitle-loc-key", "target-content-id", "thread-id", "timestamp", "title", "title-loc-args", "title-loc-key",
+        "volume",
+    ]
 
-    init(_ schemas: [Schema]) {
+    static let v1 = KnownKeys(names: v1Names)
+
+    init(names given: [String]) {
         var storage: [UInt8] = [], names: [(offset: Int, count: Int, key: String)] = [], seen: Set<String> = []
-        var pending = schemas
-        while let schema = pending.popLast() {
-            switch schema.kind {
-            case .object(let object):
-                for member in object.members {
-                    let count = member.name.utf8.count
-                    if count <= Self.longest, seen.insert(member.name).inserted {
-                        names.append((storage.count, count, member.name))
-                        storage.append(contentsOf: member.name.utf8)
-                    }
-                    pending.append(member.schema)
-                }
-            case .array(let array): pending.append(array.items)
-            case .nullable(let inner): pending.append(inner)
-            case .anyOf(let alternatives): pending.append(contentsOf: alternatives)
-            default: break
-            }
+        for name in given where name.utf8.count <= Self.longest && seen.insert(name).inserted {
+            names.append((storage.count, name.utf8.count, name))
+            storage.append(contentsOf: name.utf8)
         }
         var size = 16
         while size < names.count * 2 { size *= 2 }
