@@ -21,7 +21,7 @@ import Testing
         let none = KnownKeys(names: [])
         let interesting: [UInt8] = Array("{}[]\":,\\ \n\tuaeé".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF]
         var inputs: [[UInt8]] = FixtureCatalog.all.map(\.bytes)
-        for _ in 0..<3_000 {
+        for _ in 0..<1_000 {
             var bytes = Array(PayloadFastPathTests.randomPayload(&g).utf8)
             for _ in 0..<Int.random(in: 0...3, using: &g) where !bytes.isEmpty {
                 let index = Int.random(in: 0..<bytes.count, using: &g)
@@ -49,7 +49,7 @@ import Testing
                 Issue.record("\(String(decoding: bytes, as: UTF8.self)): \(fast) vs \(slow)")
             }
         }
-        #expect(known > 500)
+        #expect(known > 300)
         // The table is in use: v1 names are found, other keys are not.
         #expect(Array("mutable-content".utf8).withUnsafeBufferPointer { KnownKeys.v1.key($0) } == "mutable-content")
         #expect(Array("pad".utf8).withUnsafeBufferPointer { KnownKeys.v1.key($0) } == nil)
