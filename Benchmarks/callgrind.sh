@@ -7,15 +7,26 @@
 #   Benchmarks/callgrind.sh defaults [BINARY]  contract-check serve with its defaults (log, FakeAPNs)
 #   Benchmarks/callgrind.sh echo    [BINARY]   loopback-echo-server, wrk PUT (answers 204)
 #   Benchmarks/callgrind.sh handler [BINARY]   as serve, counting only FakeBackend.handle (and callees)
+#   Benchmarks/callgrind.sh apns    [BINARY]   fake-apns-bench-server over h2c, apns-load pushes,
+#                                              a different valid 300-byte payload on every push
 #
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
 # dumped, and the total is divided by the requests answered (the journal's count for serve,
 # wrk's for echo). For `handler`, only FakeBackend.handle and its callees are counted: the
-# handler alone, as backend-start-benchmark times it (valgrind cannot run that benchmark). BINARY defaults to the release build; CALLGRIND_OUT=file
-# keeps the profile (callgrind_annotate file).
+# handler alone, as backend-start-benchmark times it (valgrind cannot run that benchmark).
+# For `apns`, FakeAPNs (Benchmarks/FakeAPNsServer, as apns.sh starts it) runs under valgrind
+# and apns-load (Benchmarks/APNsLoad, -c 8 -m 32 as apns.sh) sends the pushes, each with a
+# different valid payload: a warm-up of 2,000 pushes, which also times the server, then —
+# counters zeroed — as many more pushes on the same connections as that rate fits in
+# DURATION, every one answered 200 (the script fails otherwise), so the count is exact; the
+# whole process is divided by it, and the inclusive cost of FakeAPNs.handle (validation,
+# payload contract, journal, response) per push is printed as a second line. Build both
+# first: swift build -c release --product fake-apns-bench-server (and --product apns-load).
+# BINARY defaults to the release build; CALLGRIND_OUT=file keeps the profile
+# (callgrind_annotate file).
 #
-# Needs: valgrind, wrk, python3, curl.
+# Needs: valgrind, wrk, python3, curl (apns: valgrind, python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE="${1:-serve}"
@@ -56,17 +67,51 @@ serve|log|handler|defaults)
     URL="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
     ADMIN="$(sed -n 's/.*"admin":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
     ;;
-echo)
-    BINARY="${2:-$BIN_DIR/loopback-echo-server}"
+echo|apns)
+    # Both print `listening URL`; fake-apns-bench-server then `token JWT`, its last line.
+    BINARY="${2:-$BIN_DIR/$([ "$MODE" = echo ] && echo loopback-echo-server || echo fake-apns-bench-server)}"
+    last="$([ "$MODE" = echo ] && echo listening || echo token)"
     valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
     PID=$!
-    for _ in $(seq 1 600); do grep -q '^listening' "$WORK/serve.log" && break; sleep 0.1; done
+    for _ in $(seq 1 600); do grep -q "^$last " "$WORK/serve.log" && break; sleep 0.1; done
     URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
+    JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler [BINARY]" >&2; exit 64 ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
+if [ "$MODE" = apns ]; then
+    LOAD="$BIN_DIR/apns-load"
+    [ -x "$LOAD" ] || { echo "Error: build apns-load first: swift build -c release --product apns-load" >&2; exit 1; }
+    # One apns-load run: 2,000 warm-up pushes (every one answered, so nothing is in flight
+    # after them), a pause while the counters are zeroed, then the counted pushes on the same
+    # connections (no connection setup or provider token verification among them).
+    mkfifo "$WORK/more"
+    "$LOAD" --port "${URL##*:}" --token "$JWT" --pause-after 2000 -c 8 -m 32 --timeout 3600 <"$WORK/more" >"$WORK/load.out" 2>&1 &
+    LOAD_PID=$!
+    exec 3>"$WORK/more"
+    for _ in $(seq 1 6000); do grep -q '^paused' "$WORK/load.out" && break; kill -0 "$LOAD_PID" 2>/dev/null || break; sleep 0.1; done
+    warm="$(sed -n 's/^paused after [0-9]* pushes in \([0-9.]*\) s$/\1/p' "$WORK/load.out")"
+    [ -n "$warm" ] || { echo "Error: the warm-up pushes failed:" >&2; cat "$WORK/load.out" >&2; exit 1; }
+    pushes="$(python3 -c 'import sys; d=sys.argv[2]; d=float(d[:-1])*{"s":1,"m":60}[d[-1]] if d[-1] in "sm" else float(d); print(max(500, int(2000*d/float(sys.argv[1]))))' "$warm" "$DURATION")"
+    callgrind_control -z "$PID" >/dev/null 2>&1
+    echo "$pushes" >&3
+    exec 3>&-
+    wait "$LOAD_PID" || { echo "Error: not every push was answered 200:" >&2; cat "$WORK/load.out" >&2; exit 1; }
+    callgrind_control -d "$PID" >/dev/null 2>&1
+    requests="$pushes"
+    sleep 1
+    dump="$(ls -t "$WORK"/out.* | head -1)"
+    total="$(total_instructions "$dump")"
+    [ -n "${CALLGRIND_OUT:-}" ] && cp "$dump" "$CALLGRIND_OUT"
+    # FakeAPNs.handle inclusive; callgrind_annotate lists it once per source file it inlines: the largest.
+    handle="$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" 2>/dev/null \
+        | sed -n 's/^ *\([0-9,]*\) .*:\$s8FakeAPNsAAC6handley12LoopbackHTTP12HTTPResponseVAD11HTTPRequestVF\( .*\)\{0,1\}$/\1/p' | tr -d , | sort -n | tail -1)"
+    python3 -c 'import sys; t,n,h=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3] or 0); print("apns (%s): %d instructions / %d pushes = %.0f instructions per push\n  of which FakeAPNs.handle (inclusive): %.0f per push" % (sys.argv[4], t, n, t/n, h/n))' \
+        "$total" "$requests" "$handle" "$(basename "$BINARY"), a different payload on every push"
+    exit 0
+fi
 wrk -t1 -c1 -d2s -s "$WORK/put.lua" "$URL/v1/devices/$TOKEN" >/dev/null   # warm-up
 journal_count() { curl -s "$ADMIN/journal" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(len(j["entries"]) + j["dropped"])'; }
 before=0

@@ -3,7 +3,7 @@
 // `swift build -c release --product apns-load`.
 //
 //   apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS]
-//             [--payload FILE] [--timeout SECONDS]
+//             [--payload FILE] [--timeout SECONDS] [--pause-after N]
 //
 // Opens CONNECTIONS connections to 127.0.0.1:PORT (only loopback), keeps STREAMS pushes in
 // flight on each (fewer if the server's SETTINGS_MAX_CONCURRENT_STREAMS says so), and sends
@@ -17,6 +17,12 @@
 // TIMEOUT (default 120 s). Prints h2load-style lines (`finished in …, N req/s`, `requests: …
 // succeeded`, `status codes: …`) so Benchmarks/h2-common.sh reads both alike, then every
 // status seen; exits 1 when a request got no 2xx answer.
+//
+// With `--pause-after N` (Benchmarks/callgrind.sh apns: a warm-up on the same connections,
+// so the counted pushes pay no connection setup or provider token verification) it sends N
+// pushes instead of REQUESTS, waits for all N answers, prints `paused after N pushes in S s`,
+// reads a line from stdin holding M, then sends M more on the same connections (the run's
+// total is N + M; an empty or unreadable line ends the run).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,8 +40,9 @@ struct Options {
     var streams = 32
     var payloadFile: String?
     var timeoutSeconds = 120.0
+    var pauseAfter: Int?
 
-    static let usage = "Usage: apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS] [--payload FILE] [--timeout SECONDS]"
+    static let usage = "Usage: apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS] [--payload FILE] [--timeout SECONDS] [--pause-after N]"
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -53,6 +60,7 @@ struct Options {
             case "-m": guard let v = value().flatMap(Int.init), v > 0, v <= 1000 else { return nil }; options.streams = v
             case "--payload": guard let v = value() else { return nil }; options.payloadFile = v
             case "--timeout": guard let v = value().flatMap(Double.init), v > 0 else { return nil }; options.timeoutSeconds = v
+            case "--pause-after": guard let v = value().flatMap(Int.init), v > 0 else { return nil }; options.pauseAfter = v
             default: return nil
             }
             index += 1
@@ -227,13 +235,15 @@ for _ in 0..<options.connections {
 }
 
 var tally = Tally()
+/// The pushes to send in all: REQUESTS, or N + M with --pause-after.
+var requestTarget = options.pauseAfter ?? options.requests
 
 /// Queues new pushes on `c` while it has room (streams, windows, requests left).
 @MainActor
 func fill(_ c: inout ClientConnection) {
     guard c.settingsReceived, !c.goingAway, !c.closed else { return }
     let limit = min(options.streams, c.peerMaxStreams)
-    while c.inFlight < limit && tally.sent < options.requests {
+    while c.inFlight < limit && tally.sent < requestTarget {
         let body = fixedPayload ?? template.fill(tally.sent)
         guard body.count <= c.sendWindow, body.count <= c.peerInitialWindow else { return }
         guard c.nextStream < 0x7fff_ffff else { c.goingAway = true; return }
@@ -382,11 +392,20 @@ func flush(_ c: inout ClientConnection) {
 
 var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
 let start = now()
-let deadline = start + options.timeoutSeconds
+var deadline = start + options.timeoutSeconds
 var timedOut = false
 var pollSet = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
 
-while tally.done < options.requests {
+while true {
+    if tally.done >= requestTarget {
+        guard let pause = options.pauseAfter, requestTarget == pause else { break }
+        // Unbuffered (print's buffer would hold it until exit); nothing is printed before it.
+        FileHandle.standardOutput.write(Data("paused after \(pause) pushes in \(String(format: "%.2f", now() - start)) s\n".utf8))
+        guard let more = readLine().flatMap(Int.init), more > 0 else { break }
+        requestTarget += more
+        deadline = now() + options.timeoutSeconds
+        continue
+    }
     var open = false
     for i in connections.indices where !connections[i].closed {
         fill(&connections[i])
@@ -423,9 +442,9 @@ let statuses = tally.statuses
 func classCount(_ hundreds: Int) -> Int { statuses.filter { $0.key / 100 == hundreds }.values.reduce(0, +) }
 let rate = Double(tally.done) / elapsed
 print("finished in \(String(format: "%.2f", elapsed))s, \(String(format: "%.2f", rate)) req/s, \(fixedPayload == nil ? "a different payload on every request" : "one fixed payload")")
-print("requests: \(options.requests) total, \(tally.sent) started, \(tally.done) done, \(succeeded) succeeded, \(options.requests - succeeded) failed")
+print("requests: \(requestTarget) total, \(tally.sent) started, \(tally.done) done, \(succeeded) succeeded, \(requestTarget - succeeded) failed")
 print("status codes: \(classCount(2)) 2xx, \(classCount(3)) 3xx, \(classCount(4)) 4xx, \(classCount(5)) 5xx")
 print("statuses: " + tally.statuses.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
 if timedOut { print("timed out after \(options.timeoutSeconds) s") }
 for error in tally.errors { print("error: \(error)") }
-exit(succeeded == options.requests ? 0 : 1)
+exit(succeeded == requestTarget ? 0 : 1)

@@ -12,9 +12,16 @@ public struct Contract: Sendable, Hashable {
     /// One line saying what the message is.
     public var summary: String
     /// The shape of the message, walked by the validator and translated by the exporters.
-    public var schema: Schema
+    public var schema: Schema {
+        didSet { cleanCheck = CleanCheck() }
+    }
     /// Cross-field rules, run after the schema walk on every document.
-    public var rules: [ContractRule]
+    public var rules: [ContractRule] {
+        didSet { cleanCheck = CleanCheck() }
+    }
+    /// A fast test that a document has no violation at all (the v1 payload's), dropped
+    /// when ``schema`` or ``rules`` change.
+    var cleanCheck = CleanCheck()
     /// Prefix of the generic rule ids (`<namespace>.type`, `.required`, …); usually the name.
     /// The `.apns` file contract shares `payload` because its rules are the payload's.
     public var ruleNamespace: String {
@@ -56,6 +63,12 @@ public struct Contract: Sendable, Hashable {
 
     /// Every violation of the schema and of every rule, in document order.
     public func validate(_ document: JSONNode, options: ValidationOptions) -> [Violation] {
+        if let isClean = cleanCheck.isClean, isClean(document, options) { return [] }
+        return validateFully(document, options: options)
+    }
+
+    /// The schema walk and every rule, without ``cleanCheck``.
+    func validateFully(_ document: JSONNode, options: ValidationOptions) -> [Violation] {
         var walker = SchemaValidator(ids: genericRuleIDs)
         walker.validate(document, against: schema)
         var violations = walker.violations
@@ -88,4 +101,18 @@ public struct Contract: Sendable, Hashable {
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
     }
+}
+
+/// A contract's optional fast path: true only when the schema walk and every rule would
+/// report nothing (a false only sends the document down the full validation). Not part of
+/// a contract's identity: every two checks are equal.
+struct CleanCheck: Sendable, Hashable {
+    var isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)?
+
+    init(_ isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)? = nil) {
+        self.isClean = isClean
+    }
+
+    static func == (lhs: CleanCheck, rhs: CleanCheck) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -31,6 +31,28 @@ extension JSONParser {
         }
     }
 
+    /// Reads an object key whose opening quote is at `index`: a plain ASCII key spelled like
+    /// a member of a v1 schema is that member's name (no new String, no UTF-8 check), any
+    /// other goes through ``parseString()``. Same result and same position afterwards.
+    mutating func parseKey() throws(JSONSyntaxError) -> String {
+        let start = index &+ 1
+        var stop = start
+        var hash = KnownKeys.seed
+        let limit = min(end, start &+ KnownKeys.longest &+ 1)
+        while stop < limit {
+            let byte = bytes[stop]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return try parseString() }
+            hash = KnownKeys.hash(hash, byte)
+            stop &+= 1
+        }
+        guard stop < limit, let key = knownKeys.key(UnsafeBufferPointer(rebasing: bytes[start..<stop]), hash: hash) else {
+            return try parseString()
+        }
+        index = stop &+ 1
+        return key
+    }
+
     /// Skips 8 bytes at a time while none is a quote, a backslash, a control character or
     /// non-ASCII (exact SWAR tests: no false negatives; any hit falls back to the byte loop).
     @inline(__always)
@@ -277,5 +299,81 @@ extension JSONParser {
         var iterator = UnsafeBufferPointer(rebasing: bytes[offset..<(offset &+ length)]).makeIterator()
         if case .scalarValue(let scalar) = decoder.decode(&iterator) { return (scalar, length) }
         return nil
+    }
+}
+
+/// Known object keys (the v1 schemas' member names) in a small hash table (FNV-1a of the
+/// UTF-8 bytes, linear probing), for ``JSONParser/parseKey()``.
+struct KnownKeys: Sendable {
+    /// Keys longer than this are always read as strings.
+    static let longest = 32
+    /// Every name's bytes, one after another.
+    private let storage: [UInt8]
+    private let names: [(offset: Int, count: Int, key: String)]
+    /// Index into `names`, or -1; a power of two at least twice the names.
+    private let slots: [Int]
+
+    /// The member names of every v1 schema (a test holds the list to the schemas). Written
+    /// out rather than read from ``ContractSet/v1``, so reading JSON never builds contracts.
+    static let v1Names = [
+        "accountId", "action", "alert", "appVersion", "aps", "badge", "body", "category", "content-available",
+        "critical", "environment", "filter-criteria", "imageUrl", "interruption-level", "launch-image", "loc-args",
+        "loc-key", "mutable-content", "name", "notificationId", "orderVersion", "platform", "publicKey", "reason",
+        "relevance-score", "route", "secret", "Simulator Target Bundle", "sound", "subtitle", "subtitle-loc-args",
+        "subtitle-loc-key", "target-content-id", "thread-id", "timestamp", "title", "title-loc-args", "title-loc-key",
+        "volume",
+    ]
+
+    static let v1 = KnownKeys(names: v1Names)
+
+    init(names given: [String]) {
+        var storage: [UInt8] = [], names: [(offset: Int, count: Int, key: String)] = [], seen: Set<String> = []
+        for name in given where name.utf8.count <= Self.longest && seen.insert(name).inserted {
+            names.append((storage.count, name.utf8.count, name))
+            storage.append(contentsOf: name.utf8)
+        }
+        var size = 16
+        while size < names.count * 2 { size *= 2 }
+        var slots = [Int](repeating: -1, count: size)
+        for (index, name) in names.enumerated() {
+            var slot = Int(truncatingIfNeeded: storage[name.offset..<(name.offset + name.count)].reduce(Self.seed, Self.hash)) & (size - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = index
+        }
+        self.storage = storage
+        self.names = names
+        self.slots = slots
+    }
+
+    /// FNV-1a, one byte at a time, from ``seed``.
+    static let seed: UInt32 = 2_166_136_261
+    @inline(__always)
+    static func hash(_ hash: UInt32, _ byte: UInt8) -> UInt32 {
+        (hash ^ UInt32(byte)) &* 16_777_619
+    }
+
+    /// The known key spelled by `bytes` (whose ``hash(_:_:)`` from ``seed`` is `hash`), if any.
+    @inline(__always)
+    func key(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> String? {
+        guard !names.isEmpty else { return nil }
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let index = slots[slot]
+            guard index >= 0 else { return nil }
+            if names[index].count == bytes.count {
+                let offset = names[index].offset
+                let equal = storage.withUnsafeBufferPointer {
+                    FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: $0[offset..<(offset &+ bytes.count)]), bytes, bytes.count)
+                }
+                if equal { return names[index].key }
+            }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// The known key spelled by `bytes`, if any (hashing them first).
+    func key(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        key(bytes, hash: bytes.reduce(Self.seed, Self.hash))
     }
 }

@@ -25,9 +25,12 @@ struct JSONParser {
     var nonColumnBytes = 0
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// Keys read without building a String (none: every key read as a string).
+    let knownKeys: KnownKeys
     private var stack: [Frame] = []
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, knownKeys: KnownKeys = .v1) {
+        self.knownKeys = knownKeys
         self.bytes = bytes
         self.end = bytes.count
         self.maxDepth = min(max(0, maxDepth), JSONReader.depthCeiling)
@@ -180,6 +183,7 @@ struct JSONParser {
             throw JSONSyntaxError(.tooDeep, at: start,
                                   "nesting too deep: expected at most \(maxDepth) levels of arrays and objects, found another '\(isObject ? "{" : "[")'")
         }
+        if stack.capacity == 0 { stack.reserveCapacity(8) }  // one allocation, not one per level up to 4
         stack.append(Frame(isObject: isObject, start: start, keyPosition: start))
     }
 
@@ -200,7 +204,7 @@ struct JSONParser {
             throw JSONSyntaxError(.unexpectedCharacter, at: position, "\(expected), found \(describeFound())\(hint())")
         }
         let keyPosition = position
-        let key = try parseString()
+        let key = try parseKey()
         let top = stack.count &- 1
         if top >= 0 {
             stack[top].key = key

@@ -198,8 +198,8 @@ extension FakeAPNs {
         let outcome = accept(push, apnsID: apnsID, now: now, device: &device, state: &s, wakeups: &wakeups)
         s.devices[push.deviceToken] = device
 
-        var headers = HTTPFields()
-        headers.append(name: "apns-id", value: apnsID)
+        // Built with its one field (append to an empty field list grows it on every push).
+        var headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID)])
         if environment == .sandbox {  // Apple: "only available in the Development environment"
             headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))
         }

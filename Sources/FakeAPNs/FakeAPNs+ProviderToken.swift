@@ -140,17 +140,19 @@ extension FakeAPNs {
     /// The token of `bearer <token>` (scheme case-insensitive, spaces and tabs around it
     /// ignored), or "" when absent. Byte-wise: this runs on every request.
     static func bearerToken(_ header: String) -> String {
-        let bytes = Array(header.utf8)
-        var start = 0
-        var end = bytes.count
-        while start < end && (bytes[start] == 32 || bytes[start] == 9) { start += 1 }
-        while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
-        let scheme: [UInt8] = Array("bearer".utf8)
-        guard end - start > scheme.count + 1 else { return "" }
-        for i in 0..<scheme.count where bytes[start + i] | 0x20 != scheme[i] { return "" }
-        var tokenStart = start + scheme.count
-        guard bytes[tokenStart] == 32 || bytes[tokenStart] == 9 else { return "" }
-        while tokenStart < end && (bytes[tokenStart] == 32 || bytes[tokenStart] == 9) { tokenStart += 1 }
-        return String(decoding: bytes[tokenStart..<end], as: UTF8.self)
+        var header = header
+        return header.withUTF8 { bytes -> String in
+            var start = 0
+            var end = bytes.count
+            while start < end && (bytes[start] == 32 || bytes[start] == 9) { start += 1 }
+            while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+            let scheme = "bearer".utf8
+            guard end - start > scheme.count + 1 else { return "" }
+            for (i, letter) in scheme.enumerated() where bytes[start + i] | 0x20 != letter { return "" }
+            var tokenStart = start + scheme.count
+            guard bytes[tokenStart] == 32 || bytes[tokenStart] == 9 else { return "" }
+            while tokenStart < end && (bytes[tokenStart] == 32 || bytes[tokenStart] == 9) { tokenStart += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart..<end]), as: UTF8.self)
+        }
     }
 }

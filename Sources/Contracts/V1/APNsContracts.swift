@@ -2,12 +2,21 @@
 /// APNs' error response.
 enum APNsContracts {
     /// The APNs payload the backend sends (seed 000, "APNs payload").
-    static let payload = Contract(
-        name: "payload", direction: .backendToApp,
-        summary: "The APNs payload the backend sends; every installed app version reads it.",
-        schema: PayloadSchema.payload,
-        rules: PayloadRules.all(),
-        folderName: "payloads")
+    static let payload: Contract = {
+        var contract = Contract(
+            name: "payload", direction: .backendToApp,
+            summary: "The APNs payload the backend sends; every installed app version reads it.",
+            schema: PayloadSchema.payload,
+            rules: PayloadRules.all(),
+            folderName: "payloads")
+        // A valid payload (FakeAPNs checks every push) is passed in one walk of its tree.
+        if let admission = SchemaAdmission(PayloadSchema.payload) {
+            contract.cleanCheck = CleanCheck { document, options in
+                admission.admits(document) && PayloadRules.allHold(document, options: options)
+            }
+        }
+        return contract
+    }()
 
     /// The key the Simulator reads to pick the app a dropped `.apns` file is for.
     static let simulatorTargetBundle = "Simulator Target Bundle"

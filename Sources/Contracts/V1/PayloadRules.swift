@@ -304,6 +304,111 @@ enum PayloadRules {
         }
     }
 
+    /// True only when no rule of ``all(sizeExcluding:)`` (without an exclusion) reports
+    /// anything on `document`, a document ``PayloadSchema/payload`` admitted (so each key is
+    /// there once at the top and in `aps`, and every declared member has its type). One walk
+    /// instead of twelve rules; anything unusual (a key like a personal one, a size not
+    /// given) says false and the rules run. The tests compare it with the rules.
+    static func allHold(_ document: JSONNode, options: ValidationOptions) -> Bool {
+        guard let sent = options.sourceByteCount, sent <= options.maximumPayloadBytes,
+              case .object(let members) = document.value else { return false }
+        var aps: JSONNode?
+        var route: String?
+        var hasAccount = false, hasOrderVersion = false, needsMutableContent = false
+        // The keys matched by name are not personal (their values are checked for keys
+        // inside); every other key is.
+        for index in members.indices {
+            switch members[index].key {
+            case "aps": aps = members[index].value
+            case "route":
+                guard case .string(let text) = members[index].value.value else { return false }
+                route = text
+            case "accountId": hasAccount = true
+            case "orderVersion": hasOrderVersion = true
+            case "secret": needsMutableContent = true  // personal data is allowed inside it
+            case "imageUrl": needsMutableContent = true
+            case "notificationId": break
+            default:
+                guard hasNoPersonalKey(members[index].key, members[index].value, depth: 0) else { return false }
+            }
+        }
+        guard let aps, case .object(let apsMembers) = aps.value else { return false }
+        var category: String?, thread: String?
+        var hasAlert = false, hasBadgeOrSound = false, mutableContent = false, contentAvailable = false
+        for index in apsMembers.indices {
+            switch apsMembers[index].key {
+            case "category":
+                guard case .string(let text) = apsMembers[index].value.value else { return false }
+                category = text
+            case "thread-id":
+                guard case .string(let text) = apsMembers[index].value.value else { return false }
+                thread = text
+            case "alert", "sound":
+                hasAlert = hasAlert || apsMembers[index].key == "alert"
+                hasBadgeOrSound = hasBadgeOrSound || apsMembers[index].key == "sound"
+                // An object's keys may be personal (`/aps/sound/name` is left to the rule).
+                guard hasNoPersonalKey("", apsMembers[index].value, depth: 1) else { return false }
+            case "badge": hasBadgeOrSound = true
+            case "mutable-content": mutableContent = isOne(apsMembers[index].value)
+            case "content-available": contentAvailable = isOne(apsMembers[index].value)
+            default:
+                guard hasNoPersonalKey(apsMembers[index].key, apsMembers[index].value, depth: 1) else { return false }
+            }
+        }
+        let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
+        if let route, !isOrderRoute, route != "home", !StringFormat.offerRoute.matches(route) {
+            return false  // payload.unknown-route (a warning)
+        }
+        switch category {
+        case "ORDER_UPDATE"?:
+            guard hasAccount, hasOrderVersion, isOrderRoute, let route, let thread,
+                  isThread(thread, of: route) else { return false }
+        case "OFFER"?:
+            guard let route, StringFormat.offerRoute.matches(route) else { return false }
+        case nil:
+            break
+        default:
+            return false  // not a category the schema admits
+        }
+        if needsMutableContent && !mutableContent { return false }
+        if mutableContent && !hasAlert { return false }
+        if contentAvailable && (hasAlert || hasBadgeOrSound) { return false }
+        return true
+    }
+
+    /// True when `thread` is `order-<id>` for the `orders/<id>` of `route` (an order route).
+    private static func isThread(_ thread: String, of route: String) -> Bool {
+        var thread = thread, route = route
+        return thread.withUTF8 { thread in
+            route.withUTF8 { route in
+                thread.count == route.count &- 1 && route.count > 7
+                    && thread[0] == UInt8(ascii: "o") && thread[1] == UInt8(ascii: "r") && thread[2] == UInt8(ascii: "d")
+                    && thread[3] == UInt8(ascii: "e") && thread[4] == UInt8(ascii: "r") && thread[5] == UInt8(ascii: "-")
+                    && FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: thread[6...]), UnsafeBufferPointer(rebasing: route[7...]), route.count &- 7)
+            }
+        }
+    }
+
+    /// False when `key`, or any key inside `value`, may be personal data (including Apple's
+    /// `/aps/sound/name`, which the rule allows: the rule decides those), or when `value`
+    /// nests deeper than 16 levels.
+    private static func hasNoPersonalKey(_ key: String, _ value: JSONNode, depth: Int) -> Bool {
+        guard !isPersonalKey(key) else { return false }
+        switch value.value {
+        case .object(let members):
+            guard depth < 16 else { return false }
+            for index in members.indices where !hasNoPersonalKey(members[index].key, members[index].value, depth: depth + 1) {
+                return false
+            }
+            return true
+        case .array(let items):
+            guard depth < 16 else { return false }
+            return items.allSatisfy { hasNoPersonalKey("", $0, depth: depth + 1) }
+        default:
+            return true
+        }
+    }
+
     /// Every payload rule, in the order they are documented.
     static func all(sizeExcluding excluded: String? = nil) -> [ContractRule] {
         [size(excluding: excluded), orderUpdateAccount, orderUpdateRoute, orderUpdateThreadID, orderVersion, offerRoute,
