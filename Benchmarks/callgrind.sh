@@ -13,7 +13,8 @@
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
 # dumped, and the total is divided by the requests answered (the journal's count for serve,
-# wrk's for echo). For `handler`, only FakeBackend.handle and its callees are counted: the
+# wrk's for echo); for `log` and `defaults` a second line splits off the live log's writer
+# thread, which formats and writes the request lines beside the loop. For `handler`, only FakeBackend.handle and its callees are counted: the
 # handler alone, as backend-start-benchmark times it (valgrind cannot run that benchmark).
 # For `apns`, FakeAPNs (Benchmarks/FakeAPNsServer, as apns.sh starts it) runs under valgrind
 # and apns-load (Benchmarks/APNsLoad, -c 8 -m 32 as apns.sh) sends the pushes, each with a
@@ -131,3 +132,11 @@ total="$(total_instructions "$dump")"
 [ -n "${CALLGRIND_OUT:-}" ] && cp "$dump" "$CALLGRIND_OUT"
 python3 -c 'import sys; t,n=int(sys.argv[1]),int(sys.argv[2]); print("%s: %d instructions / %d requests = %.0f instructions per request" % (sys.argv[3], t, n, t/n))' \
     "$total" "$requests" "$MODE ($(basename "$BINARY"))"
+if [ "$MODE" = log ] || [ "$MODE" = defaults ]; then
+    # The live log's writer thread (LiveLogWriter.run, inclusive): it formats and writes the
+    # request lines off the loop thread, so the request path is the rest.
+    writer="$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" 2>/dev/null \
+        | sed -n 's/^ *\([0-9,]*\) .*:\$s16ContractCheckCLI13LiveLogWriterC3run[^ ]*LLyyF\( .*\)\{0,1\}$/\1/p' | tr -d , | sort -n | tail -1)"
+    python3 -c 'import sys; t,n,w=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3] or 0); print("  of which the log writer thread: %.0f per request; the loop thread and the rest: %.0f" % (w/n, (t-w)/n))' \
+        "$total" "$requests" "$writer"
+fi
