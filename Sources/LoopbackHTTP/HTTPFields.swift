@@ -261,17 +261,12 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
     }
 
-    /// A record's two lengths, 4 bytes each, little-endian.
+    /// A record's two lengths, 4 bytes each, little-endian (two unaligned stores).
+    @inline(__always)
     private static func writeLengths(_ name: Int, _ value: Int, to bytes: UnsafeMutablePointer<UInt8>) {
-        let name = UInt32(truncatingIfNeeded: name), value = UInt32(truncatingIfNeeded: value)
-        bytes[0] = UInt8(truncatingIfNeeded: name)
-        bytes[1] = UInt8(truncatingIfNeeded: name >> 8)
-        bytes[2] = UInt8(truncatingIfNeeded: name >> 16)
-        bytes[3] = UInt8(truncatingIfNeeded: name >> 24)
-        bytes[4] = UInt8(truncatingIfNeeded: value)
-        bytes[5] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[6] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[7] = UInt8(truncatingIfNeeded: value >> 24)
+        let raw = UnsafeMutableRawPointer(bytes)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: name).littleEndian, as: UInt32.self)
+        raw.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: 4, as: UInt32.self)
     }
 
     /// ASCII case-insensitive comparison of two field names, without allocating.

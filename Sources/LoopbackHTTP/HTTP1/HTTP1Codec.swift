@@ -280,9 +280,11 @@ package struct HTTP1Codec: ConnectionCodec {
         let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max)
         inputStart = end
         headScanned = 0
-        head = parsed
+        // Read before the head moves into `head` (no copy of its Strings and fields).
+        let framing = parsed.framing, expectsContinue = parsed.expectsContinue
+        head = consume parsed
         body = []
-        switch parsed.framing {
+        switch framing {
         case .none:
             dispatch(into: &actions)
             return false
@@ -295,7 +297,7 @@ package struct HTTP1Codec: ConnectionCodec {
         case .chunked:
             state = .chunkHeader
         }
-        if parsed.expectsContinue && inputStart == input.count {
+        if expectsContinue && inputStart == input.count {
             actions.append(.write(HTTP1ResponseWriter.continueResponse))
         }
         return true
@@ -353,18 +355,22 @@ package struct HTTP1Codec: ConnectionCodec {
     // MARK: - Transitions
 
     private mutating func dispatch(into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
-        guard let head else { return }
+        guard var head = head.take() else { return }
         let stream = nextStream
         nextStream &+= 1
         requestsDispatched += 1
         if requestsDispatched >= maxRequests { closeAfterResponse = true }  // `connection: close` on its response
         inFlight = InFlight(stream: stream, isHead: head.method == "HEAD", keepAlive: head.keepAlive, minorVersion: head.minorVersion)
         state = .awaitingResponse
+        // The head's Strings and fields and the body move into the request: swapped out for
+        // empty values (no allocation), not copied (retained) and released with the head.
+        var requestBody: [UInt8] = [], target = "", headers = HTTPFields()
+        swap(&requestBody, &body)
+        swap(&target, &head.target)
+        swap(&headers, &head.headers)
         let request = HTTPRequest(
-            method: head.method, path: head.target, authority: head.authority, headers: head.headers,
-            body: body, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
-        self.head = nil
-        body = []
+            method: head.method, path: target, authority: head.authority.take(), headers: headers,
+            body: requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
         actions.append(.dispatch(request, stream: stream))
     }
 

@@ -32,11 +32,13 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// `Host`, and `Content-Length` with `Transfer-Encoding` is refused (request smuggling).
     /// - Throws: ``HTTP1RequestError`` with the status the client should get.
     package static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead {
-        // One pass over contiguous bytes: no line array, no `split`, no String until a value
-        // is kept (this runs for every request).
+        // The common request is read in one walk (``parseCommon(_:maxBodyBytes:)``); anything
+        // it does not expect, every error included, goes to the general parser, whose order
+        // of checks decides which error a bad head gets.
         let outcome: Result<HTTP1RequestHead, HTTP1RequestError> = head.withUnsafeBufferPointer { bytes in
             do throws(HTTP1RequestError) {
-                return .success(try parse(bytes, maxBodyBytes: maxBodyBytes))
+                if let common = try parseCommon(bytes, maxBodyBytes: maxBodyBytes) { return .success(common) }
+                return .success(try parseGeneral(bytes, maxBodyBytes: maxBodyBytes))
             } catch {
                 return .failure(error)
             }
@@ -44,7 +46,134 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         return try outcome.get()
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead {
+    /// The two parsers ``parse(_:maxBodyBytes:)`` chooses between, each alone, so a test can
+    /// check that the common walk, whenever it answers, answers as the general parser does.
+    static func parseEach(_ head: ArraySlice<UInt8>, maxBodyBytes: Int)
+        -> (common: Result<HTTP1RequestHead, HTTP1RequestError>?, general: Result<HTTP1RequestHead, HTTP1RequestError>) {
+        head.withUnsafeBufferPointer { bytes in
+            let common: Result<HTTP1RequestHead, HTTP1RequestError>?
+            do throws(HTTP1RequestError) {
+                common = try parseCommon(bytes, maxBodyBytes: maxBodyBytes).map { .success($0) }
+            } catch {
+                common = .failure(error)
+            }
+            let general: Result<HTTP1RequestHead, HTTP1RequestError>
+            do throws(HTTP1RequestError) {
+                general = .success(try parseGeneral(bytes, maxBodyBytes: maxBodyBytes))
+            } catch {
+                general = .failure(error)
+            }
+            return (common, general)
+        }
+    }
+
+    /// The common request in one walk over its bytes, each checked once: a served method,
+    /// an origin-form target, `HTTP/1.0` or `HTTP/1.1`, then field lines whose name, colon,
+    /// value and optional whitespace are checked, trimmed and recorded as the walk passes
+    /// them, every line ending in CRLF, and the empty line last.
+    ///
+    /// Returns nil at the first byte it does not expect (so at every error in the lines);
+    /// the general parser then answers. It only throws what ``interpretFields(_:maxBodyBytes:)``
+    /// throws, which the general parser reaches with the same fields.
+    private static func parseCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        // METHOD SP
+        var index = 0
+        while index < count && isTokenByte(base[index]) { index += 1 }
+        guard index < count, base[index] == ASCII.space,
+              let method = knownMethod(UnsafeBufferPointer(start: base, count: index)) else { return nil }
+        // "/" and visible ASCII (0x21–0x7E), then SP
+        let targetStart = index + 1
+        guard targetStart < count, base[targetStart] == UInt8(ascii: "/") else { return nil }
+        index = targetStart + 1
+        while count - index >= 8 {
+            let word = loadWord(base + index)
+            if hasByte(in: word, below: 0x21) || hasByte(in: word, above: 0x7E) { break }
+            index += 8
+        }
+        while index < count && base[index] &- 0x21 < 0x5E { index += 1 }
+        let targetEnd = index
+        // SP HTTP/1.0 or HTTP/1.1, CRLF
+        guard count - index >= 11, base[index] == ASCII.space,
+              base[index + 1] == UInt8(ascii: "H"), base[index + 2] == UInt8(ascii: "T"), base[index + 3] == UInt8(ascii: "T"),
+              base[index + 4] == UInt8(ascii: "P"), base[index + 5] == UInt8(ascii: "/"), base[index + 6] == UInt8(ascii: "1"),
+              base[index + 7] == UInt8(ascii: "."), base[index + 8] &- UInt8(ascii: "0") < 2,
+              base[index + 9] == ASCII.cr, base[index + 10] == ASCII.lf
+        else { return nil }
+        let minor = Int(base[index + 8] &- UInt8(ascii: "0"))
+        let fieldsStart = index + 11
+
+        // A field's record (8 bytes, name, value) is at most its line's length + 5, and a
+        // line is at least 4 bytes (name, colon, CRLF): 3 × the head's length is room enough.
+        var special = SpecialFields(minorVersion: minor)
+        let fields: HTTPFields? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count) { memory in
+            var records = HTTPFields.RecordWriter(memory: memory)
+            var index = fieldsStart
+            while index < count {
+                let lineStart = index
+                if base[index] == ASCII.cr {
+                    // The empty line, last.
+                    guard index + 2 == count, base[index + 1] == ASCII.lf else { return nil }
+                    return HTTPFields(records: records)
+                }
+                // name: tchar+, then the colon. Letters, digits and `-` (every common name)
+                // 8 at a time; any other byte is looked at alone.
+                while true {
+                    if count - index >= 8 {
+                        let others = ~nameBytes(in: loadWord(base + index)) & 0x8080_8080_8080_8080
+                        if others == 0 {
+                            index += 8
+                            continue
+                        }
+                        index += others.trailingZeroBitCount >> 3
+                    }
+                    guard index < count, isTokenByte(base[index]) else { break }
+                    index += 1
+                }
+                guard index > lineStart, index < count, base[index] == UInt8(ascii: ":") else { return nil }
+                let nameEnd = index
+                index += 1
+                // OWS value OWS: no control byte but HTAB; the leading OWS is skipped here,
+                // the trailing OWS stepped back over from the CR
+                while index < count && (base[index] == ASCII.space || base[index] == ASCII.tab) { index += 1 }
+                let valueStart = index
+                while true {
+                    // 8 bytes at a time up to the first control byte (below 0x20, or 0x7F): the
+                    // lowest marked byte is always a true one.
+                    if count - index >= 8 {
+                        let word = loadWord(base + index)
+                        let marks = bytesBelow(0x20, in: word) | bytesBelow(1, in: word ^ 0x7F7F_7F7F_7F7F_7F7F)
+                        index += marks == 0 ? 8 : marks.trailingZeroBitCount >> 3
+                        if marks == 0 { continue }
+                    }
+                    guard index < count else { return nil }
+                    let byte = base[index]
+                    if byte == ASCII.cr { break }
+                    if byte == 0x7F || (byte < 0x20 && byte != ASCII.tab) { return nil }
+                    index += 1
+                }
+                guard count - index >= 2, base[index + 1] == ASCII.lf else { return nil }
+                var valueEnd = index
+                while valueEnd > valueStart && (base[valueEnd - 1] == ASCII.space || base[valueEnd - 1] == ASCII.tab) { valueEnd -= 1 }
+                let name = UnsafeBufferPointer(start: base + lineStart, count: nameEnd - lineStart)
+                let value = UnsafeBufferPointer(start: base + valueStart, count: valueEnd - valueStart)
+                special.note(name: name, value: value)
+                guard records.append(name: name, value: value) else { return nil }
+                index += 2
+            }
+            return nil
+        }
+        guard let fields else { return nil }
+        var result = HTTP1RequestHead(
+            method: method, target: String(decoding: UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart), as: UTF8.self),
+            authority: nil, minorVersion: minor, headers: fields, framing: .none, keepAlive: minor == 1, expectsContinue: false)
+        try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
+        return result
+    }
+
+    /// Any head, checked line by line in the order that decides which error a bad one gets.
+    private static func parseGeneral(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead {
         // Every line ends in CRLF (checked over the whole head first, as the answer must not
         // depend on which line is wrong first); trailing empty lines are not fields.
         let count = bytes.count
@@ -345,6 +474,52 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         return values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingSpacesAndTabs().lowercased() }
             .filter { !$0.isEmpty }
+    }
+
+    /// The 8 bytes at `pointer` as one word, the first in the low byte.
+    @inline(__always)
+    private static func loadWord(_ pointer: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether a byte of `word` is below `limit` (at most 128): subtracting `limit` from each
+    /// byte borrows into its top bit only if it is smaller (a byte with its top bit already
+    /// set is not below). A borrow can mark a byte above a smaller one too, never a word
+    /// without one, so the answer is exact.
+    @inline(__always)
+    private static func hasByte(in word: UInt64, below limit: UInt8) -> Bool {
+        bytesBelow(limit, in: word) != 0
+    }
+
+    /// The top bits of ``hasByte(in:below:)``: the lowest one set marks the first byte of
+    /// `word` below `limit` (a later one may be marked by a borrow).
+    @inline(__always)
+    private static func bytesBelow(_ limit: UInt8, in word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// Whether a byte of `word` is above `limit` (at most 127): adding 127 − `limit` carries
+    /// into a byte's top bit only if it is larger; a byte of 128 or more has that bit set.
+    @inline(__always)
+    private static func hasByte(in word: UInt64, above limit: UInt8) -> Bool {
+        ((word &+ 0x0101_0101_0101_0101 &* UInt64(127 - limit)) | word) & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Marks (top bit) exactly the bytes of `word` that are ASCII letters, digits or `-`.
+    /// Every byte is handled in 7 bits below 0x80, so no sum carries into its neighbour: a
+    /// byte of 0x20–0x7F with 0x20 set is a lowercase letter only if it was a letter, a
+    /// digit only if it was one, `-` only if it was one.
+    @inline(__always)
+    private static func nameBytes(in word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+        let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+        let plain = ~word & (low7 &+ ones &* 0x60) & high  // below 0x80 and at least 0x20
+        let folded = low7 | 0x2020_2020_2020_2020
+        @inline(__always)
+        func within(_ low: UInt64, _ highest: UInt64) -> UInt64 {
+            (folded &+ ones &* (0x80 - low)) & ~(folded &+ ones &* (0x7F - highest))
+        }
+        return plain & (within(0x61, 0x7A) | within(0x30, 0x39) | within(0x2D, 0x2D))
     }
 
     @inline(__always)

@@ -237,7 +237,7 @@ final class ServerLoop {
                 swap(&actions, &spareActions)
                 connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
                 if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
-                run(actions, on: connection)
+                run(consume actions, on: connection)  // unique: run() edits the list in place
                 guard connections[connection.fd] === connection, !connection.readPaused else { return }
             }
             if count < readBuffer.count { return }
@@ -260,20 +260,24 @@ final class ServerLoop {
         }
         var index = 0
         processing: while index < actions.count {
-            let action = actions[index]
+            // Moved out, not copied: a request's Strings and arrays are not retained here
+            // and released again when the list is emptied.
+            var action = ConnectionAction.close
+            swap(&action, &actions[index])
             index += 1
-            switch action {
+            switch consume action {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
                 if framesGoFirst && (!connection.deferredActions.isEmpty || heldOutputBytes(connection) > configuration.maxPendingOutputBytes) {
-                    connection.deferredActions.append(action)  // HTTP/2: only requests wait, in order
+                    connection.deferredActions.append(.dispatch(request, stream: stream))  // HTTP/2: only requests wait, in order
                     continue processing
                 }
                 if heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
                     // Backpressure: the peer is not reading (or, HTTP/2, not opening its
                     // windows). Run this request (and what follows) once its output has drained.
-                    connection.deferredActions.append(contentsOf: actions[(index - 1)...])
+                    connection.deferredActions.append(.dispatch(request, stream: stream))
+                    connection.deferredActions.append(contentsOf: actions[index...])
                     break processing
                 }
                 connection.completedRequest = true

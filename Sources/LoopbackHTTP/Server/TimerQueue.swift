@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Deadlines for the event loop: a binary min-heap ordered by deadline, then by insertion.
 ///
@@ -23,10 +26,21 @@ package struct TimerQueue<Payload> {
     package var count: Int { heap.count }
 
     /// Monotonic now, in nanoseconds.
-    package static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+    /// Linux reads `CLOCK_MONOTONIC` directly (the clock `DispatchTime` reads there, without
+    /// its conversions: the loop reads it a few times per request); every reader of this
+    /// clock goes through `now`, so only differences between its values matter.
+    package static var now: UInt64 {
+        #if os(Linux)
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        #else
+        DispatchTime.now().uptimeNanoseconds
+        #endif
+    }
 
     /// The earliest deadline, if any.
-    package var nextDeadline: UInt64? { heap.first?.deadline }
+    package var nextDeadline: UInt64? { heap.isEmpty ? nil : heap[0].deadline }  // not `first`: that copies the payload
 
     /// Adds `payload` to fire at `deadline` (monotonic nanoseconds).
     package mutating func schedule(at deadline: UInt64, _ payload: Payload) {
@@ -43,7 +57,8 @@ package struct TimerQueue<Payload> {
 
     /// Removes and returns the earliest entry if it is due at `now`.
     package mutating func popDue(now: UInt64) -> Payload? {
-        guard let first = heap.first, first.deadline <= now else { return nil }
+        guard !heap.isEmpty, heap[0].deadline <= now else { return nil }
+        let first = heap[0]
         let last = heap.removeLast()
         if heap.isEmpty { return first.payload }
         heap[0] = last
