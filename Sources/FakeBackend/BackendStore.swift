@@ -16,7 +16,7 @@ struct BackendStore {
     var sequence: UInt64 = 0
     var faults: [ActiveFault]
     var isOffline = false
-    var sessions: [String: String]
+    var sessions: SessionTable
     var acceptsAnyBearer: Bool
     var waiters: [UInt64: Waiter] = [:]
     /// Set by stop(): later waits fail at once instead of timing out.
@@ -34,7 +34,7 @@ struct BackendStore {
     init(configuration: FakeBackend.Configuration) {
         journal = BoundedRing(capacity: configuration.journalCapacity)
         opensCapacity = max(1, configuration.opensCapacity)
-        sessions = configuration.sessions
+        sessions = SessionTable(configuration.sessions)
         acceptsAnyBearer = configuration.acceptsAnyBearer
         faults = configuration.faults.map(ActiveFault.init)
         isOffline = configuration.faults.contains { $0.fault == .offline }
@@ -82,37 +82,46 @@ struct BackendStore {
     private static func openKey(_ key: String, account: String) -> String { account + "\u{0}" + key }
 
     /// The account a request's `Authorization` header names, or why there is none.
-    func account(forAuthorization header: String?) -> Result<String, AuthFailure> {
+    /// `header` is the field's value as bytes (nil when absent): the same answer as for the
+    /// value as a String (`headers["Authorization"]`), without making one on the way.
+    func account(forAuthorization header: UnsafeBufferPointer<UInt8>?) -> Result<String, AuthFailure> {
         guard let header else { return .failure(.missing) }
-        guard let token = Self.bearerToken(header) else { return .failure(.notBearer) }
-        guard !token.isEmpty else { return .failure(.missing) }
-        if let account = sessions[token] { return .success(account) }
-        if acceptsAnyBearer { return .success(token) }
+        guard let range = Self.bearerTokenRange(header) else { return .failure(.notBearer) }
+        guard !range.isEmpty else { return .failure(.missing) }
+        let token = UnsafeBufferPointer(rebasing: header[range])
+        if let account = sessions.account(forBearer: token) { return .success(account) }
+        if acceptsAnyBearer { return .success(String(decoding: token, as: UTF8.self)) }
         return .failure(.unknown)
     }
 
     /// The token of `Bearer <token>` (scheme case-insensitive, spaces trimmed), "" for a bare
-    /// `Bearer`, nil for another scheme. Works on UTF-8 bytes: this runs for every request.
+    /// `Bearer`, nil for another scheme.
     static func bearerToken(_ header: String) -> String? {
         var header = header
-        return header.withUTF8 { bytes -> String? in
-            let space = UInt8(ascii: " ")
-            var start = 0
-            while start < bytes.count, bytes[start] == space { start += 1 }
-            var end = bytes.count
-            while end > start, bytes[end - 1] == space { end -= 1 }
-            let scheme: StaticString = "bearer"
-            let schemeBytes = scheme.utf8Start
-            var cursor = start
-            for offset in 0..<scheme.utf8CodeUnitCount {
-                guard cursor < end, bytes[cursor] | 0x20 == schemeBytes[offset] else { return nil }
-                cursor += 1
-            }
-            if cursor == end { return "" }
-            guard bytes[cursor] == space else { return nil }
-            while cursor < end, bytes[cursor] == space { cursor += 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<end]), as: UTF8.self)
+        return header.withUTF8 { bytes in
+            bearerTokenRange(bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
         }
+    }
+
+    /// Where the token of `Bearer <token>` sits in the header's bytes (empty for a bare
+    /// `Bearer`), nil for another scheme. This runs for every request.
+    static func bearerTokenRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let space = UInt8(ascii: " ")
+        var start = 0
+        while start < bytes.count, bytes[start] == space { start += 1 }
+        var end = bytes.count
+        while end > start, bytes[end - 1] == space { end -= 1 }
+        let scheme: StaticString = "bearer"
+        let schemeBytes = scheme.utf8Start
+        var cursor = start
+        for offset in 0..<scheme.utf8CodeUnitCount {
+            guard cursor < end, bytes[cursor] | 0x20 == schemeBytes[offset] else { return nil }
+            cursor += 1
+        }
+        if cursor == end { return end..<end }
+        guard bytes[cursor] == space else { return nil }
+        while cursor < end, bytes[cursor] == space { cursor += 1 }
+        return cursor..<end
     }
 
     enum AuthFailure: Error {
@@ -157,12 +166,78 @@ struct BackendStore {
     mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
                          account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
                          detail: String? = nil, serverName: String? = nil) -> BackendJournalEntry {
+        record(time: time, endpoint: endpoint, method: method, path: path, account: account, status: status,
+               violations: violations, fault: fault, detail: detail, serverName: serverName, returning: true)!
+    }
+
+    /// ``record(time:endpoint:method:path:account:status:violations:fault:detail:serverName:)``,
+    /// returning the entry only when asked (`onRequest` is the only one to take it outside).
+    mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
+                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
+                         detail: String? = nil, serverName: String? = nil, returning: Bool) -> BackendJournalEntry? {
         sequence &+= 1
         let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
                                  account: account, status: status, violations: violations, fault: fault, detail: detail,
                                  serverName: serverName)
-        journal.append(entry)
         if let endpoint { countsByEndpoint[Self.countIndex(endpoint)] &+= 1 }
-        return entry
+        journal.append(entry)
+        return returning ? entry : nil
+    }
+}
+
+/// Bearer → account, as configured and changed since, with what the handler looks a bearer
+/// up in on every request: the pairs as bytes, compared without making or hashing a String.
+struct SessionTable {
+    /// Bearer → account.
+    private(set) var accounts: [String: String]
+    /// Every pair, the bearer as bytes: while there are at most ``maxScanned`` and every
+    /// bearer is ASCII (nil otherwise; then `accounts` answers). A non-ASCII bearer can equal
+    /// an ASCII token as a String (U+212A KELVIN SIGN is "K"), which bytes would not see.
+    private var scanned: [(bearer: [UInt8], account: String)]?
+
+    /// The most pairs compared one by one.
+    static let maxScanned = 16
+
+    init(_ accounts: [String: String]) {
+        self.accounts = accounts
+        index()
+    }
+
+    /// The account of `bearer`; setting it adds, changes or (nil) removes the session.
+    subscript(bearer bearer: String) -> String? {
+        get { accounts[bearer] }
+        set {
+            accounts[bearer] = newValue
+            index()
+        }
+    }
+
+    /// `accounts[String(decoding: token, as: UTF8.self)]`, without the String for an ASCII
+    /// token while the pairs are ``scanned``.
+    func account(forBearer token: UnsafeBufferPointer<UInt8>) -> String? {
+        if let scanned {
+            var ascii: UInt8 = 0
+            for byte in token { ascii |= byte }
+            if ascii < 0x80 {
+                for index in scanned.indices where scanned[index].bearer.count == token.count {
+                    let equal = scanned[index].bearer.withUnsafeBufferPointer { bearer in
+                        guard let bearerBytes = bearer.baseAddress, let tokenBytes = token.baseAddress else { return true }
+                        return memcmp(bearerBytes, tokenBytes, token.count) == 0
+                    }
+                    if equal { return scanned[index].account }
+                }
+                return nil
+            }
+        }
+        return accounts[String(decoding: token, as: UTF8.self)]
+    }
+
+    private mutating func index() {
+        guard accounts.count <= Self.maxScanned,
+              accounts.keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else {
+            scanned = nil
+            return
+        }
+        scanned = accounts.map { (Array($0.key.utf8), $0.value) }
     }
 }

@@ -16,8 +16,20 @@ extension FakeBackend {
     /// ```
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let now = configuration.clock.now
-        let route = BackendRoute(method: request.method, target: request.path)
-        let authorization = request.headers["Authorization"]
+        // The target, the media type and the bearer are read as bytes where they lie: a
+        // String is made of them only where an answer, a device or the journal needs one.
+        return Self.withUTF8(request.path) { target in
+            request.headers.withFirstValues(of: "Content-Type", "Authorization") { contentType, authorization in
+                handle(request, target: target, contentType: contentType, authorization: authorization, now: now)
+            }
+        }
+    }
+
+    /// ``handle(_:)`` with the target's bytes and the bytes of the two header fields it reads
+    /// (nil when absent).
+    private func handle(_ request: HTTPRequest, target: UnsafeBufferPointer<UInt8>, contentType: UnsafeBufferPointer<UInt8>?,
+                        authorization: UnsafeBufferPointer<UInt8>?, now: Date) -> HTTPResponse {
+        let route = BackendRoute.match(method: request.method, target: target)
 
         if request.bodyLimitExceeded {
             // The server dropped the body unread; answered here so it is journaled.
@@ -34,7 +46,7 @@ extension FakeBackend {
             return response
         }
 
-        guard case .endpoint(let endpoint, let parameter) = route else {
+        guard case .endpoint(let endpoint, let parameterRange) = route else {
             let response: HTTPResponse
             if case .methodNotAllowed(let allow) = route {
                 response = BackendProblemDetails(
@@ -50,6 +62,11 @@ extension FakeBackend {
             let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }
             commit(now: now, request: request, endpoint: nil, account: account, status: .code(response.status.code),
                    violations: [], fault: nil)
+            return response
+        }
+        let parameter = UnsafeBufferPointer(rebasing: target[parameterRange])
+        if endpoint == .putDevice, registersPlainly,
+           let response = registerPlainly(request, token: parameter, contentType: contentType, authorization: authorization, now: now) {
             return response
         }
 
@@ -72,7 +89,7 @@ extension FakeBackend {
             return response
         }
 
-        if endpoint.readsJSONBody, let mediaType = Self.unsupportedMediaType(request) {
+        if endpoint.readsJSONBody, let mediaType = Self.unsupportedMediaType(contentType) {
             commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(415),
                    violations: [], fault: fault, detail: "Content-Type \(mediaType), not application/json")
             return Self.unsupportedMediaTypeResponse(mediaType)
@@ -97,16 +114,19 @@ extension FakeBackend {
 
     /// Checks the request against its contracts and, when it has no error (warnings are
     /// journaled but pass), changes the state.
-    private func apply(_ endpoint: Endpoint, parameter: String, request: HTTPRequest, account: String,
+    /// `parameter` is the path parameter's bytes (valid UTF-8: a slice of the target's).
+    private func apply(_ endpoint: Endpoint, parameter: UnsafeBufferPointer<UInt8>, request: HTTPRequest, account: String,
                        now: Date, fault: BackendFault?) -> HTTPResponse {
         switch endpoint {
         case .putDevice:
             let (body, bodyViolations) = validator.validate(registrationBody: request.body)
-            let violations = validator.validate(token: parameter) + bodyViolations
+            // A valid token has no violations to add: no String is made to find none.
+            let violations = validator.admits(token: parameter)
+                ? bodyViolations : validator.validate(token: Self.string(parameter)) + bodyViolations
             guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = ASCII.lowercased(parameter)
+            let token = ASCII.lowercased(Self.string(parameter))
             let device = RegisteredDevice(
                 token: token, account: account,
                 environment: body.environment ?? "",
@@ -122,11 +142,11 @@ extension FakeBackend {
             }
 
         case .deleteDevice:
-            let violations = validator.validate(token: parameter)
+            let violations = validator.admits(token: parameter) ? [] : validator.validate(token: Self.string(parameter))
             guard !violations.contains(where: { $0.severity == .error }) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = ASCII.lowercased(parameter)
+            let token = ASCII.lowercased(Self.string(parameter))
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
                           violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
@@ -142,7 +162,9 @@ extension FakeBackend {
 
         case .opened:
             let (body, bodyViolations) = validator.validate(openedBody: request.body)
-            let violations = validator.validate(notificationID: parameter) + bodyViolations
+            let id = Self.string(parameter)
+            let violations = validator.admits(notificationID: parameter)
+                ? bodyViolations : validator.validate(notificationID: id) + bodyViolations
             guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
@@ -151,11 +173,55 @@ extension FakeBackend {
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: violations, fault: fault) { store, sequence in
                 let isRepeat = store.isRepeatOpen(key: key, account: account)
-                store.recordOpen(RecordedOpen(notificationID: parameter, account: account, action: action,
+                store.recordOpen(RecordedOpen(notificationID: id, account: account, action: action,
                                               time: now, sequence: sequence, idempotencyKey: key,
                                               isRepeat: isRepeat))
                 return Self.noContent
             }
+        }
+    }
+
+    /// What apps send most, answered in one critical section: a PUT whose token and body are
+    /// plain and valid (``PlainInputAcceptor``), sent as JSON, with a known bearer, while the
+    /// backend is online with no fault plan. The answer, the device and the journal entry are
+    /// those of the general path (which this leaves every other request to, returning nil
+    /// before it changes anything), without its second lock and with no String made for a
+    /// field that matches the device already stored.
+    private func registerPlainly(_ request: HTTPRequest, token parameter: UnsafeBufferPointer<UInt8>,
+                                 contentType: UnsafeBufferPointer<UInt8>?, authorization: UnsafeBufferPointer<UInt8>?,
+                                 now: Date) -> HTTPResponse? {
+        guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
+        return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
+            guard let fields = validator.plainRegistration(body) else { return nil }
+            // `ASCII.lowercased`, without its second pass over a token that is lowercase.
+            let token = SWAR.isLowercaseASCII(parameter) ? Self.string(parameter) : ASCII.lowercased(Self.string(parameter))
+            let wantsEntry = configuration.onRequest != nil
+            let committed = store.withLock { store -> (entry: BackendJournalEntry?, hasWaiters: Bool)? in
+                // Where the general path would draw a fault, refuse or reject, it answers.
+                guard !store.isOffline, store.faults.isEmpty,
+                      case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
+                // The general path's `existing.sameRegistration(as: device)`, without the
+                // device: a device is stored under its own token, so the key found is its token.
+                let stored = store.devices.index(forKey: token)
+                let unchanged = stored.map { fields.isRegistration(of: store.devices.values[$0], account: account, in: body) } ?? false
+                if !unchanged {
+                    store.devices[token] = RegisteredDevice(
+                        token: token, account: account,
+                        environment: fields.environment?.string(in: body) ?? "",
+                        appVersion: fields.appVersion?.string(in: body) ?? "",
+                        publicKey: fields.publicKey?.string(in: body) ?? "",
+                        platform: fields.platform?.string(in: body) ?? "ios",
+                        updatedAt: now)
+                }
+                let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
+                                         account: account, status: 204, violations: [], fault: nil,
+                                         serverName: request.tlsServerName, returning: wantsEntry)
+                return (entry, !store.waiters.isEmpty)
+            }
+            guard let committed else { return nil }
+            if committed.hasWaiters { notifyWaiters() }
+            if let entry = committed.entry { configuration.onRequest?(entry) }
+            return HTTPResponse(status: .noContent)
         }
     }
 
@@ -198,6 +264,19 @@ extension FakeBackend {
     }
 
     static let noContent = HTTPResponse(status: .noContent)
+
+    /// A String of bytes that are valid UTF-8 (a slice of a String's, cut at ASCII bytes).
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Calls `body` with the UTF-8 of `text`: in place when it is stored contiguously, as a
+    /// request's target is.
+    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
+    }
 
     /// Violations listed in one answer and journal entry at most.
     static let maxViolationsKept = 100
@@ -254,10 +333,14 @@ extension FakeBackend {
     /// `application/x-www-form-urlencoded`), or nil: `application/json` with any parameters
     /// (`; charset=utf-8`) is read, and so is a request without `Content-Type`, which
     /// URLSession code often forgets; the contract check then reads the body as JSON.
-    static func unsupportedMediaType(_ request: HTTPRequest) -> String? {
+    /// `contentType` is the bytes of the first `Content-Type` value, nil when there is none.
+    static func unsupportedMediaType(_ contentType: UnsafeBufferPointer<UInt8>?) -> String? {
+        guard let contentType else { return nil }
         // What apps send, answered from the bytes (no String, no splitting; every PUT).
-        if request.headers.firstValue(of: "Content-Type", is: "application/json") { return nil }
-        guard let value = request.headers["Content-Type"] else { return nil }
+        let json: StaticString = "application/json"
+        if contentType.count == json.utf8CodeUnitCount, let bytes = contentType.baseAddress,
+           memcmp(bytes, json.utf8Start, json.utf8CodeUnitCount) == 0 { return nil }
+        let value = string(contentType)
         let mediaType = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return mediaType.lowercased() == "application/json" ? nil : (mediaType.isEmpty ? "(empty)" : mediaType)

@@ -21,14 +21,24 @@ public final class FakeBackend: Sendable {
     public let configuration: Configuration
     let store: Locked<BackendStore>
     let validator: RequestValidator
+    /// Whether a plain valid PUT is answered in one critical section (see
+    /// `registerPlainly`); false only in the tests that compare the two paths.
+    let registersPlainly: Bool
     private let server = Locked<HTTPServer?>(nil)
 
     /// A backend that is not listening: call ``handle(_:)`` directly. Use ``start(configuration:)``
     /// for one on a socket.
-    public init(configuration: Configuration = .init()) {
+    public convenience init(configuration: Configuration = .init()) {
+        self.init(configuration: configuration, registersPlainly: true)
+    }
+
+    /// `registersPlainly: false` answers every request on the general path, for the tests
+    /// that hold the one-step registration to it.
+    init(configuration: Configuration, registersPlainly: Bool) {
         self.configuration = configuration
         self.store = Locked(BackendStore(configuration: configuration))
         self.validator = RequestValidator(contracts: configuration.contracts)
+        self.registersPlainly = registersPlainly
     }
 
     /// Starts a backend listening on `configuration.host:port` (127.0.0.1, a free port by
@@ -105,16 +115,16 @@ public final class FakeBackend: Sendable {
 
     /// Lets `bearer` act as `account` from now on.
     public func addSession(bearer: String, account: String) {
-        store.withLock { $0.sessions[bearer] = account }
+        store.withLock { $0.sessions[bearer: bearer] = account }
     }
 
     /// Signs a bearer out: its requests get 401 from now on.
     public func removeSession(bearer: String) {
-        store.withLock { $0.sessions[bearer] = nil }
+        store.withLock { $0.sessions[bearer: bearer] = nil }
     }
 
     /// Bearer → account, as configured and added since.
-    public var sessions: [String: String] { store.withLock { $0.sessions } }
+    public var sessions: [String: String] { store.withLock { $0.sessions.accounts } }
 
     // MARK: State
 
@@ -156,7 +166,7 @@ public final class FakeBackend: Sendable {
             store.journal.removeAll()
             store.removeRequestCounts()
             store.faults.removeAll()
-            store.sessions = configuration.sessions
+            store.sessions = SessionTable(configuration.sessions)
         }
         return setOffline(false)
     }

@@ -5,7 +5,10 @@ import Contracts
 /// Valid input as apps send it is accepted on each contract's ``PlainInputAcceptor`` (no
 /// document, no violations built); anything else goes through ``JSONReader`` and the
 /// contract's validator, which give every violation.
-struct RequestValidator: Sendable {
+///
+/// A class: the handler asks it on every request, and a struct this size (four contracts
+/// and their acceptors, most of a kilobyte) was copied onto the stack for each call.
+final class RequestValidator: Sendable {
     private let deviceToken: Contract?
     private let registration: Contract?
     private let notificationID: Contract?
@@ -14,9 +17,10 @@ struct RequestValidator: Sendable {
     private let registrationAcceptor: PlainInputAcceptor?
     private let notificationIDAcceptor: PlainInputAcceptor?
     private let openedAcceptor: PlainInputAcceptor?
-    /// Where each of ``RegistrationFields/names`` sits in the registration acceptor's values.
-    private let registrationIndices: [Int?]
-    private let openedIndices: [Int?]
+    /// Which of ``RegistrationFields/names`` each of the registration acceptor's members
+    /// is, by member index (-1: none).
+    private let registrationFieldOfMember: [Int]
+    private let openedFieldOfMember: [Int]
 
     init(contracts: ContractSet) {
         deviceToken = contracts.contract(named: "device-token")
@@ -27,8 +31,29 @@ struct RequestValidator: Sendable {
         registrationAcceptor = registration.map(PlainInputAcceptor.init)
         notificationIDAcceptor = notificationID.map(PlainInputAcceptor.init)
         openedAcceptor = opened.map(PlainInputAcceptor.init)
-        registrationIndices = RegistrationFields.names.map { [registrationAcceptor] in registrationAcceptor?.memberIndex(named: $0) }
-        openedIndices = OpenedFields.names.map { [openedAcceptor] in openedAcceptor?.memberIndex(named: $0) }
+        registrationFieldOfMember = Self.fieldOfMember(RegistrationFields.names, registrationAcceptor)
+        openedFieldOfMember = Self.fieldOfMember(OpenedFields.names, openedAcceptor)
+    }
+
+    private static func fieldOfMember(_ names: [String], _ acceptor: PlainInputAcceptor?) -> [Int] {
+        let members = names.map { acceptor?.memberIndex(named: $0) }
+        var fields = [Int](repeating: -1, count: (members.compactMap { $0 }.max() ?? -1) + 1)
+        for (field, member) in members.enumerated() {
+            if let member { fields[member] = field }
+        }
+        return fields
+    }
+
+    /// True when `token`, a `{token}` path parameter's bytes (valid UTF-8), has no
+    /// violation: ``validate(token:)`` is empty. No String is made for an ASCII one.
+    func admits(token: UnsafeBufferPointer<UInt8>) -> Bool {
+        deviceTokenAcceptor?.admits(pathParameterBytes: token) == true
+    }
+
+    /// True when `id`, an `{id}` path parameter's bytes (valid UTF-8), has no violation:
+    /// ``validate(notificationID:)`` is empty.
+    func admits(notificationID id: UnsafeBufferPointer<UInt8>) -> Bool {
+        notificationIDAcceptor?.admits(pathParameterBytes: id) == true
     }
 
     /// The violations of `token` as a `{token}` path parameter.
@@ -46,19 +71,44 @@ struct RequestValidator: Sendable {
     /// Parses a registration body and checks it; the fields are nil when it is not JSON.
     /// `fastPath: false` is for the tests that hold the two paths together.
     func validate(registrationBody body: [UInt8], fastPath: Bool = true) -> (RegistrationFields?, [Violation]) {
-        validate(body: body, against: registration, fastPath ? registrationAcceptor : nil, registrationIndices)
+        validate(body: body, against: registration, fastPath ? registrationAcceptor : nil, registrationFieldOfMember)
+    }
+
+    /// The fields of a registration body that ``PlainInputAcceptor`` takes (plain, and
+    /// without a violation: `validate(registrationBody:)` gives these fields and none), or
+    /// nil: then ask that.
+    func plainRegistration(_ body: UnsafeBufferPointer<UInt8>) -> PlainRegistration? {
+        guard let registrationAcceptor else { return nil }
+        var fields = PlainRegistration()
+        let accepted = registrationAcceptor.withPlainValues(of: body) { member, value in
+            guard member < registrationFieldOfMember.count else { return }
+            switch registrationFieldOfMember[member] {
+            case 0: fields.platform = value
+            case 1: fields.environment = value
+            case 2: fields.appVersion = value
+            case 3: fields.publicKey = value
+            default: break
+            }
+        }
+        return accepted ? fields : nil
     }
 
     /// Parses an "opened" body and checks it.
     func validate(openedBody body: [UInt8], fastPath: Bool = true) -> (OpenedFields?, [Violation]) {
-        validate(body: body, against: opened, fastPath ? openedAcceptor : nil, openedIndices)
+        validate(body: body, against: opened, fastPath ? openedAcceptor : nil, openedFieldOfMember)
     }
 
-    /// `indices` places `Fields.names` among the acceptor's values.
+    /// `fieldOfMember` names the field of each of the acceptor's members.
     private func validate<Fields: RequestFields>(body: [UInt8], against contract: Contract?, _ acceptor: PlainInputAcceptor?,
-                                                 _ indices: [Int?]) -> (Fields?, [Violation]) {
-        if let values = acceptor?.values(of: body) {
-            return (Fields { field in indices[field].flatMap { values[$0] } }, [])
+                                                 _ fieldOfMember: [Int]) -> (Fields?, [Violation]) {
+        if let acceptor {
+            var fields = Fields()
+            let accepted = body.withUnsafeBufferPointer { bytes in
+                acceptor.withValues(of: bytes) { member, value in
+                    if member < fieldOfMember.count, fieldOfMember[member] >= 0 { fields.set(fieldOfMember[member], to: value) }
+                }
+            }
+            if accepted { return (fields, []) }
         }
         let document: JSONNode
         do {
@@ -87,8 +137,20 @@ struct RequestValidator: Sendable {
 protocol RequestFields: Equatable {
     /// The members' names.
     static var names: [String] { get }
+    /// Every field nil.
+    init()
+    /// Sets the field of `names[field]`.
+    mutating func set(_ field: Int, to value: String)
+}
+
+extension RequestFields {
     /// Reads `value(i)`, the string member `names[i]` (nil when absent or not a string).
-    init(_ value: (Int) -> String?)
+    init(_ value: (Int) -> String?) {
+        self.init()
+        for field in Self.names.indices {
+            if let text = value(field) { set(field, to: text) }
+        }
+    }
 }
 
 /// What the handler keeps from a registration body.
@@ -99,11 +161,41 @@ struct RegistrationFields: RequestFields {
     var appVersion: String?
     var publicKey: String?
 
-    init(_ value: (Int) -> String?) {
-        platform = value(0)
-        environment = value(1)
-        appVersion = value(2)
-        publicKey = value(3)
+    init() {}
+
+    mutating func set(_ field: Int, to value: String) {
+        switch field {
+        case 0: platform = value
+        case 1: environment = value
+        case 2: appVersion = value
+        default: publicKey = value
+        }
+    }
+}
+
+/// ``RegistrationFields`` as a plain body holds them: each where it sits in the body, so
+/// one that matches the stored device never becomes a String.
+struct PlainRegistration {
+    var platform: PlainValue?
+    var environment: PlainValue?
+    var appVersion: PlainValue?
+    var publicKey: PlainValue?
+
+    /// True when `device` is `account`'s registration of these fields as the handler would
+    /// store them (absent ones as "", the platform as "ios"), compared as Strings compare:
+    /// ``RegisteredDevice/sameRegistration(as:)`` without the device to compare.
+    func isRegistration(of device: borrowing RegisteredDevice, account: String, in body: UnsafeBufferPointer<UInt8>) -> Bool {
+        device.account == account
+            && Self.field(platform, "ios", equals: device.platform, body)
+            && Self.field(environment, "", equals: device.environment, body)
+            && Self.field(appVersion, "", equals: device.appVersion, body)
+            && Self.field(publicKey, "", equals: device.publicKey, body)
+    }
+
+    private static func field(_ value: PlainValue?, _ absent: String, equals stored: String,
+                              _ body: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let value else { return stored == absent }
+        return value.equals(stored, in: body)
     }
 }
 
@@ -112,8 +204,10 @@ struct OpenedFields: RequestFields {
     static let names = ["action"]
     var action: String?
 
-    init(_ value: (Int) -> String?) {
-        action = value(0)
+    init() {}
+
+    mutating func set(_ field: Int, to value: String) {
+        action = value
     }
 }
 

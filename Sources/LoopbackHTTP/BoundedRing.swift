@@ -1,29 +1,39 @@
 /// A bounded journal: the newest `capacity` elements, oldest first, with a count of those
 /// dropped to make room. Both fakes keep their request journals in one.
-package struct BoundedRing<Element> {
+///
+/// The type is `public` (its API is `package`) only so that ``append(_:)`` is specialised in
+/// the fakes: the compiler does not serialise an `@inlinable` body for a `package` type, and
+/// unspecialised, `append` cost a fake ~1,000 instructions per request in metadata lookups
+/// and value-witness calls.
+public struct BoundedRing<Element> {
     @usableFromInline var storage: [Element] = []
     /// Where the oldest element sits once the ring is full.
     @usableFromInline var head = 0
     /// The most elements kept (at least 1).
-    package let capacity: Int
-    /// How many elements were dropped since the ring was made or emptied.
-    package internal(set) var dropped = 0
+    @usableFromInline let kept: Int
+    @usableFromInline var droppedCount = 0
 
     /// An empty ring keeping at most `capacity` elements (at least 1).
     package init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        self.kept = max(1, capacity)
     }
 
+    /// The most elements kept (at least 1).
+    package var capacity: Int { kept }
+
+    /// How many elements were dropped since the ring was made or emptied.
+    package var dropped: Int { droppedCount }
+
     /// Adds `element`, dropping the oldest one when the ring is full. Inlinable: each fake
-    /// journals every request through it, and unspecialised it cost ~1,000 instructions.
+    /// journals every request through it.
     @inlinable
     package mutating func append(_ element: Element) {
-        if storage.count < capacity {
+        if storage.count < kept {
             storage.append(element)
         } else {
             storage[head] = element
-            head = (head + 1) % capacity
-            dropped &+= 1
+            head = head + 1 == kept ? 0 : head + 1
+            droppedCount &+= 1
         }
     }
 
@@ -40,7 +50,7 @@ package struct BoundedRing<Element> {
     package mutating func removeAll() {
         storage.removeAll()
         head = 0
-        dropped = 0
+        droppedCount = 0
     }
 }
 

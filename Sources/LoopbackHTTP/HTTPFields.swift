@@ -283,4 +283,81 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         for i in 0..<pa.count where ASCII.lowercase(pa[i]) != ASCII.lowercase(pb[i]) { return false }
         return true
     }
+
+    /// Calls `body` with the bytes of the first value of the field named `first` and of the
+    /// one named `second` (nil for a field that is absent): what `self[first]` and
+    /// `self[second]` give, in one pass and without making a String (a fake reads the same
+    /// two fields of every request).
+    package func withFirstValues<Result>(
+        of first: StaticString, _ second: StaticString,
+        _ body: (_ first: UnsafeBufferPointer<UInt8>?, _ second: UnsafeBufferPointer<UInt8>?) throws -> Result
+    ) rethrows -> Result {
+        let firstName = UnsafeBufferPointer(start: first.utf8Start, count: first.utf8CodeUnitCount)
+        let secondName = UnsafeBufferPointer(start: second.utf8Start, count: second.utf8CodeUnitCount)
+        if packed.isEmpty {
+            // As the subscript: the first field of each name among the Strings.
+            var firstIndex: Int?
+            var secondIndex: Int?
+            for index in strings.indices where firstIndex == nil || secondIndex == nil {
+                var name = strings[index].name
+                name.withUTF8 { name in
+                    if firstIndex == nil, Self.namesEqualByWords(name, firstName) { firstIndex = index }
+                    if secondIndex == nil, Self.namesEqualByWords(name, secondName) { secondIndex = index }
+                }
+            }
+            var firstValue = firstIndex.map { strings[$0].value } ?? ""
+            var secondValue = secondIndex.map { strings[$0].value } ?? ""
+            return try firstValue.withUTF8 { firstBytes in
+                try secondValue.withUTF8 { secondBytes in
+                    try body(firstIndex == nil ? nil : firstBytes, secondIndex == nil ? nil : secondBytes)
+                }
+            }
+        }
+        return try packed.withUnsafeBufferPointer { bytes in
+            var firstValue: UnsafeBufferPointer<UInt8>?
+            var secondValue: UnsafeBufferPointer<UInt8>?
+            guard let base = bytes.baseAddress else { return try body(nil, nil) }
+            var offset = 0
+            while offset < bytes.count, firstValue == nil || secondValue == nil {
+                // A record as `record(in:at:)` reads it, its two lengths loaded whole.
+                let nameCount = Int(UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)))
+                let valueCount = Int(UInt32(littleEndian: UnsafeRawPointer(base + offset + 4).loadUnaligned(as: UInt32.self)))
+                let name = UnsafeBufferPointer(start: base + offset + 8, count: nameCount)
+                let value = UnsafeBufferPointer(start: base + offset + 8 + nameCount, count: valueCount)
+                // Lengths first: most fields are neither.
+                if nameCount == firstName.count || nameCount == secondName.count {
+                    if firstValue == nil, Self.namesEqualByWords(name, firstName) { firstValue = value }
+                    if secondValue == nil, Self.namesEqualByWords(name, secondName) { secondValue = value }
+                }
+                offset += 8 + nameCount + valueCount
+            }
+            return try body(firstValue, secondValue)
+        }
+    }
+
+    /// ``namesEqual(_:_:)-(UnsafeBufferPointer<UInt8>,_)``, eight bytes at a time: each
+    /// 64-bit word is ASCII-lowercased in one go (a name of 8 bytes or more is compared as
+    /// its leading words and one last word that may overlap them).
+    private static func namesEqualByWords(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard count >= 8, let left = a.baseAddress, let right = b.baseAddress else { return namesEqual(a, b) }
+        @inline(__always) func word(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            // 0x80 in each byte that is A-Z (the sums stay within their bytes: 7-bit inputs).
+            let low = word & 0x7F7F_7F7F_7F7F_7F7F
+            let upper = (low &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(low &+ 0x2525_2525_2525_2525) & ~word & 0x8080_8080_8080_8080
+            return word | upper >> 2
+        }
+        @inline(__always) func raw(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+            UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+        }
+        var offset = 0
+        while count - offset > 8 {
+            // Most names come as written: equal bytes need no folding.
+            guard raw(left, offset) == raw(right, offset) || word(left, offset) == word(right, offset) else { return false }
+            offset += 8
+        }
+        return raw(left, count - 8) == raw(right, count - 8) || word(left, count - 8) == word(right, count - 8)
+    }
 }

@@ -1,4 +1,4 @@
-import Contracts
+@testable import Contracts
 import Foundation
 import Testing
 
@@ -182,5 +182,71 @@ import Testing
             if general.isEmpty { admitted += 1 }
         }
         #expect(admitted > 0 && admitted < candidates.count)
+    }
+
+    /// The formats checked on bytes (eight at a time) against their String matchers, as path
+    /// parameters with and without length bounds, over edge and random strings: admitted
+    /// exactly when the validator finds nothing.
+    @Test(arguments: [StringFormat.hexBytes, .identifier, .semver, .base64, .base64P256PublicKey])
+    func formatsCheckedOnBytesMatchTheirMatchers(_ format: StringFormat) {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdefABCDEFgzGZ+/=.-_ ,\u{7F}é\u{212A}") + ["\u{0}", "\u{1F}"]
+        var candidates = ["", "=", "==", "A===", "AB==", "ABC=", "ABCD", "AB=C", "0.0.0", "01.0.0", "1.2", "1.2.3.4", "1..2",
+                          "ab", "AB", "aB", "abc", "n-91_x", Self.publicKey, String(Self.publicKey.dropLast()), "é1",
+                          String(repeating: "A", count: 86) + "==", String(repeating: "a", count: 64), "\u{212A}"]
+        for _ in 0..<4000 {
+            candidates.append(String((0..<Int.random(in: 0...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for seed in [Self.publicKey, "4.2.0", "00fa11ce" + String(repeating: "ab", count: 28)] {
+            for mutation in Self.mutations(of: seed) { candidates.append(String(decoding: mutation, as: UTF8.self)) }
+        }
+        for (minLength, maxLength) in [(nil, nil), (2, 8), (1, 200)] as [(Int?, Int?)] {
+            let contract = Contract(name: "p", direction: .appToBackend, summary: "A test parameter.",
+                                    schema: .string(minLength: minLength, maxLength: maxLength, format: format), pathParameter: "p")
+            let acceptor = PlainInputAcceptor(contract)
+            for candidate in candidates {
+                let general = contract.validate(JSONNode(.string(candidate)))
+                #expect(acceptor.admits(pathParameter: candidate) == general.isEmpty, "\(format.name) \(candidate.debugDescription)")
+                // Without bounds, the byte check is the matcher itself.
+                if minLength == nil {
+                    var bytes = candidate
+                    #expect(bytes.withUTF8 { acceptor.admits(pathParameterBytes: $0) } == format.matches(candidate),
+                            "\(format.name) \(candidate.debugDescription)")
+                }
+            }
+        }
+    }
+
+    /// The word-at-a-time helpers against the byte-at-a-time ones, at every length and
+    /// alignment up to a few words.
+    @Test func wordHelpersMatchTheByteHelpers() {
+        var generator = SystemRandomNumberGenerator()
+        let interesting: [UInt8] = Array("09afAFgG+/=\"\\ az".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x2C, 0x2E, 0x40, 0x5B, 0x60, 0x7B]
+        for _ in 0..<20000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            var bytes = (0..<count).map { _ in interesting.randomElement(using: &generator)! }
+            // Mostly valid runs too, so the all-valid answers are exercised.
+            if Bool.random(using: &generator) { bytes = bytes.map { FormatMatchers.hexBit($0) == 1 ? $0 : UInt8(ascii: "a") } }
+            if Bool.random(using: &generator) { bytes = bytes.map { FormatMatchers.base64Bit($0) == 1 || $0 == 0x3D ? $0 : UInt8(ascii: "Q") } }
+            let other = Bool.random(using: &generator) ? bytes : bytes.map { Bool.random(using: &generator) ? $0 : $0 ^ 0x20 }
+            bytes.withUnsafeBufferPointer { buffer in
+                other.withUnsafeBufferPointer { otherBuffer in
+                    #expect(SWAR.allHexDigits(buffer) == FormatMatchers.allHexDigits(buffer), "\(bytes)")
+                    #expect(SWAR.isPlainBase64(buffer) == FormatMatchers.isPlainBase64(buffer), "\(bytes)")
+                    #expect(SWAR.isASCII(buffer) == bytes.allSatisfy { $0 < 0x80 }, "\(bytes)")
+                    #expect(SWAR.isLowercaseASCII(buffer) == bytes.allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }, "\(bytes)")
+                    #expect(SWAR.equal(buffer, otherBuffer) == (bytes == other), "\(bytes) \(other)")
+                    var offset = 0
+                    while buffer.count - offset >= 8 {
+                        let first = SWAR.firstSpecial(SWAR.load(buffer.baseAddress!, offset))
+                        let expected = buffer[offset..<(offset + 8)].firstIndex {
+                            $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80
+                        }.map { $0 - offset } ?? 8
+                        #expect(first == expected, "\(bytes) at \(offset)")
+                        offset += 1
+                    }
+                }
+            }
+        }
     }
 }

@@ -18,45 +18,24 @@
 /// if let values = acceptor.values(of: body) { … } else { /* JSONReader.parse + contract.validate */ }
 /// ```
 package struct PlainInputAcceptor: Sendable {
-    /// One declared member, as the scan compares it. A class: the scan calls into `schema`
-    /// in place, where reading a struct out of the array would copy it (and retain each of
-    /// its Strings) for every member of every body.
-    private final class DeclaredMember: Sendable {
-        let name: [UInt8]
-        /// False when the member is not a plain string (forbidden, a number, an object…).
-        let isString: Bool
-        /// The member's schema when ``isString`` (not optional: reading a payload out of an
-        /// optional copies it).
-        let schema: StringSchema
-        /// The schema's allowed values, as bytes, in ``StringSchema/allowedValues`` order.
-        let allowedBytes: [[UInt8]]
-
-        init(name: [UInt8], schema: StringSchema?) {
-            self.name = name
-            self.isString = schema != nil
-            self.schema = schema ?? StringSchema()
-            self.allowedBytes = (schema?.allowedValues ?? []).map { Array($0.utf8) }
-        }
-    }
-
-    private let members: [DeclaredMember]
+    private let members: [StringCheck]
     private let requiredMask: UInt64
-    private let parameter: StringSchema?
+    private let parameter: StringCheck?
 
     /// Prepares the checks of `contract`; one with rules accepts nothing here.
     package init(_ contract: Contract) {
-        var members: [DeclaredMember] = []
+        var members: [StringCheck] = []
         var requiredMask: UInt64 = 0
-        var parameter: StringSchema?
+        var parameter: StringCheck?
         if contract.rules.isEmpty {
             switch contract.schema.kind {
             case .string(let string):
-                parameter = string
+                parameter = StringCheck(name: [], schema: string)
             case .object(let object) where object.members.count <= UInt64.bitWidth:
                 for (index, member) in object.members.enumerated() {
                     var schema: StringSchema?
                     if case .string(let string) = member.schema.kind { schema = string }
-                    members.append(DeclaredMember(name: Array(member.name.utf8), schema: schema))
+                    members.append(StringCheck(name: Array(member.name.utf8), schema: schema))
                     if member.isRequired { requiredMask |= 1 << UInt64(index) }
                 }
             default:
@@ -78,39 +57,94 @@ package struct PlainInputAcceptor: Sendable {
     /// True when the contract's string schema admits `value` as a path parameter, i.e.
     /// ``Contract/validate(pathParameter:)`` returns no violation; false means "ask it".
     package func admits(pathParameter value: String) -> Bool {
-        parameter?.admits(value) ?? false
+        guard let parameter else { return false }
+        var value = value
+        return value.withUTF8 { parameter.admits($0) }
+    }
+
+    /// ``admits(pathParameter:)`` for the parameter's UTF-8 bytes (valid UTF-8, e.g. a slice
+    /// of a String's cut at ASCII bytes), without making a String when they are ASCII: a
+    /// handler checks the path parameter of every request.
+    package func admits(pathParameterBytes bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        parameter?.admits(bytes) ?? false
     }
 
     /// The declared members' values of a plain document the contract accepts without any
     /// violation, or nil when `body` is anything else (then parse and validate it).
     package func values(of body: [UInt8]) -> PlainStringValues? {
-        guard !members.isEmpty else { return nil }
-        return body.withUnsafeBufferPointer { bytes in
-            var scanner = PlainJSONScanner(bytes)
-            return scan(&scanner)
+        var values = PlainStringValues(count: members.count)
+        let accepted = body.withUnsafeBufferPointer { bytes in
+            withValues(of: bytes) { index, value in values.set(index, value) }
+        }
+        return accepted ? values : nil
+    }
+
+    /// ``values(of:)`` without an array: when `body` is a plain document the contract accepts
+    /// without any violation, calls `value` with each present member's index and value (in
+    /// member order, once the whole body is checked) and returns true; otherwise returns
+    /// false without calling it.
+    package func withValues(of body: UnsafeBufferPointer<UInt8>, _ value: (_ member: Int, _ value: String) -> Void) -> Bool {
+        withFound(in: body) { index, found in
+            // An allowed value is taken as declared, not built again from the bytes.
+            value(index, found.allowed >= 0
+                ? members[index].allowedValues[found.allowed]
+                : String(decoding: UnsafeBufferPointer(rebasing: body[found.start..<found.end]), as: UTF8.self))
         }
     }
 
-    private func scan(_ scanner: inout PlainJSONScanner) -> PlainStringValues? {
-        var values = PlainStringValues(count: members.count)
+    /// ``withValues(of:_:)`` without making a String: each value as where it sits in `body`,
+    /// for a caller that may need no String of it (a fake that already holds the same value
+    /// compares bytes).
+    package func withPlainValues(of body: UnsafeBufferPointer<UInt8>, _ value: (_ member: Int, _ value: PlainValue) -> Void) -> Bool {
+        withFound(in: body) { index, found in value(index, PlainValue(range: found.start..<found.end)) }
+    }
+
+    /// Scans `body`; when it is plain and valid, calls `value` with each present member's
+    /// index and place, in member order, and returns true.
+    private func withFound(in body: UnsafeBufferPointer<UInt8>, _ value: (Int, Found) -> Void) -> Bool {
+        guard !members.isEmpty else { return false }
+        // Where each member's value sits, on the stack: nothing is allocated, and nothing is
+        // reported before the whole body is checked.
+        return withUnsafeTemporaryAllocation(of: Found.self, capacity: members.count) { found in
+            guard var scanner = PlainJSONScanner(body), let present = scan(&scanner, into: found) else { return false }
+            var remaining = present
+            while remaining != 0 {
+                let index = remaining.trailingZeroBitCount
+                value(index, found[index])
+                remaining &= remaining &- 1
+            }
+            return true
+        }
+    }
+
+    /// Where a member's value sits in the body, or which allowed value it is (`allowed` ≥ 0).
+    private struct Found {
+        var start: Int
+        var end: Int
+        var allowed: Int
+    }
+
+    /// The present members' bits, or nil when the body is not plain and valid.
+    private func scan(_ scanner: inout PlainJSONScanner, into found: UnsafeMutableBufferPointer<Found>) -> UInt64? {
+        var present: UInt64 = 0
+        var previous = -1
         scanner.skipWhitespace()
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         scanner.skipWhitespace()
         while true {
-            guard let key = scanner.plainString(), let index = memberIndex(of: key) else { return nil }
+            guard let key = scanner.plainString(), let index = memberIndex(of: key, after: previous) else { return nil }
+            previous = index
             let bit: UInt64 = 1 << UInt64(index)
-            let member = members[index]
-            guard values.present & bit == 0, member.isString else { return nil }
+            guard present & bit == 0, members[index].isString else { return nil }
             scanner.skipWhitespace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipWhitespace()
             guard let text = scanner.plainString() else { return nil }
-            // An allowed value is taken as declared, not built again from the bytes.
-            let value = Self.allowedValue(text, of: member).flatMap { member.schema.allowedValues?[$0] }
-                ?? String(decoding: text, as: UTF8.self)
-            guard member.schema.admits(value) else { return nil }
-            values.values[index] = value
-            values.present |= bit
+            // Plain text is ASCII (0x20-0x7F): the check runs on its bytes.
+            guard let allowed = members[index].admitsASCII(text) else { return nil }
+            let start = scanner.index &- 1 &- text.count
+            found[index] = Found(start: start, end: start &+ text.count, allowed: allowed)
+            present |= bit
             scanner.skipWhitespace()
             if scanner.take(UInt8(ascii: ",")) {
                 scanner.skipWhitespace()
@@ -120,27 +154,336 @@ package struct PlainInputAcceptor: Sendable {
             break
         }
         scanner.skipWhitespace()
-        guard scanner.isAtEnd, values.present & requiredMask == requiredMask else { return nil }
-        return values
+        guard scanner.isAtEnd, present & requiredMask == requiredMask else { return nil }
+        return present
     }
 
     private func memberIndex(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        for index in members.indices where Self.equal(members[index].name, key) { return index }
-        return nil
+        memberIndex(of: key, after: -1)
     }
 
-    /// The index of `text` among `member`'s allowed values.
-    private static func allowedValue(_ text: UnsafeBufferPointer<UInt8>, of member: DeclaredMember) -> Int? {
-        for index in member.allowedBytes.indices where equal(member.allowedBytes[index], text) { return index }
-        return nil
-    }
-
-    private static func equal(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count == bytes.count else { return false }
-        return name.withUnsafeBufferPointer { name in
-            for offset in 0..<name.count where name[offset] != bytes[offset] { return false }
-            return true
+    /// The member called `key`, tried from the one after `previous` on: a body usually lists
+    /// the members in the order the contract declares them, so the first try finds it.
+    private func memberIndex(of key: UnsafeBufferPointer<UInt8>, after previous: Int) -> Int? {
+        let count = members.count
+        var index = previous &+ 1
+        for _ in 0..<count {
+            if index == count { index = 0 }
+            if Self.equal(members[index].name, key) { return index }
+            index &+= 1
         }
+        return nil
+    }
+
+    fileprivate static func equal(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count == bytes.count else { return false }
+        return name.withUnsafeBufferPointer { SWAR.equal($0, bytes) }
+    }
+}
+
+/// A value ``PlainInputAcceptor/withPlainValues(of:_:)`` read: where its bytes sit in the
+/// body. They are plain (printable ASCII, no escapes), so they are the value itself.
+package struct PlainValue: Sendable, Hashable {
+    package var range: Range<Int>
+
+    package init(range: Range<Int>) {
+        self.range = range
+    }
+
+    /// The value as a String; `body` is the one it was read from.
+    package func string(in body: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: body[range]), as: UTF8.self)
+    }
+
+    /// Whether the value equals `text` as Strings compare (`string(in: body) == text`),
+    /// without making a String of it.
+    package func equals(_ text: String, in body: UnsafeBufferPointer<UInt8>) -> Bool {
+        let value = UnsafeBufferPointer(rebasing: body[range])
+        let equal: Bool?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            if SWAR.equal(bytes, value) { return true }
+            // Both ASCII and different bytes: different Strings. Otherwise Unicode decides (a
+            // non-ASCII String can equal ASCII text: U+212A KELVIN SIGN is "K").
+            return SWAR.isASCII(bytes) ? false : nil
+        }
+        if let equal = equal ?? nil { return equal }
+        return string(in: body) == text
+    }
+}
+
+/// A member's (or a path parameter's) ``StringSchema`` check, prepared to run on the bytes
+/// of ASCII text: the same answer as ``StringSchema/admits(_:)`` (a differential test holds
+/// them together), without making a String. Non-ASCII text, and a format this does not know,
+/// go to the schema itself. A class, so a scan reads it in place: a struct read out of the
+/// members would be copied (retaining each of its arrays and Strings) for every value.
+private final class StringCheck: Sendable {
+    /// The member's name (empty for a path parameter).
+    let name: [UInt8]
+    /// False when the member is not a plain string (forbidden, a number, an object…).
+    let isString: Bool
+    let schema: StringSchema
+    /// The schema's allowed values (empty when it has none).
+    let allowedValues: [String]
+    /// The allowed values as bytes, when every one is ASCII; nil otherwise (a non-ASCII
+    /// value may equal ASCII text as a String, e.g. U+212A KELVIN SIGN and "K").
+    let allowedBytes: [[UInt8]]?
+    /// Whether the schema admits each allowed value (its length and format).
+    let allowedAdmitted: [Bool]
+    /// The schema's format, when it is one of those checked here on bytes.
+    let format: KnownFormat?
+    /// True when the schema's format is one this cannot check on bytes.
+    let needsString: Bool
+
+    /// The formats checked on bytes: the same strings as their matchers accept (a format is
+    /// known by being equal to one of these, i.e. the same name and pattern, and a matcher
+    /// accepts what its pattern does).
+    enum KnownFormat: Sendable {
+        case hexBytes, identifier, semver, base64, base64P256PublicKey
+    }
+
+    init(name: [UInt8], schema: StringSchema?) {
+        self.name = name
+        isString = schema != nil
+        let schema = schema ?? StringSchema()
+        self.schema = schema
+        let allowed = schema.allowedValues ?? []
+        allowedValues = allowed
+        allowedBytes = schema.allowedValues.flatMap { values in
+            values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? values.map { Array($0.utf8) } : nil
+        }
+        allowedAdmitted = allowed.map(schema.admits)
+        let known: [(StringFormat, KnownFormat)] = [
+            (.hexBytes, .hexBytes), (.identifier, .identifier), (.semver, .semver), (.base64, .base64),
+            (.base64P256PublicKey, .base64P256PublicKey),
+        ]
+        format = schema.format.flatMap { format in known.first { $0.0 == format }?.1 }
+        needsString = schema.format != nil && format == nil
+    }
+
+    /// ``StringSchema/admits(_:)`` for text given as valid UTF-8.
+    func admits(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // A format checked here matches ASCII only, and the schema then says no to anything
+        // else: no need to look for non-ASCII first.
+        if format != nil, schema.allowedValues == nil { return admitsASCII(text) != nil }
+        guard SWAR.isASCII(text) else { return schema.admits(String(decoding: text, as: UTF8.self)) }
+        return admitsASCII(text) != nil
+    }
+
+    /// For ASCII text: nil when the schema does not admit it; otherwise the index of the
+    /// allowed value it is, or -1 when the schema has no allowed values (or only non-ASCII
+    /// ones: then equal as a String is not equal as bytes, and the value is the text's).
+    func admitsASCII(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        if schema.allowedValues != nil {
+            guard let allowedBytes else {
+                return schema.admits(String(decoding: text, as: UTF8.self)) ? -1 : nil
+            }
+            for index in allowedBytes.indices where PlainInputAcceptor.equal(allowedBytes[index], text) {
+                return allowedAdmitted[index] ? index : nil
+            }
+            return nil
+        }
+        if needsString { return schema.admits(String(decoding: text, as: UTF8.self)) ? -1 : nil }
+        // ASCII: a byte is a Unicode scalar.
+        if let minLength = schema.minLength, text.count < minLength { return nil }
+        if let maxLength = schema.maxLength, text.count > maxLength { return nil }
+        if let format, !Self.matches(text, format) { return nil }
+        return -1
+    }
+
+    /// True when ASCII `text` has `format`, as its ``StringFormat`` matcher says.
+    static func matches(_ text: UnsafeBufferPointer<UInt8>, _ format: KnownFormat) -> Bool {
+        switch format {
+        case .hexBytes:
+            return text.count % 2 == 0 && !text.isEmpty && SWAR.allHexDigits(text)
+        case .identifier:
+            guard !text.isEmpty else { return false }
+            for byte in text where !FormatMatchers.isIdentifierByte(byte) { return false }
+            return true
+        case .semver:
+            return isSemver(text)
+        case .base64:
+            return SWAR.isPlainBase64(text)
+        case .base64P256PublicKey:
+            guard text.count == 88, SWAR.isPlainBase64(text) else { return false }
+            // First byte 0x04; the last data character carries 2 padding bits that are zero.
+            guard text[0] == UInt8(ascii: "B"), text[1] >= UInt8(ascii: "A"), text[1] <= UInt8(ascii: "P"),
+                  text[87] == UInt8(ascii: "="), text[86] != UInt8(ascii: "=") else { return false }
+            switch text[86] {
+            case UInt8(ascii: "A"), UInt8(ascii: "E"), UInt8(ascii: "I"), UInt8(ascii: "M"), UInt8(ascii: "Q"),
+                 UInt8(ascii: "U"), UInt8(ascii: "Y"), UInt8(ascii: "c"), UInt8(ascii: "g"), UInt8(ascii: "k"),
+                 UInt8(ascii: "o"), UInt8(ascii: "s"), UInt8(ascii: "w"), UInt8(ascii: "0"), UInt8(ascii: "4"),
+                 UInt8(ascii: "8"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// `MAJOR.MINOR.PATCH`, each a number without a leading zero (``FormatMatchers/semverProblem(_:)``).
+    static func isSemver(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parts = 0
+        var digits = 0
+        var leadingZero = false
+        for byte in text {
+            if byte &- 0x30 < 10 {
+                if digits == 1 && leadingZero { return false }
+                if digits == 0 { leadingZero = byte == 0x30 }
+                digits &+= 1
+            } else if byte == 0x2E && digits > 0 && parts < 2 {
+                parts &+= 1
+                digits = 0
+            } else {
+                return false
+            }
+        }
+        return parts == 2 && digits > 0
+    }
+}
+
+/// Byte classes tested eight bytes at a time in a 64-bit word (SIMD within a register): a
+/// device token, a public key and a body's strings are checked on every request.
+package enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    static func load(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    }
+
+    /// 0x80 in each byte of `word` within `low...high`; every byte of `word` must be below
+    /// 0x80 (then no sum carries into the next byte).
+    @inline(__always)
+    static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
+        let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
+        return atLeastLow & ~aboveHigh & highBits
+    }
+
+    /// True when `a` and `b` hold the same bytes: whole words, the last one overlapping the
+    /// one before when the count is not a multiple of 8.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }
+        if count >= 8 {
+            var index = 0
+            while count &- index > 8 {
+                guard load(left, index) == load(right, index) else { return false }
+                index &+= 8
+            }
+            return load(left, count &- 8) == load(right, count &- 8)
+        }
+        if count >= 4 {
+            return load32(left, 0) == load32(right, 0) && load32(left, count &- 4) == load32(right, count &- 4)
+        }
+        for index in 0..<count where left[index] != right[index] { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func load32(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt32 {
+        UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)
+    }
+
+    /// True when every byte is ASCII and none is `A`-`Z`: `ASCII.lowercased` would keep it.
+    package static func isLowercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var found: UInt64 = 0
+        var index = 0
+        while bytes.count &- index >= 8 {
+            let word = load(base, index)
+            found |= word | inRange(word & ~highBits, 0x41, 0x5A)
+            index &+= 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            found |= UInt64(byte | (byte &- 0x41 < 26 ? 0x80 : 0))
+            index &+= 1
+        }
+        return found & highBits == 0
+    }
+
+    /// True when every byte is below 0x80.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var any: UInt64 = 0
+        var index = 0
+        while bytes.count &- index >= 8 {
+            any |= load(base, index)
+            index &+= 8
+        }
+        while index < bytes.count {
+            any |= UInt64(base[index])
+            index &+= 1
+        }
+        return any & highBits == 0
+    }
+
+    /// ``FormatMatchers/allHexDigits(_:)``: every byte is `0-9`, `A-F` or `a-f`.
+    static func allHexDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while bytes.count &- index >= 8 {
+            let word = load(base, index)
+            guard word & highBits == 0,
+                  inRange(word, 0x30, 0x39) | inRange(word | ones &* 0x20, 0x61, 0x66) == highBits else { return false }
+            index &+= 8
+        }
+        while index < bytes.count {
+            guard FormatMatchers.hexBit(base[index]) == 1 else { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// 0x80 in each byte of an ASCII `word` in the base64 alphabet (`A-Z a-z 0-9 + /`).
+    @inline(__always)
+    static func base64Bytes(_ word: UInt64) -> UInt64 {
+        inRange(word | ones &* 0x20, 0x61, 0x7A) | inRange(word, 0x30, 0x39) | equalBytes(word & (ones &* 0xFB), 0x2B)
+    }
+
+    /// 0x80 in each byte of `word` equal to `byte`, exactly (no false positives).
+    @inline(__always)
+    static func equalBytes(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return ~(((difference & ~highBits) &+ ~highBits) | difference | ~highBits)
+    }
+
+    /// ``FormatMatchers/isPlainBase64(_:)``: well-formed padded base64.
+    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count % 4 == 0 else { return false }
+        guard count > 0, let base = bytes.baseAddress else { return true }
+        let body = count - 2
+        var index = 0
+        while body &- index >= 8 {
+            let word = load(base, index)
+            guard word & highBits == 0, base64Bytes(word) == highBits else { return false }
+            index &+= 8
+        }
+        while index < body {
+            guard FormatMatchers.base64Bit(base[index]) == 1 else { return false }
+            index &+= 1
+        }
+        let last = bytes[count - 1]
+        let secondLast = bytes[count - 2]
+        if last == 0x3D {
+            return secondLast == 0x3D || FormatMatchers.base64Bit(secondLast) == 1
+        }
+        return FormatMatchers.base64Bit(secondLast) == 1 && FormatMatchers.base64Bit(last) == 1
+    }
+
+    /// The offset in `word` (0-7) of its first byte that ends a plain JSON string run: a
+    /// quote, a backslash, a control character or non-ASCII; 8 when there is none. Exact:
+    /// the borrow tests flag false positives only after a true one.
+    @inline(__always)
+    static func firstSpecial(_ word: UInt64) -> Int {
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let special = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | word) & highBits
+        return special.trailingZeroBitCount >> 3
     }
 }
 
@@ -157,6 +500,11 @@ package struct PlainStringValues: Sendable {
         for _ in 0..<count { values.append("") }
     }
 
+    fileprivate mutating func set(_ index: Int, _ value: String) {
+        values[index] = value
+        present |= 1 << UInt64(index)
+    }
+
     /// The value of the declared member at `index`, nil when it was absent.
     package subscript(index: Int) -> String? {
         guard index >= 0, index < values.count, present & (1 << UInt64(index)) != 0 else { return nil }
@@ -164,46 +512,67 @@ package struct PlainStringValues: Sendable {
     }
 }
 
-/// The bytes of a plain JSON object, read with no escapes and no non-ASCII.
+/// The bytes of a plain JSON object, read with no escapes and no non-ASCII. A cursor between
+/// two pointers: every body an app sends is read here.
 private struct PlainJSONScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    let start: UnsafePointer<UInt8>
+    let end: UnsafePointer<UInt8>
+    var cursor: UnsafePointer<UInt8>
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
+    /// Nil for an empty body (which is not an object).
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        start = base
+        end = base + bytes.count
+        cursor = base
     }
 
-    var isAtEnd: Bool { index == bytes.count }
+    /// Where the cursor is, as an index into the bytes.
+    var index: Int { cursor - start }
 
+    var isAtEnd: Bool { cursor == end }
+
+    @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index &+= 1
+        // Runs of spaces (a body padded or indented) eight at a time.
+        while end - cursor >= 8, SWAR.load(cursor, 0) == 0x2020_2020_2020_2020 {
+            cursor += 8
+        }
+        while cursor < end {
+            switch cursor.pointee {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): cursor += 1
             default: return
             }
         }
     }
 
+    @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
-        guard index < bytes.count, bytes[index] == byte else { return false }
-        index &+= 1
+        guard cursor < end, cursor.pointee == byte else { return false }
+        cursor += 1
         return true
     }
 
-    /// The content of the string at `index` when it is plain (0x20–0x7F, no backslash),
+    /// The content of the string at the cursor when it is plain (0x20–0x7F, no backslash),
     /// moving past its closing quote; nil otherwise.
+    @inline(__always)
     mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = index
-        index = JSONParser.endOfPlainASCII(bytes, from: index)
-        while index < bytes.count {
-            let byte = bytes[index]
+        let first = cursor
+        // Eight bytes at a time to the first byte that is not plain text; that one decides.
+        while end - cursor >= 8 {
+            let offset = SWAR.firstSpecial(SWAR.load(cursor, 0))
+            cursor += offset
+            if offset < 8 { break }
+        }
+        while cursor < end {
+            let byte = cursor.pointee
             if byte == UInt8(ascii: "\"") {
-                index &+= 1
-                return UnsafeBufferPointer(rebasing: bytes[start..<(index &- 1)])
+                cursor += 1
+                return UnsafeBufferPointer(start: first, count: cursor - 1 - first)
             }
             guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-            index &+= 1
+            cursor += 1
         }
         return nil
     }
