@@ -1,7 +1,4 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Deadlines for the event loop: a binary min-heap ordered by deadline, then by insertion.
 ///
@@ -25,19 +22,10 @@ package struct TimerQueue<Payload> {
 
     package var count: Int { heap.count }
 
-    /// Monotonic now, in nanoseconds.
-    /// Linux reads `CLOCK_MONOTONIC` directly (the clock `DispatchTime` reads there, without
-    /// its conversions: the loop reads it a few times per request); every reader of this
-    /// clock goes through `now`, so only differences between its values matter.
-    package static var now: UInt64 {
-        #if os(Linux)
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-        #else
-        DispatchTime.now().uptimeNanoseconds
-        #endif
-    }
+    /// Monotonic now, in nanoseconds. The same call on every platform: reading
+    /// `CLOCK_MONOTONIC` directly on Linux saved ~100 instructions a read, but would leave
+    /// Darwin a clock that Linux CI never runs (Darwin runs only code Linux CI runs too).
+    package static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// The earliest deadline, if any.
     package var nextDeadline: UInt64? { heap.isEmpty ? nil : heap[0].deadline }  // not `first`: that copies the payload
