@@ -33,7 +33,9 @@ final class LiveLogWriter: Sendable {
     private let state = Locked(State())
     /// Held while pending lines are taken, formatted and appended to `output`, so that two
     /// threads doing so (the writer, a note, a backlogged loop thread) keep the lines' order.
-    private let formatting = Locked(())
+    /// A bare lock: it guards an order, not a value (a `Locked<Void>`'s empty value is
+    /// reported by the thread sanitizer as raced).
+    private let formatting = NSLock()
     private let wake = DispatchSemaphore(value: 0)
 
     init(output: CommandIO) {
@@ -62,7 +64,7 @@ final class LiveLogWriter: Sendable {
         }
         if wakeWriter { wake.signal() }
         guard here else { return }
-        formatting.withLock { _ in
+        inFormattingOrder {
             formatPending()
             output.writeLine(building: format)
         }
@@ -86,7 +88,14 @@ final class LiveLogWriter: Sendable {
     /// Formats the lines handed over so far into `output`'s buffer (``CommandIO`` calls this
     /// before it writes or is read).
     private func formatHandedOver() {
-        formatting.withLock { _ in formatPending() }
+        inFormattingOrder { formatPending() }
+    }
+
+    /// Runs `body` holding `formatting`.
+    private func inFormattingOrder(_ body: () -> Void) {
+        formatting.lock()
+        defer { formatting.unlock() }
+        body()
     }
 
     /// Formats the pending lines into `output`'s buffer; the caller holds `formatting`.
