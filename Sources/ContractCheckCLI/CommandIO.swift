@@ -116,12 +116,6 @@ public final class CommandIO: Sendable {
         output.withLock { $0.append(text, newline: true) }
     }
 
-    /// Appends a line already encoded as UTF-8, and a newline, to standard output (buffered):
-    /// how `serve` writes a request's log line without building a `String` for it.
-    public func writeLine(utf8 line: [UInt8]) {
-        output.withLock { $0.append(utf8: line, newline: true) }
-    }
-
     /// Appends the line `build` writes (UTF-8, straight into the output buffer) and a newline
     /// to standard output (buffered): `serve`'s request lines, built with no array of their own.
     /// `build` runs under the buffer's lock, so it only formats.

@@ -46,11 +46,6 @@ final class LiveLogWriter: Sendable {
         output.formatsPendingLines { [weak self] in self?.formatHandedOver() }
     }
 
-    /// Buffers `line` (UTF-8) and a newline; the writer thread writes it within ~10 ms.
-    func writeLine(utf8 line: [UInt8]) {
-        writeLine { $0.append(contentsOf: line) }
-    }
-
     /// Hands over a line to be formatted by `format` on the writer thread, which writes it
     /// (and a newline) within ~10 ms. After ``stop()``, or with ``maxPending`` lines waiting,
     /// the line is formatted here, after the waiting ones.

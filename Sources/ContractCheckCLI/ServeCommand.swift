@@ -345,30 +345,16 @@ extension ServeCommand {
     /// becomes a FakeAPNs device, in the environment the app declared, for each served topic.
     static func learnDevice(from entry: BackendJournalEntry, into apns: FakeAPNs, topics: [String], backend: FakeBackend?) {
         guard entry.endpoint == .putDevice, entry.status == 204 else { return }
-        // Runs for every device PUT serve answers: the token is cut out of the path, checked
-        // (an even number of hex digits, 2…200, as FakeAPNs takes them) and lowercased, as
-        // the fakes key devices, in one pass over its bytes.
+        // Runs for every device PUT serve answers: the token is cut out of the path's bytes,
+        // checked as FakeAPNs takes tokens and lowercased as the fakes key devices.
         var path = entry.path
         let cut: String? = path.withUTF8 { bytes in
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
             var slash = end
             while slash > 0 && bytes[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
-            let count = end - slash
-            guard slash > 0, count >= 2, count <= 200, count % 2 == 0 else { return nil }
             let token = UnsafeBufferPointer(rebasing: bytes[slash..<end])
-            // Branch-free over the bytes (ASCII.isHexDigit, written out: called per byte it
-            // was not inlined here and cost ~12 instructions a digit).
-            var notHex: UInt8 = 0
-            var upper: UInt8 = 0
-            for byte in token {
-                let digit: UInt8 = byte &- UInt8(ascii: "0") < 10 ? 1 : 0
-                let letter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
-                notHex |= (digit | letter) ^ 1
-                upper |= byte &- UInt8(ascii: "A") < 26 ? 1 : 0
-            }
-            guard notHex == 0 else { return nil }
-            let text = String(decoding: token, as: UTF8.self)
-            return upper != 0 ? text.lowercased() : text
+            guard slash > 0, APNsRequestValidator.isDeviceToken(bytes: token) else { return nil }
+            return ASCII.lowercasedString(token)
         }
         guard let token = cut else { return }
         let environment = backend?.devices[token].flatMap { APNsEnvironment(rawValue: $0.environment) }

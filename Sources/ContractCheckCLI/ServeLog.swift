@@ -32,34 +32,28 @@ struct ServeLog: Sendable {
     }
 
     /// The line for a FakeBackend request: time, `backend`, then the journal's log line.
-    func line(_ entry: BackendJournalEntry) -> String { String(decoding: bytes(entry), as: UTF8.self) }
+    func line(_ entry: BackendJournalEntry) -> String {
+        var line: [UInt8] = []
+        append(entry, to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
 
     /// The line for a FakeAPNs request: time, `apns`, then the journal's log line.
-    func line(_ entry: APNsJournalEntry) -> String { String(decoding: bytes(entry), as: UTF8.self) }
-
-    /// ``line(_:)-(BackendJournalEntry)`` as UTF-8.
-    func bytes(_ entry: BackendJournalEntry) -> [UInt8] {
+    func line(_ entry: APNsJournalEntry) -> String {
         var line: [UInt8] = []
         append(entry, to: &line)
-        return line
+        return String(decoding: line, as: UTF8.self)
     }
 
-    /// ``line(_:)-(APNsJournalEntry)`` as UTF-8.
-    func bytes(_ entry: APNsJournalEntry) -> [UInt8] {
-        var line: [UInt8] = []
-        append(entry, to: &line)
-        return line
-    }
-
-    /// ``bytes(_:)-(BackendJournalEntry)``, appended to what is being written (one line per
-    /// request: built straight into the output buffer, with no array of its own).
+    /// ``line(_:)-(BackendJournalEntry)`` as UTF-8, appended to what is being written (one line
+    /// per request: built straight into the output buffer, with no array of its own).
     func append(_ entry: borrowing BackendJournalEntry, to line: inout [UInt8]) {
         format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations, to: &line) {
             entry.appendLogLine(to: &$0)
         }
     }
 
-    /// ``bytes(_:)-(APNsJournalEntry)``, appended to what is being written.
+    /// ``line(_:)-(APNsJournalEntry)`` as UTF-8, appended to what is being written.
     func append(_ entry: borrowing APNsJournalEntry, to line: inout [UInt8]) {
         format(time: entry.time, fake: .apns, status: entry.status == 0 ? nil : entry.status,
                violations: entry.violations, to: &line) { entry.appendLogLine(to: &$0) }

@@ -61,22 +61,15 @@ extension JSONParser {
     }
 
     /// Where the 8-byte words from `start` first hold a quote, a backslash, a control
-    /// character or non-ASCII, or fewer than 8 bytes remain: the byte loop takes over there.
+    /// character or non-ASCII (that byte: ``SWAR/firstSpecial(_:)`` is exact), or fewer than
+    /// 8 bytes remain: the byte loop takes over there.
     @inline(__always)
     static func endOfPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
         var index = start
         while bytes.count &- index >= 8 {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((word &- ones &* 0x20) & ~word)
-                | ((quote &- ones) & ~quote)
-                | ((backslash &- ones) & ~backslash)
-                | word
-            if special & highBits != 0 { return index }
+            let offset = SWAR.firstSpecial(SWAR.load(base, index))
+            if offset < 8 { return index &+ offset }
             index &+= 8
         }
         return index

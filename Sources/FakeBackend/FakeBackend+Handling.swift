@@ -126,7 +126,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = ASCII.lowercased(Self.string(parameter))
+            let token = ASCII.lowercasedString(parameter)
             let device = RegisteredDevice(
                 token: token, account: account,
                 environment: body.environment ?? "",
@@ -146,7 +146,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = ASCII.lowercased(Self.string(parameter))
+            let token = ASCII.lowercasedString(parameter)
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
                           violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
@@ -193,8 +193,7 @@ extension FakeBackend {
         guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
             guard let fields = validator.plainRegistration(body) else { return nil }
-            // `ASCII.lowercased`, without its second pass over a token that is lowercase.
-            let token = SWAR.isLowercaseASCII(parameter) ? Self.string(parameter) : ASCII.lowercased(Self.string(parameter))
+            let token = ASCII.lowercasedString(parameter)
             let wantsEntry = configuration.onRequest != nil
             let committed = store.withLock { store -> (entry: BackendJournalEntry?, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.

@@ -1,3 +1,5 @@
+import Contracts
+
 /// ASCII case folding on bytes, shared by the parsers, the fakes' token keys and the log:
 /// header names, hosts, device tokens and hex runs are matched and keyed case-insensitively
 /// on every request, so this never goes through `Character` or Unicode case mapping.
@@ -25,12 +27,13 @@ package enum ASCII {
     /// already (device tokens as apps send them: a fake keys every request by one).
     package static func lowercased(_ text: String) -> String {
         var text = text
-        let needsLowering = text.withUTF8 { bytes -> Bool in
-            // Branch-free over the bytes: an uppercase ASCII letter or any non-ASCII byte.
-            var found: UInt8 = 0
-            for byte in bytes { found |= (byte &- 65 < 26 ? 1 : 0) | (byte >> 7) }
-            return found != 0
-        }
-        return needsLowering ? text.lowercased() : text
+        return text.withUTF8(SWAR.isLowercaseASCII) ? text : text.lowercased()
+    }
+
+    /// `String(decoding: bytes, as: UTF8.self).lowercased()`, with no second String when the
+    /// bytes are lowercase ASCII already (a token cut out of a request's target).
+    package static func lowercasedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return SWAR.isLowercaseASCII(bytes) ? text : text.lowercased()
     }
 }

@@ -128,22 +128,6 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    /// Whether the named field's first value is exactly `value` (byte for byte), answered
-    /// without making a String: a fake's check of what nearly every request sends.
-    package func firstValue(of name: String, is value: String) -> Bool {
-        var name = name, value = value
-        return name.withUTF8 { name in
-            value.withUTF8 { expected in
-                var found: Bool?
-                forEachFieldBytes { fieldName, fieldValue in
-                    guard found == nil, Self.namesEqual(fieldName, name) else { return }
-                    found = fieldValue.elementsEqual(expected)
-                }
-                return found ?? false
-            }
-        }
-    }
-
     /// Every value of the named field, in order.
     package func values(for name: String) -> [String] {
         filter { Self.namesEqual($0.name, name) }.map(\.value)

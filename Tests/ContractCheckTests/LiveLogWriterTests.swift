@@ -20,10 +20,10 @@ import LoopbackHTTP
         let io = CommandIO.capturing()
         let writer = LiveLogWriter(output: io)
         defer { writer.stop() }
-        writer.writeLine(utf8: Array("first".utf8))
+        writer.writeLine(text: "first")
         #expect(eventually(within: 5) { io.writtenOutput == "first\n" })
         // The next batch is scheduled again after one was written.
-        writer.writeLine(utf8: Array("second".utf8))
+        writer.writeLine(text: "second")
         #expect(eventually(within: 5) { io.writtenOutput == "first\nsecond\n" })
     }
 
@@ -32,7 +32,7 @@ import LoopbackHTTP
         let writer = LiveLogWriter(output: io)
         defer { writer.stop() }
         let lines = (0..<1_000).map { "line \($0)" }
-        for line in lines { writer.writeLine(utf8: Array(line.utf8)) }
+        for line in lines { writer.writeLine(text: line) }
         #expect(eventually(within: 5) { io.writtenOutput.hasSuffix("line 999\n") })
         #expect(io.writtenOutput == lines.map { $0 + "\n" }.joined())
     }
@@ -40,10 +40,10 @@ import LoopbackHTTP
     @Test func stopWritesWhatIsBufferedAndLaterLinesGoAtOnce() {
         let io = CommandIO.capturing()
         let writer = LiveLogWriter(output: io)
-        writer.writeLine(utf8: Array("before".utf8))
+        writer.writeLine(text: "before")
         writer.stop()
         #expect(io.writtenOutput == "before\n")
-        writer.writeLine(utf8: Array("after".utf8))
+        writer.writeLine(text: "after")
         #expect(io.writtenOutput == "before\nafter\n")
     }
 
@@ -93,5 +93,12 @@ import LoopbackHTTP
         let expected = (0..<count).map { "line \($0)\n" }.joined()
         #expect(eventually(within: 5) { io.writtenOutput == expected })
         #expect(io.writtenOutput == expected)
+    }
+}
+
+private extension LiveLogWriter {
+    /// Hands over `text` as a line, as serve hands over a journal entry.
+    func writeLine(text: String) {
+        writeLine { $0.append(contentsOf: text.utf8) }
     }
 }

@@ -54,14 +54,25 @@ import Testing
         #expect(bytes != Self.packed(Self.pairs.map { ($0.0, $0.1 + "!") }))
     }
 
-    @Test func firstValueIsComparedAsBytesInEitherForm() {
+    @Test func firstValuesAreReadAsBytesInEitherForm() {
         for fields in [Self.packed(Self.pairs), HTTPFields(Self.pairs.map { HTTPFields.Field(name: $0.0, value: $0.1) })] {
-            #expect(fields.firstValue(of: "content-type", is: "application/json"))
-            #expect(!fields.firstValue(of: "Content-Type", is: "application/JSON"))
-            #expect(!fields.firstValue(of: "Content-Type", is: "application/json; charset=utf-8"))
-            #expect(fields.firstValue(of: "x-dup", is: "1") && !fields.firstValue(of: "X-Dup", is: "2"))  // the first only
-            #expect(fields.firstValue(of: "Empty", is: ""))
-            #expect(!fields.firstValue(of: "Missing", is: ""))
+            func first(_ name: StaticString) -> String? {
+                // Asked in both places of the pair, so each answers for itself.
+                let asFirst = fields.withFirstValues(of: name, "Missing") { value, missing in
+                    missing == nil ? value.map { String(decoding: $0, as: UTF8.self) } : "(Missing found)"
+                }
+                let asSecond = fields.withFirstValues(of: "Missing", name) { missing, value in
+                    missing == nil ? value.map { String(decoding: $0, as: UTF8.self) } : "(Missing found)"
+                }
+                #expect(asFirst == asSecond, "\(name)")
+                return asFirst
+            }
+            #expect(first("content-type") == "application/json")
+            #expect(first("Content-Type") != "application/JSON")
+            #expect(first("Content-Type") != "application/json; charset=utf-8")
+            #expect(first("x-dup") == "1" && first("X-Dup") != "2")  // the first only
+            #expect(first("Empty") == "")
+            #expect(first("Missing") == nil)
         }
     }
 

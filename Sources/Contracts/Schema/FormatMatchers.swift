@@ -57,32 +57,18 @@ enum FormatMatchers {
         }
     }
 
+    /// True when the first `count` bytes of `a` and `b` are the same (both hold at least `count`).
     static func memoryEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, _ count: Int) -> Bool {
-        var index = 0
-        while index < count {
-            if a[index] != b[index] { return false }
-            index += 1
-        }
-        return true
+        SWAR.equal(UnsafeBufferPointer(rebasing: a[..<count]), UnsafeBufferPointer(rebasing: b[..<count]))
     }
 
     static func hexBytesProblem(_ value: String) -> String? {
         var copy = value
-        if copy.withUTF8({ $0.count % 2 == 0 && !$0.isEmpty && allHexDigits($0) }) { return nil }
+        if copy.withUTF8({ $0.count % 2 == 0 && !$0.isEmpty && SWAR.allHexDigits($0) }) { return nil }
         if value.isEmpty { return "an empty string" }
         if let bad = badCharacter(in: value, where: isHexDigit) { return "\(bad), not a hex digit" }
         if value.utf8.count % 2 != 0 { return "\(value.utf8.count) hex digits, an odd number (each byte is two digits)" }
         return nil
-    }
-
-    /// True when every byte is a hex digit: one branch-free pass (a device token is checked
-    /// on every device request).
-    static func allHexDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var valid: UInt8 = 1
-        for byte in bytes {
-            valid &= hexBit(byte)
-        }
-        return valid == 1
     }
 
     /// 1 when `byte` is a hex digit, else 0, with no branches (as ``base64Bit(_:)``).
@@ -130,26 +116,9 @@ enum FormatMatchers {
         return letter | digit | symbol
     }
 
-    /// True when `bytes` is well-formed padded base64: the common case, one branch-free pass.
-    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = bytes.count
-        guard count % 4 == 0 else { return false }
-        guard count > 0 else { return true }
-        var valid: UInt8 = 1
-        for byte in UnsafeBufferPointer(rebasing: bytes[..<(count - 2)]) {
-            valid &= base64Bit(byte)
-        }
-        let last = bytes[count - 1]
-        let secondLast = bytes[count - 2]
-        if last == 0x3D {
-            return valid == 1 && (secondLast == 0x3D || base64Bit(secondLast) == 1)
-        }
-        return valid == 1 && base64Bit(secondLast) == 1 && base64Bit(last) == 1
-    }
-
     static func base64Problem(_ value: String) -> String? {
         var copy = value
-        if copy.withUTF8(isPlainBase64) { return nil }
+        if copy.withUTF8(SWAR.isPlainBase64) { return nil }
         let problem: String?? = copy.withUTF8 { bytes -> String?? in
             let count = bytes.count
             if count % 4 != 0 { return .some("\(count) characters, not a multiple of 4") }

@@ -1,0 +1,146 @@
+/// Byte classes tested eight bytes at a time in a 64-bit word (SIMD within a register): a
+/// device token, a public key and a body's strings are checked on every request.
+package enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    static func load(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    }
+
+    /// 0x80 in each byte of `word` within `low...high`; every byte of `word` must be below
+    /// 0x80 (then no sum carries into the next byte).
+    @inline(__always)
+    static func inRange(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        let atLeastLow = word &+ ones &* UInt64(0x80 &- low)
+        let aboveHigh = word &+ ones &* UInt64(0x7F &- high)
+        return atLeastLow & ~aboveHigh & highBits
+    }
+
+    /// True when `a` and `b` hold the same bytes: whole words, the last one overlapping the
+    /// one before when the count is not a multiple of 8.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }
+        if count >= 8 {
+            var index = 0
+            while count &- index > 8 {
+                guard load(left, index) == load(right, index) else { return false }
+                index &+= 8
+            }
+            return load(left, count &- 8) == load(right, count &- 8)
+        }
+        if count >= 4 {
+            return load32(left, 0) == load32(right, 0) && load32(left, count &- 4) == load32(right, count &- 4)
+        }
+        for index in 0..<count where left[index] != right[index] { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func load32(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt32 {
+        UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)
+    }
+
+    /// True when every byte is ASCII and none is `A`-`Z`: `ASCII.lowercased` would keep it.
+    package static func isLowercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var found: UInt64 = 0
+        var index = 0
+        while bytes.count &- index >= 8 {
+            let word = load(base, index)
+            found |= word | inRange(word & ~highBits, 0x41, 0x5A)
+            index &+= 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            found |= UInt64(byte | (byte &- 0x41 < 26 ? 0x80 : 0))
+            index &+= 1
+        }
+        return found & highBits == 0
+    }
+
+    /// True when every byte is below 0x80.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var any: UInt64 = 0
+        var index = 0
+        while bytes.count &- index >= 8 {
+            any |= load(base, index)
+            index &+= 8
+        }
+        while index < bytes.count {
+            any |= UInt64(base[index])
+            index &+= 1
+        }
+        return any & highBits == 0
+    }
+
+    /// Every byte is `0-9`, `A-F` or `a-f` (the `hex` format; a device token on every request).
+    package static func allHexDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while bytes.count &- index >= 8 {
+            let word = load(base, index)
+            guard word & highBits == 0,
+                  inRange(word, 0x30, 0x39) | inRange(word | ones &* 0x20, 0x61, 0x66) == highBits else { return false }
+            index &+= 8
+        }
+        while index < bytes.count {
+            guard FormatMatchers.hexBit(base[index]) == 1 else { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// 0x80 in each byte of an ASCII `word` in the base64 alphabet (`A-Z a-z 0-9 + /`).
+    @inline(__always)
+    static func base64Bytes(_ word: UInt64) -> UInt64 {
+        inRange(word | ones &* 0x20, 0x61, 0x7A) | inRange(word, 0x30, 0x39) | equalBytes(word & (ones &* 0xFB), 0x2B)
+    }
+
+    /// 0x80 in each byte of `word` equal to `byte`, exactly (no false positives).
+    @inline(__always)
+    static func equalBytes(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return ~(((difference & ~highBits) &+ ~highBits) | difference | ~highBits)
+    }
+
+    /// Well-formed padded base64, the common case (the `base64` and P-256 key formats).
+    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count % 4 == 0 else { return false }
+        guard count > 0, let base = bytes.baseAddress else { return true }
+        let body = count - 2
+        var index = 0
+        while body &- index >= 8 {
+            let word = load(base, index)
+            guard word & highBits == 0, base64Bytes(word) == highBits else { return false }
+            index &+= 8
+        }
+        while index < body {
+            guard FormatMatchers.base64Bit(base[index]) == 1 else { return false }
+            index &+= 1
+        }
+        let last = bytes[count - 1]
+        let secondLast = bytes[count - 2]
+        if last == 0x3D {
+            return secondLast == 0x3D || FormatMatchers.base64Bit(secondLast) == 1
+        }
+        return FormatMatchers.base64Bit(secondLast) == 1 && FormatMatchers.base64Bit(last) == 1
+    }
+
+    /// The offset in `word` (0-7) of its first byte that ends a plain JSON string run: a
+    /// quote, a backslash, a control character or non-ASCII; 8 when there is none. Exact:
+    /// the borrow tests flag false positives only after a true one.
+    @inline(__always)
+    static func firstSpecial(_ word: UInt64) -> Int {
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let special = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | word) & highBits
+        return special.trailingZeroBitCount >> 3
+    }
+}
