@@ -1,5 +1,3 @@
-import Contracts
-
 /// ASCII case folding on bytes, shared by the parsers, the fakes' token keys and the log:
 /// header names, hosts, device tokens and hex runs are matched and keyed case-insensitively
 /// on every request, so this never goes through `Character` or Unicode case mapping.
@@ -27,13 +25,23 @@ package enum ASCII {
     /// already (device tokens as apps send them: a fake keys every request by one).
     package static func lowercased(_ text: String) -> String {
         var text = text
-        return text.withUTF8(SWAR.isLowercaseASCII) ? text : text.lowercased()
+        return text.withUTF8(isLowercaseASCII) ? text : text.lowercased()
     }
 
     /// `String(decoding: bytes, as: UTF8.self).lowercased()`, with no second String when the
     /// bytes are lowercase ASCII already (a token cut out of a request's target).
     package static func lowercasedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        return SWAR.isLowercaseASCII(bytes) ? text : text.lowercased()
+        return isLowercaseASCII(bytes) ? text : text.lowercased()
+    }
+
+    /// True when no byte is `A`-`Z` or above 0x7F, so `lowercased()` would return the same
+    /// text. Branch-free over the bytes. (Contracts' `SWAR.isLowercaseASCII` answers the same
+    /// eight bytes at a time; LoopbackHTTP keeps this one so that its fuzz targets build
+    /// without the Contracts module.)
+    static func isLowercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found: UInt8 = 0
+        for byte in bytes { found |= (byte &- 65 < 26 ? 0x80 : 0) | byte }
+        return found & 0x80 == 0
     }
 }
