@@ -32,7 +32,7 @@ swift build -c release --product apns-load >&2
 start_nginx_h2c 200
 
 ROUNDS="${ROUNDS:-3}"
-LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+LOAD_BEFORE="$(load_average)"
 APNS=(); NGINX=(); APNS_VARIED=(); NGINX_VARIED=(); NGINX_CLIENT=()
 for round in $(seq 1 "$ROUNDS"); do
   APNS+=("$(h2load_apns "$APNS_URL" fakeapns)")
@@ -41,9 +41,9 @@ for round in $(seq 1 "$ROUNDS"); do
   NGINX_VARIED+=("$(apns_load "$NGINX_URL" nginx-varied)")
   NGINX_CLIENT+=("$(apns_load "$NGINX_URL" nginx-apns-load-fixed --payload "$WORK/payload")")
 done
-LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
+LOAD_AFTER="$(load_average)"
 median() { printf '%s\n' "$@" | python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.stdin))'; }
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with local changes)'), $ROUNDS rounds, medians; load average $LOAD_BEFORE before, $LOAD_AFTER after"
+echo "commit $(commit_label), $ROUNDS rounds, medians; load average $LOAD_BEFORE before, $LOAD_AFTER after"
 # The run keeps two processes busy (client and server): ~2 after it is its own load.
 python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 1.5 and float(sys.argv[2]) <= 3.5 else 1)' ${LOAD_BEFORE%% *} ${LOAD_AFTER%% *} \
   || echo "loaded machine (load average > 1.5 before, or > 3.5 after: the run's own ~2 plus 1.5): the ratios below may not reproduce"

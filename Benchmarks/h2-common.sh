@@ -15,6 +15,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The run's provenance, printed by each script: the 1-, 5- and 15-minute load averages, and
+# the commit (marked when the tree has local changes).
+load_average() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*average: //'; }
+commit_label() { echo "$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"; }
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
 # wait_for_port PORT: until something accepts on 127.0.0.1:PORT (at most 10 s).

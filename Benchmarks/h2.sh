@@ -51,6 +51,7 @@ run() {
   h2load -n "$REQUESTS" -c 8 -m 32 -d "$WORK/body" "$1/bench" > "$WORK/$2.out" 2>&1 || true
   h2load_report "$2"
 }
+LOAD_BEFORE="$(load_average)"
 OURS="$(run "$OURS_URL" loopbackhttp)"
 NGINX="$(run "$NGINX_URL" nginx)"
 ratio loopbackhttp "$OURS" nginx "$NGINX"
@@ -62,3 +63,4 @@ if [ -n "$NGHTTPD_URL" ]; then
   NGHTTPD="$(run "$NGHTTPD_URL" nghttpd)"
   ratio loopbackhttp "$OURS" nghttpd "$NGHTTPD"
 fi
+echo "commit $(commit_label); load average $LOAD_BEFORE before, $(load_average) after"
