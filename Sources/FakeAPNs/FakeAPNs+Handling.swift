@@ -198,10 +198,13 @@ extension FakeAPNs {
         let outcome = accept(push, apnsID: apnsID, now: now, device: &device, state: &s, wakeups: &wakeups)
         s.devices[push.deviceToken] = device
 
-        // Built with its one field (append to an empty field list grows it on every push).
-        var headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID)])
+        // Built with its fields at once (appending to a field list grows it on every push).
+        let headers: HTTPFields
         if environment == .sandbox {  // Apple: "only available in the Development environment"
-            headers.append(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))
+            headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID),
+                                  HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))])
+        } else {
+            headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID)])
         }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
                        response: HTTPResponse(status: .ok, headers: headers))

@@ -133,6 +133,12 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         filter { Self.namesEqual($0.name, name) }.map(\.value)
     }
 
+    /// Makes room for `count` fields in all appended as Strings (``append(name:value:)``), so
+    /// that a list built field by field is not regrown on the way.
+    package mutating func reserveCapacity(_ count: Int) {
+        if packed.isEmpty { strings.reserveCapacity(count) }
+    }
+
     /// Appends a field, keeping any existing one of the same name.
     package mutating func append(name: String, value: String) {
         if packed.isEmpty {

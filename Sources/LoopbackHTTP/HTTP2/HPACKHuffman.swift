@@ -102,15 +102,16 @@ enum HPACKHuffman {
 
     /// Appends `bytes` Huffman-coded, padded with the most significant bits of EOS (ones).
     static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
-        if bytes.withContiguousStorageIfAvailable({ encode(buffer: $0, into: &output) }) != nil { return }
-        Array(bytes).withUnsafeBufferPointer { encode(buffer: $0, into: &output) }
+        if bytes.withContiguousStorageIfAvailable({ append(buffer: $0, to: &output) }) != nil { return }
+        Array(bytes).withUnsafeBufferPointer { append(buffer: $0, to: &output) }
     }
 
     // The loops run over buffers with the tables' storage hoisted out: every response
     // header value goes through them, and element by element over a generic sequence they
     // cost ~100 instructions an octet (callgrind).
 
-    private static func encodedLength(buffer bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    /// How many octets `bytes` take Huffman-coded, padding included.
+    static func encodedLength(buffer bytes: UnsafeBufferPointer<UInt8>) -> Int {
         HPACKHuffmanTable.lengths.withUnsafeBufferPointer { lengths in
             var bits = 0
             for byte in bytes { bits += Int(lengths[Int(byte)]) }
@@ -118,32 +119,51 @@ enum HPACKHuffman {
         }
     }
 
-    private static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        // Coded into scratch space, then appended at once (appending a repeated zero to
-        // overwrite cost ~490 instructions a string, callgrind).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, encodedLength(buffer: bytes))) { out in
-            HPACKHuffmanTable.lengths.withUnsafeBufferPointer { lengths in
-                HPACKHuffmanTable.codes.withUnsafeBufferPointer { codes in
-                    var position = 0
-                    var accumulator: UInt64 = 0
-                    var pending = 0
-                    for byte in bytes {
-                        let length = Int(lengths[Int(byte)])
-                        accumulator = (accumulator << UInt64(length)) | UInt64(codes[Int(byte)])
-                        pending += length
-                        while pending >= 8 {
-                            pending -= 8
-                            out[position] = UInt8(truncatingIfNeeded: accumulator >> UInt64(pending))
-                            position += 1
-                        }
+    /// The most octets `encode(buffer:into:)` writes for `count` input octets: the longest
+    /// code of an octet is 30 bits, and the last word is stored whole.
+    static func scratchCapacity(forCount count: Int) -> Int { count * 4 + 8 }
+
+    /// Huffman-codes `bytes` into `out`, which has room for `scratchCapacity(forCount:)`
+    /// octets, padded with the most significant bits of EOS (ones); returns the coded length.
+    static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        HPACKHuffmanTable.lengths.withUnsafeBufferPointer { lengths in
+            HPACKHuffmanTable.codes.withUnsafeBufferPointer { codes in
+                // Codes gather in a 64-bit accumulator and leave it 32 bits at a time: at most
+                // 31 bits wait, and a code adds at most 30, so nothing is shifted out unwritten.
+                var position = 0
+                var accumulator: UInt64 = 0
+                var pending: UInt64 = 0
+                for byte in bytes {
+                    let length = UInt64(lengths[Int(byte)])
+                    accumulator = (accumulator << length) | UInt64(codes[Int(byte)])
+                    pending &+= length
+                    if pending >= 32 {
+                        pending &-= 32
+                        let word = UInt32(truncatingIfNeeded: accumulator >> pending).bigEndian
+                        UnsafeMutableRawPointer(out + position).storeBytes(of: word, as: UInt32.self)
+                        position &+= 4
                     }
-                    if pending > 0 {
-                        out[position] = UInt8(truncatingIfNeeded: (accumulator << UInt64(8 - pending)) | ((1 << UInt64(8 - pending)) - 1))
-                        position += 1
-                    }
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: out[0..<position]))
                 }
+                while pending >= 8 {
+                    pending &-= 8
+                    out[position] = UInt8(truncatingIfNeeded: accumulator >> pending)
+                    position &+= 1
+                }
+                if pending > 0 {
+                    let padding = 8 &- pending
+                    out[position] = UInt8(truncatingIfNeeded: (accumulator << padding) | ((1 << padding) &- 1))
+                    position &+= 1
+                }
+                return position
             }
+        }
+    }
+
+    /// Appends `bytes` Huffman-coded to `output`.
+    private static func append(buffer bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchCapacity(forCount: bytes.count)) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            output.append(contentsOf: UnsafeBufferPointer(start: base, count: encode(buffer: bytes, into: base)))
         }
     }
 }

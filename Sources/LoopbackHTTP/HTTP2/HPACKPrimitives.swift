@@ -39,17 +39,26 @@ enum HPACKPrimitives {
 
     /// Appends a string literal, Huffman-coded when `huffman` and that is not longer.
     static func appendString(_ string: String, huffman: Bool, into output: inout [UInt8]) {
-        let utf8 = string.utf8
-        if huffman {
-            let coded = HPACKHuffman.encodedLength(utf8)
-            if coded <= utf8.count {
-                appendInteger(coded, prefixBits: 7, flags: 0x80, into: &output)
-                HPACKHuffman.encode(utf8, into: &output)
-                return
+        // Over the string's own UTF-8 buffer (a small string is copied to the stack): a
+        // String.UTF8View of up to 15 bytes has no contiguous storage to lend, and going
+        // through an Array for it cost an allocation per name and value.
+        var string = string
+        string.withUTF8 { bytes in
+            // Coded once into scratch space; kept when it is not longer than the raw octets.
+            let coded = !huffman ? false : withUnsafeTemporaryAllocation(
+                of: UInt8.self, capacity: HPACKHuffman.scratchCapacity(forCount: bytes.count)
+            ) { scratch -> Bool in
+                guard let base = scratch.baseAddress else { return false }
+                let length = HPACKHuffman.encode(buffer: bytes, into: base)
+                guard length <= bytes.count else { return false }
+                appendInteger(length, prefixBits: 7, flags: 0x80, into: &output)
+                output.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
+                return true
             }
+            if coded { return }
+            appendInteger(bytes.count, prefixBits: 7, flags: 0, into: &output)
+            output.append(contentsOf: bytes)
         }
-        appendInteger(utf8.count, prefixBits: 7, flags: 0, into: &output)
-        output.append(contentsOf: utf8)
     }
 
     /// Reads a string literal at `position`, advancing it.

@@ -198,6 +198,7 @@ extension HTTP2Connection {
     static func parseRequest(_ fields: [HPACKDecoder.Field], stream: UInt32, into state: inout HTTP2Stream) throws(HTTP2ProtocolError) {
         var method: String?, scheme: String?, path: String?, authority: String?
         var sawRegular = false
+        state.headers.reserveCapacity(fields.count)
         for field in fields {
             if field.name.utf8.first == UInt8(ascii: ":") {
                 if sawRegular { throw HTTP2ProtocolError(.protocolError, stream: stream, "pseudo-header \(field.name) after a regular header") }

