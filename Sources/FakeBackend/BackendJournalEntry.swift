@@ -11,72 +11,65 @@ import LoopbackHTTP
 public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
     public var sequence: UInt64 {
-        get { storage.fields.sequence }
+        get { storage.value.sequence }
         set { update { $0.sequence = newValue } }
     }
     /// When the request arrived, on the backend's clock.
     public var time: Date {
-        get { storage.fields.time }
+        get { storage.value.time }
         set { update { $0.time = newValue } }
     }
     /// The endpoint, or nil for a path the backend does not serve (404/405).
     public var endpoint: FakeBackend.Endpoint? {
-        get { storage.fields.endpoint }
+        get { storage.value.endpoint }
         set { update { $0.endpoint = newValue } }
     }
     /// The request's method.
     public var method: String {
-        get { storage.fields.method }
+        get { storage.value.method }
         set { update { $0.method = newValue } }
     }
     /// The request target as sent.
     public var path: String {
-        get { storage.fields.path }
+        get { storage.value.path }
         set { update { $0.path = newValue } }
     }
     /// The account named by the bearer, or nil when it was missing or unknown.
     public var account: String? {
-        get { storage.fields.account }
+        get { storage.value.account }
         set { update { $0.account = newValue } }
     }
     /// The status of the response the backend produced, or nil when it produced none
     /// (offline, hang, reset faults).
     public var status: Int? {
-        get { storage.fields.status }
+        get { storage.value.status }
         set { update { $0.status = newValue } }
     }
     /// Contract violations found in the request (the reason for a 400).
     public var violations: [Violation] {
-        get { storage.fields.violations }
+        get { storage.value.violations }
         set { update { $0.violations = newValue } }
     }
     /// The fault applied to this request, if any.
     public var fault: BackendFault? {
-        get { storage.fields.fault }
+        get { storage.value.fault }
         set { update { $0.fault = newValue } }
     }
     /// Why, in words, when the status alone does not say (which bearer check failed, why a
     /// content type or body was refused).
     public var detail: String? {
-        get { storage.fields.detail }
+        get { storage.value.detail }
         set { update { $0.detail = newValue } }
     }
     /// The host name the client put in TLS SNI, as sent; nil on a plain port and for a TLS
     /// client that sent none.
     public var serverName: String? {
-        get { storage.fields.serverName }
+        get { storage.value.serverName }
         set { update { $0.serverName = newValue } }
     }
 
-    /// The entry's values, kept in one immutable box: an entry is copied into the journal,
-    /// out to `onRequest` and into every snapshot, and a copy is then one retain rather than
-    /// one per String it holds. A setter puts the changed values in a new box.
-    private let storage: Storage
-
-    private final class Storage: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
+    /// The entry's values, in one box (an entry is copied for every reader of the journal).
+    private var storage: ValueBox<Fields>
 
     /// The stored values (equality and hashing are theirs, member by member).
     private struct Fields: Sendable, Hashable {
@@ -94,30 +87,26 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     }
 
     private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.fields
+        var fields = storage.value
         change(&fields)
-        self = BackendJournalEntry(storage: Storage(fields))
-    }
-
-    private init(storage: Storage) {
-        self.storage = storage
+        storage = ValueBox(fields)
     }
 
     /// An entry from its parts (for tests and tools that build journals).
     public init(sequence: UInt64, time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
                 account: String?, status: Int?, violations: [Violation], fault: BackendFault?, detail: String? = nil,
                 serverName: String? = nil) {
-        storage = Storage(Fields(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
+        storage = ValueBox(Fields(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
                                  account: account, status: status, violations: violations, fault: fault, detail: detail,
                                  serverName: serverName))
     }
 
     public static func == (lhs: BackendJournalEntry, rhs: BackendJournalEntry) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+        lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
     }
 
     public func hash(into hasher: inout Hasher) {
-        storage.fields.hash(into: &hasher)
+        storage.value.hash(into: &hasher)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -181,10 +170,6 @@ extension BackendJournalEntry: CustomReflectable {
     /// The values, as a struct with these stored properties would show them (`print`,
     /// `dump`, test failure messages), not the box they are kept in.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "sequence": sequence, "time": time, "endpoint": endpoint as Any, "method": method, "path": path,
-            "account": account as Any, "status": status as Any, "violations": violations, "fault": fault as Any,
-            "detail": detail as Any, "serverName": serverName as Any,
-        ] as KeyValuePairs<String, Any>, displayStyle: .struct)
+        Mirror(self, children: Mirror(reflecting: storage.value).children, displayStyle: .struct)
     }
 }

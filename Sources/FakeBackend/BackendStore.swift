@@ -166,22 +166,13 @@ struct BackendStore {
     mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
                          account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
                          detail: String? = nil, serverName: String? = nil) -> BackendJournalEntry {
-        record(time: time, endpoint: endpoint, method: method, path: path, account: account, status: status,
-               violations: violations, fault: fault, detail: detail, serverName: serverName, returning: true)!
-    }
-
-    /// ``record(time:endpoint:method:path:account:status:violations:fault:detail:serverName:)``,
-    /// returning the entry only when asked (`onRequest` is the only one to take it outside).
-    mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
-                         account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
-                         detail: String? = nil, serverName: String? = nil, returning: Bool) -> BackendJournalEntry? {
         sequence &+= 1
         let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
                                  account: account, status: status, violations: violations, fault: fault, detail: detail,
                                  serverName: serverName)
         if let endpoint { countsByEndpoint[Self.countIndex(endpoint)] &+= 1 }
         journal.append(entry)
-        return returning ? entry : nil
+        return entry
     }
 }
 

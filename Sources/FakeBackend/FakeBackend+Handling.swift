@@ -18,7 +18,8 @@ extension FakeBackend {
         let now = configuration.clock.now
         // The target, the media type and the bearer are read as bytes where they lie: a
         // String is made of them only where an answer, a device or the journal needs one.
-        return Self.withUTF8(request.path) { target in
+        var path = request.path
+        return path.withUTF8 { target in
             request.headers.withFirstValues(of: "Content-Type", "Authorization") { contentType, authorization in
                 handle(request, target: target, contentType: contentType, authorization: authorization, now: now)
             }
@@ -194,8 +195,7 @@ extension FakeBackend {
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
             guard let fields = validator.plainRegistration(body) else { return nil }
             let token = ASCII.lowercasedString(parameter)
-            let wantsEntry = configuration.onRequest != nil
-            let committed = store.withLock { store -> (entry: BackendJournalEntry?, hasWaiters: Bool)? in
+            let committed = store.withLock { store -> (entry: BackendJournalEntry, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.
                 guard !store.isOffline, store.faults.isEmpty,
                       case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
@@ -214,12 +214,12 @@ extension FakeBackend {
                 }
                 let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
                                          account: account, status: 204, violations: [], fault: nil,
-                                         serverName: request.tlsServerName, returning: wantsEntry)
+                                         serverName: request.tlsServerName)
                 return (entry, !store.waiters.isEmpty)
             }
             guard let committed else { return nil }
             if committed.hasWaiters { notifyWaiters() }
-            if let entry = committed.entry { configuration.onRequest?(entry) }
+            configuration.onRequest?(committed.entry)
             return HTTPResponse(status: .noContent)
         }
     }
@@ -267,14 +267,6 @@ extension FakeBackend {
     /// A String of bytes that are valid UTF-8 (a slice of a String's, cut at ASCII bytes).
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Calls `body` with the UTF-8 of `text`: in place when it is stored contiguously, as a
-    /// request's target is.
-    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var text = text
-        return text.withUTF8(body)
     }
 
     /// Violations listed in one answer and journal entry at most.

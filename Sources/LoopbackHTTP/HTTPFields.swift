@@ -246,9 +246,12 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return (nameStart..<valueStart, valueStart..<(valueStart + valueCount), valueStart + valueCount)
     }
 
+    /// A length as ``writeLengths(_:_:to:)`` stored it, loaded whole (the caller read the
+    /// record's place from the lengths before it, so the four bytes are there).
     @inline(__always)
     private static func length(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+        guard let base = bytes.baseAddress else { return 0 }
+        return Int(UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)))
     }
 
     /// A record's two lengths, 4 bytes each, little-endian (two unaligned stores).
@@ -306,20 +309,17 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return try packed.withUnsafeBufferPointer { bytes in
             var firstValue: UnsafeBufferPointer<UInt8>?
             var secondValue: UnsafeBufferPointer<UInt8>?
-            guard let base = bytes.baseAddress else { return try body(nil, nil) }
             var offset = 0
             while offset < bytes.count, firstValue == nil || secondValue == nil {
-                // A record as `record(in:at:)` reads it, its two lengths loaded whole.
-                let nameCount = Int(UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self)))
-                let valueCount = Int(UInt32(littleEndian: UnsafeRawPointer(base + offset + 4).loadUnaligned(as: UInt32.self)))
-                let name = UnsafeBufferPointer(start: base + offset + 8, count: nameCount)
-                let value = UnsafeBufferPointer(start: base + offset + 8 + nameCount, count: valueCount)
+                let record = Self.record(in: bytes, at: offset)
                 // Lengths first: most fields are neither.
-                if nameCount == firstName.count || nameCount == secondName.count {
+                if record.name.count == firstName.count || record.name.count == secondName.count {
+                    let name = UnsafeBufferPointer(rebasing: bytes[record.name])
+                    let value = UnsafeBufferPointer(rebasing: bytes[record.value])
                     if firstValue == nil, Self.namesEqualByWords(name, firstName) { firstValue = value }
                     if secondValue == nil, Self.namesEqualByWords(name, secondName) { secondValue = value }
                 }
-                offset += 8 + nameCount + valueCount
+                offset = record.end
             }
             return try body(firstValue, secondValue)
         }

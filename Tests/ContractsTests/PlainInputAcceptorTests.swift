@@ -96,11 +96,19 @@ import Testing
         return members.allSatisfy { if case .string = $0.value.value { return true } else { return false } }
     }
 
+    /// What ``PlainInputAcceptor/withValues(of:_:)`` gives, by member index (an absent member
+    /// has no entry), or nil when it declines `bytes`.
+    static func values(_ acceptor: PlainInputAcceptor, _ bytes: [UInt8]) -> [Int: String]? {
+        var values: [Int: String] = [:]
+        let accepted = bytes.withUnsafeBufferPointer { acceptor.withValues(of: $0) { values[$0] = $1 } }
+        return accepted ? values : nil
+    }
+
     /// Checks one body both ways; returns whether the fast path took it.
     @discardableResult
     static func expectSameAnswer(_ bytes: [UInt8], _ contract: Contract) -> Bool {
         let acceptor = PlainInputAcceptor(contract)
-        let fast = acceptor.values(of: bytes)
+        let fast = values(acceptor, bytes)
         let document = try? JSONReader.parse(bytes)
         let violations = document.map { contract.validate($0) }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -157,7 +165,7 @@ import Testing
     @Test func aContractWithRulesIsNeverTakenOnTheFastPath() throws {
         let payload = try #require(ContractSet.v1.contract(named: "payload"))
         let acceptor = PlainInputAcceptor(payload)
-        #expect(acceptor.values(of: Array(#"{"aps":{}}"#.utf8)) == nil)
+        #expect(Self.values(acceptor, Array(#"{"aps":{}}"#.utf8)) == nil)
         #expect(!acceptor.admits(pathParameter: "x"))
     }
 

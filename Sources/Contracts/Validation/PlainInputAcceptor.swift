@@ -15,7 +15,8 @@
 ///
 /// ```swift
 /// let acceptor = PlainInputAcceptor(contract)
-/// if let values = acceptor.values(of: body) { … } else { /* JSONReader.parse + contract.validate */ }
+/// let accepted = acceptor.withValues(of: body) { member, value in … }
+/// if !accepted { /* JSONReader.parse + contract.validate */ }
 /// ```
 package struct PlainInputAcceptor: Sendable {
     private let members: [StringCheck]
@@ -48,10 +49,10 @@ package struct PlainInputAcceptor: Sendable {
     }
 
     /// The index of the declared member called `name` (its ``ObjectSchema/members`` index):
-    /// where ``PlainStringValues`` holds its value.
+    /// the `member` that ``withValues(of:_:)`` gives with its value.
     package func memberIndex(named name: String) -> Int? {
         var name = name
-        return name.withUTF8 { memberIndex(of: $0) }
+        return name.withUTF8 { memberIndex(of: $0, after: -1) }
     }
 
     /// True when the contract's string schema admits `value` as a path parameter, i.e.
@@ -69,20 +70,10 @@ package struct PlainInputAcceptor: Sendable {
         parameter?.admits(bytes) ?? false
     }
 
-    /// The declared members' values of a plain document the contract accepts without any
-    /// violation, or nil when `body` is anything else (then parse and validate it).
-    package func values(of body: [UInt8]) -> PlainStringValues? {
-        var values = PlainStringValues(count: members.count)
-        let accepted = body.withUnsafeBufferPointer { bytes in
-            withValues(of: bytes) { index, value in values.set(index, value) }
-        }
-        return accepted ? values : nil
-    }
-
-    /// ``values(of:)`` without an array: when `body` is a plain document the contract accepts
-    /// without any violation, calls `value` with each present member's index and value (in
-    /// member order, once the whole body is checked) and returns true; otherwise returns
-    /// false without calling it.
+    /// When `body` is a plain document the contract accepts without any violation, calls
+    /// `value` with each present member's index and value (in member order, once the whole
+    /// body is checked) and returns true; otherwise returns false without calling it (then
+    /// parse and validate it).
     package func withValues(of body: UnsafeBufferPointer<UInt8>, _ value: (_ member: Int, _ value: String) -> Void) -> Bool {
         withFound(in: body) { index, found in
             // An allowed value is taken as declared, not built again from the bytes.
@@ -156,10 +147,6 @@ package struct PlainInputAcceptor: Sendable {
         scanner.skipWhitespace()
         guard scanner.isAtEnd, present & requiredMask == requiredMask else { return nil }
         return present
-    }
-
-    private func memberIndex(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        memberIndex(of: key, after: -1)
     }
 
     /// The member called `key`, tried from the one after `previous` on: a body usually lists
@@ -337,31 +324,6 @@ private final class StringCheck: Sendable {
             }
         }
         return parts == 2 && digits > 0
-    }
-}
-
-/// What ``PlainInputAcceptor/values(of:)`` read: each declared member's string, by index.
-package struct PlainStringValues: Sendable {
-    fileprivate var values: [String]
-    /// Bit `i` set when declared member `i` was present.
-    fileprivate var present: UInt64 = 0
-
-    fileprivate init(count: Int) {
-        // Appended one by one: `Array(repeating:count:)` runs unspecialised here.
-        values = []
-        values.reserveCapacity(count)
-        for _ in 0..<count { values.append("") }
-    }
-
-    fileprivate mutating func set(_ index: Int, _ value: String) {
-        values[index] = value
-        present |= 1 << UInt64(index)
-    }
-
-    /// The value of the declared member at `index`, nil when it was absent.
-    package subscript(index: Int) -> String? {
-        guard index >= 0, index < values.count, present & (1 << UInt64(index)) != 0 else { return nil }
-        return values[index]
     }
 }
 
