@@ -81,13 +81,8 @@ final class RequestValidator: Sendable {
         guard let registrationAcceptor else { return nil }
         var fields = PlainRegistration()
         let accepted = registrationAcceptor.withPlainValues(of: body) { member, value in
-            guard member < registrationFieldOfMember.count else { return }
-            switch registrationFieldOfMember[member] {
-            case 0: fields.platform = value
-            case 1: fields.environment = value
-            case 2: fields.appVersion = value
-            case 3: fields.publicKey = value
-            default: break
+            if member < registrationFieldOfMember.count, registrationFieldOfMember[member] >= 0 {
+                fields.set(registrationFieldOfMember[member], to: value)
             }
         }
         return accepted ? fields : nil
@@ -153,17 +148,19 @@ extension RequestFields {
     }
 }
 
-/// What the handler keeps from a registration body.
-struct RegistrationFields: RequestFields {
-    static let names = ["platform", "environment", "appVersion", "publicKey"]
-    var platform: String?
-    var environment: String?
-    var appVersion: String?
-    var publicKey: String?
+/// What the handler keeps from a registration body: the values as Strings
+/// (``RegistrationFields``), or each where it sits in a plain body (``PlainRegistration``),
+/// so that one matching the stored device never becomes a String.
+struct Registration<Value> {
+    var platform: Value?
+    var environment: Value?
+    var appVersion: Value?
+    var publicKey: Value?
 
     init() {}
 
-    mutating func set(_ field: Int, to value: String) {
+    /// Sets the field of `RegistrationFields.names[field]`.
+    mutating func set(_ field: Int, to value: Value) {
         switch field {
         case 0: platform = value
         case 1: environment = value
@@ -173,14 +170,19 @@ struct RegistrationFields: RequestFields {
     }
 }
 
-/// ``RegistrationFields`` as a plain body holds them: each where it sits in the body, so
-/// one that matches the stored device never becomes a String.
-struct PlainRegistration {
-    var platform: PlainValue?
-    var environment: PlainValue?
-    var appVersion: PlainValue?
-    var publicKey: PlainValue?
+typealias RegistrationFields = Registration<String>
+typealias PlainRegistration = Registration<PlainValue>
 
+extension Registration: Equatable where Value: Equatable {}
+
+extension Registration: RequestFields where Value == String {
+    static var names: [String] { registrationFieldNames }
+}
+
+/// ``RegistrationFields/names`` (a generic type keeps no static stored property).
+private let registrationFieldNames = ["platform", "environment", "appVersion", "publicKey"]
+
+extension Registration where Value == PlainValue {
     /// True when `device` is `account`'s registration of these fields as the handler would
     /// store them (absent ones as "", the platform as "ios"), compared as Strings compare:
     /// ``RegisteredDevice/sameRegistration(as:)`` without the device to compare.
