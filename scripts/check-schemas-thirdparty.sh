@@ -53,7 +53,7 @@ def expected_ids(path):
     stem = os.path.splitext(path)[0]
     try:
         with open(stem + ".expect") as f:
-            return [l.strip() for l in f if l.strip() and not l.strip().startswith("#")]
+            return [l.split()[0] for l in f if l.strip() and not l.strip().startswith("#")]
     except FileNotFoundError:
         return []
 

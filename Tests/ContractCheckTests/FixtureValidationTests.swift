@@ -26,6 +26,7 @@ import Testing
             let ids = text.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                .compactMap { $0.split(separator: " ").first.map(String.init) }
             result.append(InvalidFixture(relativePath: "Fixtures/invalid/" + relative, expectedRuleIDs: Set(ids)))
         }
         return result.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }

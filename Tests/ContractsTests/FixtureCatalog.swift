@@ -1,8 +1,19 @@
 import Contracts
 import Foundation
 
+/// One finding a fixture's `NAME.expect` declares: a rule id and the JSON Pointer it is reported at.
+struct ExpectedFinding: Sendable, Hashable, Comparable, CustomStringConvertible {
+    let ruleID: String
+    /// "" for the whole document.
+    let pointer: String
+
+    var description: String { pointer.isEmpty ? ruleID : "\(ruleID) \(pointer)" }
+
+    static func < (lhs: Self, rhs: Self) -> Bool { (lhs.ruleID, lhs.pointer) < (rhs.ruleID, rhs.pointer) }
+}
+
 /// One file under `Fixtures/valid` or `Fixtures/invalid`, with the contract its folder (or
-/// `.apns` extension) selects and the rule ids its `NAME.expect` sidecar declares.
+/// `.apns` extension) selects and the findings its `NAME.expect` sidecar declares.
 struct Fixture: Sendable, CustomStringConvertible {
     /// Relative to `Fixtures/`, e.g. `invalid/payloads/too-large.json`.
     let relativePath: String
@@ -10,7 +21,9 @@ struct Fixture: Sendable, CustomStringConvertible {
     let isValid: Bool
     /// Nil when the folder names no contract of `ContractSet.v1` (a test fails on that).
     let contractName: String?
-    let expectedRuleIDs: Set<String>
+    /// Every finding the sidecar declares, sorted: one line each, so one finding of a rule
+    /// cannot stand in for another of the same rule at another place.
+    let expectedFindings: [ExpectedFinding]
     let hasExpectFile: Bool
 
     var description: String { relativePath }
@@ -47,20 +60,23 @@ enum FixtureCatalog {
             let expectText = (try? String(contentsOfFile: expectPath, encoding: .utf8))
             fixtures.append(Fixture(
                 relativePath: kind + "/" + relative, path: base + "/" + relative, isValid: kind == "valid",
-                contractName: contract?.name, expectedRuleIDs: expectText.map(parseExpect) ?? [],
+                contractName: contract?.name, expectedFindings: expectText.map(parseExpect) ?? [],
                 hasExpectFile: expectText != nil))
         }
         return fixtures.sorted { $0.relativePath < $1.relativePath }
     }
 
-    /// Rule ids, one per line; blank lines and `#` comments are ignored.
-    static func parseExpect(_ text: String) -> Set<String> {
-        var ids = Set<String>()
+    /// `RULE-ID POINTER` lines (a rule id alone is a finding at "", the whole document);
+    /// blank lines and `#` comments are ignored. Sorted, duplicates kept.
+    static func parseExpect(_ text: String) -> [ExpectedFinding] {
+        var findings: [ExpectedFinding] = []
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            ids.insert(trimmed)
+            let parts = trimmed.split(separator: " ", maxSplits: 1)
+            let pointer = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            findings.append(ExpectedFinding(ruleID: String(parts[0]), pointer: pointer))
         }
-        return ids
+        return findings.sorted()
     }
 }

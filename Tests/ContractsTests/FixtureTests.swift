@@ -7,15 +7,15 @@ import Testing
         let contract = try #require(fixture.contract, "\(fixture): its folder names no contract of ContractSet.v1")
         let violations = contract.validate(bytes: fixture.bytes)
         let errors = violations.filter { $0.severity == .error }
-        let found = Set(violations.map(\.ruleID))
+        let found = violations.map { ExpectedFinding(ruleID: $0.ruleID, pointer: $0.pointer) }.sorted()
         let report = violations.map(\.description).joined(separator: "\n")
         if fixture.isValid {
             #expect(errors.isEmpty, "\(fixture) should be valid but has:\n\(report)")
-            #expect(found == fixture.expectedRuleIDs, "\(fixture): warnings \(found.sorted()) ≠ declared \(fixture.expectedRuleIDs.sorted())")
+            #expect(found == fixture.expectedFindings, "\(fixture): warnings \(found) ≠ declared \(fixture.expectedFindings)")
         } else {
             #expect(fixture.hasExpectFile, "\(fixture) has no .expect file declaring its rule ids")
             #expect(!errors.isEmpty, "\(fixture) should be invalid but passed")
-            #expect(found == fixture.expectedRuleIDs, "\(fixture): found \(found.sorted()), declared \(fixture.expectedRuleIDs.sorted())\n\(report)")
+            #expect(found == fixture.expectedFindings, "\(fixture): found \(found), declared \(fixture.expectedFindings)\n\(report)")
         }
     }
 

@@ -52,7 +52,8 @@ struct HPACKDynamicTable: Sendable {
             removeAll()
             return
         }
-        while size + entrySize > maximumSize { evictOldest() }
+        // Bounded by the entries held, so no size arithmetic can make an insertion loop.
+        while size + entrySize > maximumSize, head < storage.count { evictOldest() }
         storage.append(Entry(name: name, value: value, size: entrySize, nameOctets: nameLength))
         size += entrySize
     }
