@@ -18,7 +18,8 @@
 # nothing is "invalid": the list is reviewed like tests, so such a mutant is replaced, and
 # the run fails. A hung test run counts as killed (MUTANT_TIMEOUT seconds, default 120).
 # The build uses the flags of CI's build step (-warnings-as-errors), so it stays incremental
-# (SWIFT_BUILD_FLAGS overrides). Each file is restored on exit, whatever happens.
+# (SWIFT_BUILD_FLAGS overrides). Each file is restored on exit, whatever happens, and the
+# restored tree is built again, so the build left behind is the real code's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -216,6 +217,13 @@ try:
         print(f"[{index}/{len(mutants)}] {verdict:8} {m['id']} ({seconds:.0f}s) {detail}", flush=True)
 finally:
     restore()
+    # The last build was a mutant's: build the restored tree, so that a later `swift test
+    # --skip-build` or CI step runs the real code.
+    if results:
+        status, output = run(["swift", "build", "--build-tests"] + FLAGS)
+        if status != 0:
+            print(output[-3000:])
+            sys.exit("the restored tree does not build")
 
 ran = [r for r in results if r[1] in ("killed", "survived")]
 killed = sum(1 for r in results if r[1] == "killed")
