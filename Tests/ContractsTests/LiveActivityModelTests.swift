@@ -67,6 +67,17 @@ struct LiveActivityPush: Codable {
                 "\(violations)")
     }
 
+    @Test func aMillisecondsDateIsCaughtWithItsConversion() throws {
+        let contract = try #require(Self.contract)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let violations = contract.validate(bytes: try Self.update(.init(stage: .arriving, eta: Self.eta), encoder: encoder))
+        #expect(violations.map(\.ruleID) == ["live-activity-payload.date-since-2001"])
+        #expect(violations.first?.message.contains(
+            "found 1767227400000, which is Unix time in milliseconds — send 788920200 (divide by 1,000, then subtract 978,307,200)") == true,
+                "\(violations)")
+    }
+
     @Test func aStartPushBuiltFromTheModelsPasses() throws {
         let contract = try #require(Self.contract)
         let push = LiveActivityPush(aps: .init(

@@ -104,6 +104,16 @@ enum LiveActivityRules {
     /// `Date` values above this read as Unix time: as seconds since 2001 they would be after 2032.
     static let largestReferenceDate: Double = 1_000_000_000
 
+    /// Unix times above this are in milliseconds: in seconds they would be after the year 5000.
+    static let largestUnixSeconds: Double = 100_000_000_000
+
+    /// What to send instead of the Unix time `unixSeconds`: the same instant in seconds since 2001.
+    static func sinceReferenceDate(_ unixSeconds: Double) -> String {
+        let value = unixSeconds - Double(referenceDateOffset)
+        guard value.isFinite else { return "the Unix time in seconds minus 978,307,200" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     static let dateSince2001 = ContractRule(
         id: "live-activity-payload.date-since-2001",
         summary: "content-state dates are seconds since 2001-01-01, as ActivityKit reads them; a value above 1,000,000,000 is Unix time."
@@ -112,10 +122,13 @@ enum LiveActivityRules {
         for name in LiveActivitySchema.dateMembers {
             guard let date = NodeQuery.value(name, of: state), case .number(let number) = date.value,
                   number.doubleValue > largestReferenceDate else { continue }
-            let converted = number.integerValue.map { String($0 - referenceDateOffset) }
-                ?? String(number.doubleValue - Double(referenceDateOffset))
+            let milliseconds = number.doubleValue > largestUnixSeconds
+            let converted = sinceReferenceDate(milliseconds ? number.doubleValue / 1000 : number.doubleValue)
+            let (unit, how, late) = milliseconds
+                ? ("Unix time in milliseconds", "divide by 1,000, then subtract 978,307,200", "tens of thousands of years")
+                : ("Unix time", "subtract 978,307,200", "31 years")
             report.add("/aps/content-state/" + name, at: date.position,
-                       "expected seconds since 2001-01-01 (ActivityKit's JSONDecoder default), found \(NodeQuery.describe(date)), which is Unix time — send \(converted) (subtract 978,307,200) or encode the Date with JSONEncoder's default strategy; as it is, the app shows a date 31 years late.")
+                       "expected seconds since 2001-01-01 (ActivityKit's JSONDecoder default), found \(NodeQuery.describe(date)), which is \(unit) — send \(converted) (\(how)) or encode the Date with JSONEncoder's default strategy; as it is, the app shows a date \(late) late.")
         }
     }
 
