@@ -6,9 +6,44 @@ import Testing
 /// model round trip of the fixtures decodes into, and what these tests encode.
 struct LiveActivityPush: Codable {
     struct Alert: Codable {
-        var title: String?
-        var body: String?
+        var title: Text?
+        var body: Text?
         var sound: String?
+    }
+
+    /// A title or body: plain text, or a localization key and its arguments.
+    enum Text: Codable, ExpressibleByStringLiteral {
+        case plain(String)
+        case localized(Localized)
+
+        struct Localized: Codable {
+            var key: String
+            var arguments: [String]?
+
+            enum CodingKeys: String, CodingKey {
+                case key = "loc-key", arguments = "loc-args"
+            }
+        }
+
+        init(stringLiteral value: String) { self = .plain(value) }
+
+        init(from decoder: any Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                self = .plain(text)
+            } else {
+                self = .localized(try Localized(from: decoder))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .plain(let text):
+                var container = encoder.singleValueContainer()
+                try container.encode(text)
+            case .localized(let localized):
+                try localized.encode(to: encoder)
+            }
+        }
     }
 
     struct APS: Codable {

@@ -37,10 +37,19 @@ enum LiveActivitySchema {
             rule: "live-activity-payload.order-id"),
     ], unknownMembers: .allow))).summary("The tracker's attributes: {\"orderId\": ID}.")
 
+    /// An alert's title or body: the text, or a key of the app's Localizable.strings and its arguments.
+    static let alertText: Schema = Schema.anyOf([
+        .string(),
+        .object([
+            .required("loc-key", .string(minLength: 1)),
+            .optional("loc-args", .array(of: .string())),
+        ]),
+    ]).summary("The text, or {\"loc-key\": …, \"loc-args\": […]} to localize on the device.")
+
     /// A Live Activity's alert: a dictionary with a title and a body.
     static let alert: Schema = Schema.object([
-        .optional("title", .string()),
-        .optional("body", .string()),
+        .optional("title", alertText),
+        .optional("body", alertText),
         .optional("sound", Schema.string(minLength: 1).summary("A sound file in the app bundle, or \"default\".")),
     ]).summary("The alert shown when the activity starts or changes: title and body.")
 
