@@ -315,6 +315,9 @@ struct KnownKeys: Sendable {
         "relevance-score", "route", "secret", "Simulator Target Bundle", "sound", "subtitle", "subtitle-loc-args",
         "subtitle-loc-key", "target-content-id", "thread-id", "timestamp", "title", "title-loc-args", "title-loc-key",
         "volume",
+        // live-activity-payload
+        "attributes", "attributes-type", "content-state", "dismissal-date", "eta", "event", "input-push-token",
+        "itemsPicked", "itemsTotal", "orderId", "stage", "stale-date",
     ]
 
     static let v1 = KnownKeys(names: v1Names)

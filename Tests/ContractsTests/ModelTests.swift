@@ -17,6 +17,7 @@ import Testing
         case "apns-error": return Array(try encoder.encode(try decoder.decode(APNsErrorResponse.self, from: data)))
         case "device-token": return Array(try encoder.encode(try decoder.decode(DeviceToken.self, from: data)))
         case "notification-id": return Array(try encoder.encode(try decoder.decode(NotificationID.self, from: data)))
+        case "live-activity-payload": return Array(try encoder.encode(try decoder.decode(LiveActivityPush.self, from: data)))
         default: return nil
         }
     }

@@ -169,11 +169,12 @@ import Testing
     @Test func theV1SetHasTheNamedContracts() {
         let v1 = ContractSet.v1
         #expect(v1.contracts.map(\.name) == ["device-registration", "device-token", "notification-opened", "notification-id",
-                                             "payload", "apns-file", "apns-error"])
+                                             "payload", "apns-file", "apns-error", "live-activity-payload"])
         #expect(v1.contract(named: "payload")?.direction == .backendToApp)
         #expect(v1.contract(named: "device-registration")?.direction == .appToBackend)
         #expect(v1.contract(named: "apns-error")?.direction == .providerToAPNs)
         #expect(v1.contract(forFileExtension: "apns")?.name == "apns-file")
+        #expect(v1.contract(forFilePath: "Fixtures/valid/live-activities/start.json")?.name == "live-activity-payload")
         #expect(v1.contract(forFolder: "opens")?.name == "notification-opened")
         #expect(v1.contract(named: "nope") == nil)
         let route = v1.contract(named: "payload").flatMap { contract -> Member? in

@@ -16,10 +16,13 @@ enum PayloadRules {
     }
 
     /// `payload.size`: at most 4096 bytes as sent (5120 for VoIP).
-    /// - Parameter excluded: a top-level member that is not sent (the `.apns` file's
-    ///   "Simulator Target Bundle"); when set, the size is measured compactly without it.
-    static func size(excluding excluded: String? = nil) -> ContractRule {
-        ContractRule(id: "payload.size", summary: "The payload is at most 4096 bytes as sent (5120 for VoIP).") { document, report in
+    /// - Parameters:
+    ///   - id: the rule's id (another payload contract, such as the Live Activity one, has its own).
+    ///   - excluded: a top-level member that is not sent (the `.apns` file's
+    ///     "Simulator Target Bundle"); when set, the size is measured compactly without it.
+    static func size(id: String = "payload.size", summary: String = "The payload is at most 4096 bytes as sent (5120 for VoIP).",
+                     excluding excluded: String? = nil) -> ContractRule {
+        ContractRule(id: id, summary: summary) { document, report in
             let limit = report.options.maximumPayloadBytes
             // Measuring the compact form walks every string; do it only when it matters.
             func compactSize() -> Int {
@@ -174,133 +177,11 @@ enum PayloadRules {
                    "expected a route this app version reads (orders/<id>, offers/<id>, home), found \(NodeQuery.describe(route)) — the app opens Home; fine for a route only newer apps read, otherwise fix it.")
     }
 
-    /// Keys that name personal data, lowercased with '_' and '-' removed.
-    static let personalKeys: Set<String> = [
-        "name", "fullname", "firstname", "lastname", "givenname", "familyname", "surname", "middlename",
-        "ridername", "riderphone", "couriername", "drivername", "customername", "recipientname", "username",
-        "phone", "phonenumber", "mobile", "telephone", "email", "emailaddress",
-        "address", "streetaddress", "street", "postcode", "postalcode", "zipcode", "deliveryaddress",
-        "birthday", "birthdate", "dateofbirth",
-    ]
-
-    /// FNV-1a hashes of ``personalKeys``, so most keys are rejected without building a string.
-    static let personalKeyHashes: Set<UInt64> = Set(personalKeys.compactMap(normalizedHash))
-
-    /// The FNV-1a hash of `key` lowercased with '_' and '-' removed; nil for keys no listed
-    /// key can match (non-ASCII, or too short or long).
-    static func normalizedHash(_ key: String) -> UInt64? {
-        var key = key
-        return key.withUTF8 { utf8 -> UInt64? in
-            guard utf8.count >= 4, utf8.count <= 32 else { return nil }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in utf8 where byte != 0x5F && byte != 0x2D {
-                guard byte < 0x80 else { return nil }
-                let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
-            }
-            return hash
-        }
-    }
-
-    /// A 256-bit Bloom filter over ``personalKeyHashes`` (two probes, from the top 16 bits):
-    /// rejects almost every other key before the set is hashed.
-    static let personalKeyBloom: [UInt64] = personalKeyHashes.reduce(into: [0, 0, 0, 0]) { bloom, hash in
-        let (first, second) = bloomBits(hash)
-        bloom[first >> 6] |= 1 << UInt64(first & 63)
-        bloom[second >> 6] |= 1 << UInt64(second & 63)
-    }
-
-    /// The two Bloom filter bit numbers (0-255) of a key hash.
-    @inline(__always)
-    static func bloomBits(_ hash: UInt64) -> (Int, Int) {
-        (Int(truncatingIfNeeded: hash >> 56), Int(truncatingIfNeeded: (hash >> 48) & 0xFF))
-    }
-
-    /// True when the Bloom filter may hold `hash` (false: surely not a personal key).
-    static func mayBePersonal(_ hash: UInt64) -> Bool {
-        let (first, second) = bloomBits(hash)
-        return personalKeyBloom.withUnsafeBufferPointer { bloom in
-            bloom.count == 4
-                && bloom[first >> 6] & (1 << UInt64(first & 63)) != 0
-                && bloom[second >> 6] & (1 << UInt64(second & 63)) != 0
-        }
-    }
-
-    /// True when `key`, lowercased with '_' and '-' removed, is one of ``personalKeys``.
-    static func isPersonalKey(_ key: String) -> Bool {
-        guard let hash = normalizedHash(key), mayBePersonal(hash),
-              personalKeyHashes.contains(hash) else { return false }
-        var normalized = ""
-        for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {
-            normalized.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
-        }
-        return personalKeys.contains(normalized)
-    }
-
     static let personalData = ContractRule(
         id: "payload.personal-data", summary: "Personal data (names, phones, emails, addresses) travels only encrypted in \"secret\"."
     ) { document, report in
-        findPersonalKeys(document, &report)
-    }
-
-    /// Walks the whole document with an explicit stack (no recursion, whatever the depth) and
-    /// reports every personal key outside the top-level `secret`. Paths are kept as a parent
-    /// chain and turned into a pointer only for a key that is reported.
-    static func findPersonalKeys(_ document: JSONNode, _ report: inout RuleReport) {
-        var steps: [(parent: Int, token: String)] = []
-        steps.reserveCapacity(8)
-        var pending: [(node: JSONNode, step: Int)] = []
-        pending.reserveCapacity(8)
-        pending.append((document, -1))
-        while let (node, step) = pending.popLast() {
-            switch node.value {
-            case .object(let members):
-                // By index: copying each member (key and value) would retain and release both.
-                for index in members.indices {
-                    let key = members[index].key
-                    if step == -1 && key == "secret" { continue }
-                    if isPersonalKey(key), !isSoundName(key, under: step, steps) {
-                        report.add(pointer(step, steps, appending: key), at: members[index].keyPosition,
-                                   "expected no personal data outside \"secret\", found \"\(key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\".")
-                    }
-                    if isContainer(members[index].value) {
-                        steps.append((step, key))
-                        pending.append((members[index].value, steps.count - 1))
-                    }
-                }
-            case .array(let items):
-                for (index, item) in items.enumerated() where isContainer(item) {
-                    steps.append((step, String(index)))
-                    pending.append((item, steps.count - 1))
-                }
-            default:
-                continue
-            }
-        }
-    }
-
-    /// `/aps/sound/name` is Apple's own key (a critical alert's sound file), not a person's name.
-    static func isSoundName(_ key: String, under step: Int, _ steps: [(parent: Int, token: String)]) -> Bool {
-        guard key == "name", steps.indices.contains(step), steps[step].token == "sound" else { return false }
-        let parent = steps[step].parent
-        return steps.indices.contains(parent) && steps[parent].token == "aps" && steps[parent].parent == -1
-    }
-
-    /// The JSON Pointer of `key` under the step chain ending at `step`.
-    static func pointer(_ step: Int, _ steps: [(parent: Int, token: String)], appending key: String) -> String {
-        var tokens: [String] = []
-        var current = step
-        while steps.indices.contains(current) {
-            tokens.append(steps[current].token)
-            current = steps[current].parent
-        }
-        return JSONPointer.make(tokens.reversed(), appending: key)
-    }
-
-    static func isContainer(_ node: JSONNode) -> Bool {
-        switch node.value {
-        case .object, .array: return true
-        default: return false
+        PersonalKeys.find(in: document, skippingTopLevel: "secret", &report) { key in
+            "expected no personal data outside \"secret\", found \"\(key)\" — APNs and lock screens can read it; personal data travels only encrypted in \"secret\"."
         }
     }
 
@@ -393,7 +274,7 @@ enum PayloadRules {
     /// `/aps/sound/name`, which the rule allows: the rule decides those), or when `value`
     /// nests deeper than 16 levels.
     private static func hasNoPersonalKey(_ key: String, _ value: JSONNode, depth: Int) -> Bool {
-        guard !isPersonalKey(key) else { return false }
+        guard !PersonalKeys.contains(key) else { return false }
         switch value.value {
         case .object(let members):
             guard depth < 16 else { return false }
