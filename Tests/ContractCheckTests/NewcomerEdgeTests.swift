@@ -75,10 +75,10 @@ import Darwin
 
     // MARK: 10
 
-    /// A ready file in a folder that does not exist can never appear: said at once, not
-    /// after the whole timeout (a timeout of a day would hang this test).
+    /// A ready file in a folder that does not exist can never appear: said at once (64),
+    /// not after the whole timeout (1).
     @Test func waitReadyOnAMissingFolderFailsAtOnce() {
-        let result = runTool(["wait-ready", "/nonexistentdir/x.json", "--timeout", "86400"])
+        let result = runTool(["wait-ready", "/nonexistentdir/x.json", "--timeout", "5"])
         #expect(result.status == 64)
         #expect(result.errorLines.first?.hasPrefix("Error: cannot use '/nonexistentdir/x.json' for 'FILE': the folder /nonexistentdir does not exist") == true,
                 "\(result.error)")

@@ -12,10 +12,22 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let callers = 6
         let results = Locked<[Result<LoopbackTLS, LoopbackTLSError>]>([])
-        DispatchQueue.concurrentPerform(iterations: callers) { _ in
-            let result = Result { () throws(LoopbackTLSError) in try LoopbackTLS.reusing(caDirectory: directory) }
-            results.withLock { $0.append(result) }
+        // Threads of their own, released together, so every caller is past the "is there a
+        // CA?" look before the first has made one (a shared pool may run them one by one).
+        let gate = DispatchGroup()
+        gate.enter()
+        let done = DispatchGroup()
+        for _ in 0..<callers {
+            done.enter()
+            Thread.detachNewThread {
+                gate.wait()
+                let result = Result { () throws(LoopbackTLSError) in try LoopbackTLS.reusing(caDirectory: directory) }
+                results.withLock { $0.append(result) }
+                done.leave()
+            }
         }
+        gate.leave()
+        #expect(done.wait(timeout: .now() + 120) == .success)
         let all = try results.snapshot.map { try $0.get() }
         #expect(all.count == callers)
         let onDisk = try String(contentsOfFile: "\(directory)/ca.pem", encoding: .utf8)
