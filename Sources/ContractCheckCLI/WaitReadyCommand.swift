@@ -37,7 +37,8 @@ enum WaitReadyCommand: Subcommand {
             a script can read the URLs from the output or from FILE.
 
             EXIT STATUS: 0 ready (FILE printed), 1 timed out or serve exited first (the reason,
-            and the end of --log, on standard error), 64 usage error.
+            and the end of --log, on standard error), 64 usage error (a FILE whose folder does
+            not exist is one: serve cannot write it there).
 
             EXAMPLE:
               contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
