@@ -113,7 +113,8 @@ public enum ContractCheck {
             CommandHelp.row("-h, --help", "Show help information."),
             CommandHelp.row("--version", "Print the version and exit."),
             "",
-            "EXIT STATUS: 0 clean, 1 violations or breaking changes, 64 usage error.",
+            "EXIT STATUS: 0 clean, 1 violations or breaking changes (serve: a server cannot start;",
+            "  wait-ready: timed out or serve exited first), 64 usage error.",
             "  See '\(toolName) help <subcommand>' for detailed help.",
         ]
         return lines.joined(separator: "\n") + "\n"

@@ -65,7 +65,10 @@ public struct ParsedArguments: Sendable, Hashable {
             let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" {
+            } else if index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-"
+                        || isNegativeNumber(arguments[index]) {
+                // `--timeout -1` is a value for the option's own check to call out of range,
+                // not a missing value followed by an option.
                 value = arguments[index]
                 index += 1
             } else {
@@ -78,5 +81,10 @@ public struct ParsedArguments: Sendable, Hashable {
             result.values[name, default: []].append(value)
         }
         return result
+    }
+
+    /// `-1`, `-0.5`: a negative number, never an option name.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        argument.count > 1 && argument.hasPrefix("-") && Double(argument) != nil
     }
 }

@@ -15,6 +15,9 @@ package struct ReportFormatter {
         package var files = 0
         /// Paths reported without being read: missing, unreadable, a folder with nothing to check.
         package var unread = 0
+        /// Of ``unread``, folder arguments with nothing to check: read, but holding no file
+        /// to check, which the summary does not call "could not be read".
+        package var emptyFolders = 0
         package var filesWithErrors = 0
         package var errors = 0
         package var warnings = 0
@@ -22,6 +25,7 @@ package struct ReportFormatter {
         package init(_ reports: [FileReport]) {
             for report in reports {
                 if report.wasRead { files += 1 } else { unread += 1 }
+                if !report.wasRead, report.findings.contains(where: { $0.ruleID == Finding.emptyFolder().ruleID }) { emptyFolders += 1 }
                 var fileHasError = false
                 for finding in report.findings {
                     switch finding.severity {
@@ -64,10 +68,15 @@ package struct ReportFormatter {
         }
     }
 
-    /// `checked 12 files: 2 errors, 1 warning`, and `(1 path could not be read)` when one was not.
+    /// `checked 12 files: 2 errors, 1 warning`, and `(1 path could not be read)` when one was
+    /// not, `(1 folder held no files to check)` for an empty folder.
     package func summary(_ counts: Counts) -> String {
-        "checked \(Self.plural(counts.files, "file")): \(Self.plural(counts.errors, "error")), \(Self.plural(counts.warnings, "warning"))"
-            + (counts.unread == 0 ? "" : " (\(Self.plural(counts.unread, "path")) could not be read)")
+        let unreadable = counts.unread - counts.emptyFolders
+        var notes: [String] = []
+        if unreadable > 0 { notes.append("\(Self.plural(unreadable, "path")) could not be read") }
+        if counts.emptyFolders > 0 { notes.append("\(Self.plural(counts.emptyFolders, "folder")) held no files to check") }
+        return "checked \(Self.plural(counts.files, "file")): \(Self.plural(counts.errors, "error")), \(Self.plural(counts.warnings, "warning"))"
+            + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")
     }
 
     /// `path:line:col: error: /pointer: message [rule-id]`

@@ -119,17 +119,18 @@ extension ServeCommand {
             }
             if let forwarder {
                 if forwarder.xcrun == nil {
-                    output.writeLineNow(log.note("sim", "no xcrun on PATH (it comes with Xcode, on macOS): delivered pushes are written as .apns files in \(forwarder.directory.path) but not pushed to a Simulator"))
+                    output.writeLineNow(log.note("sim", "no xcrun on PATH (it comes with Xcode, on macOS): delivered pushes are written as .apns files in \(forwarder.directory.path) (kept after serve exits) but not pushed to a Simulator"))
                 } else {
                     output.writeLineNow(log.note("sim", "forwarding delivered pushes to the booted Simulator's \(forwarder.bundleID) (files in \(forwarder.directory.path))"))
                 }
             }
         }
 
-        /// Waits for pending Simulator forwards and removes their files.
+        /// Waits for pending Simulator forwards. Their files are removed once pushed; without
+        /// `xcrun` the files are all there is of them, so they stay (as the start-up note says).
         func stop() {
             forwarder?.drain()
-            forwarder?.removeFiles()
+            if forwarder?.xcrun != nil { forwarder?.removeFiles() }
             liveLog.stop()
         }
     }

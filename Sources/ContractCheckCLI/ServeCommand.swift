@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// `contract-check serve`: runs FakeBackend, FakeAPNs (with any `--apns-*` option) and the
-/// admin API as local servers until Ctrl-C or SIGTERM, for local development and CI scripts.
+/// admin API as local servers until Ctrl-C, SIGTERM or SIGHUP, for local development and CI scripts.
 ///
 /// ```
 /// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
@@ -29,7 +29,7 @@ public enum ServeCommand: Subcommand {
     public static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR]] [--color WHEN]",
+            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR]] [--color WHEN]",
             options: optionSpecs,
             discussion: """
             SESSIONS: without any --session, every bearer token is its own account.
@@ -52,7 +52,8 @@ public enum ServeCommand: Subcommand {
             of the ready file name the CA certificate a client trusts. Test-only TLS that
             protects nothing; see Docs/readme/tls.md.
 
-            EXIT STATUS: 0 after Ctrl-C or SIGTERM, 1 a server cannot start, 64 usage error.
+            EXIT STATUS: 0 after Ctrl-C, SIGTERM or SIGHUP, 1 a server cannot start, 64 usage error
+            (a bad option, or a key file or ready file that cannot be used).
             The admin API is described in Docs/admin-openapi.json.
 
             EXAMPLES:
@@ -86,14 +87,18 @@ public enum ServeCommand: Subcommand {
         var runsAPNs: Bool { !noAPNs }
     }
 
-    /// Runs the servers until SIGINT or SIGTERM, writing through `io` a line at a time;
+    /// The signals that stop serve cleanly (servers stopped, ready file removed): Ctrl-C,
+    /// `kill`, and SIGHUP, sent when the terminal serve runs in closes.
+    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs the servers until SIGINT, SIGTERM or SIGHUP, writing through `io` a line at a time;
     /// returns 0 after a clean stop, 1 when a server cannot start, 64 for a usage error.
     public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         let stop = DispatchSemaphore(value: 0)
         // Signals arrive through dispatch sources, so the default action (terminate) is off.
         let queue = DispatchQueue(label: "contract-check.serve.signals")
         var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
+        for number in stopSignals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { stop.signal() }
@@ -102,8 +107,7 @@ public enum ServeCommand: Subcommand {
         }
         defer {
             for source in sources { source.cancel() }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            for number in stopSignals { signal(number, SIG_DFL) }
         }
         return serve(arguments, io: io, until: stop)
     }
@@ -128,6 +132,17 @@ public enum ServeCommand: Subcommand {
             }
         }
         let output = io
+        let keys: [(spec: APNsKeySpec, key: APNsPublicKey)]
+        do {
+            // Checked before anything listens: a key file that cannot be used is a command
+            // line to correct, like any other value.
+            keys = try loadKeys(options.apnsKeys)
+            if let path = options.readyFile { try checkReadyFileCanBeWritten(path) }
+        } catch {
+            let status = reportUsageError(error, io: io)
+            io.flush()
+            return status
+        }
 
         let development: Development
         do {
@@ -143,9 +158,11 @@ public enum ServeCommand: Subcommand {
             output.writeErrorLineNow("Error: --tls-ca-dir: \(error)")
             return 64
         }
+        // A CA made for this run only (no --tls-ca-dir) goes with it, on every way out.
+        defer { if let tls, options.tlsCADirectory == nil { removeGeneratedCA(tls) } }
         let apns: FakeAPNs?
         do {
-            apns = try startAPNs(options, development: development, tls: tls)
+            apns = try startAPNs(options, keys: keys, development: development, tls: tls)
         } catch {
             output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: "--apns-port", error))
             return 1
@@ -245,87 +262,12 @@ public enum ServeCommand: Subcommand {
     }
 }
 
-extension ServeCommand.Options {
-    /// The options that configure FakeAPNs, which `--no-apns` does not run.
-    static let apnsOptions = ["--apns-port", "--apns-topic", "--apns-key", "--apns-environment", "--apns-any-token",
-                              "--forward-to-simulator", "--scenario"]
-
-    /// The options `parsed` gives, each value checked.
-    init(_ parsed: ParsedArguments) throws(UsageError) {
-        var options = Self()
-        if let extra = parsed.positionals.first {
-            throw UsageError.unexpectedArgument(extra, hint: "serve takes options only.")
-        }
-        options.quiet = parsed.flags.contains("--quiet")
-        options.apnsAnyToken = parsed.flags.contains("--apns-any-token")
-        options.noAPNs = parsed.flags.contains("--no-apns")
-        if options.noAPNs, let apnsOption = Self.apnsOptions.first(where: { parsed.values[$0] != nil || parsed.flags.contains($0) }) {
-            // An option for a server that will not run is a mistake in the script, not a no-op.
-            throw UsageError.conflictingOptions("--no-apns", apnsOption, advice: "--no-apns runs no FakeAPNs, so drop one of them")
-        }
-        options.tls = parsed.flags.contains("--tls")
-        if let value = parsed.value(for: "--tls-ca-dir") {
-            guard options.tls else { throw UsageError.unusableValue(value, option: "--tls-ca-dir", reason: "it keeps the CA of --tls; add --tls") }
-            guard !value.isEmpty else { throw UsageError.unusableValue(value, option: "--tls-ca-dir", reason: "give a directory") }
-            options.tlsCADirectory = value
-        }
-        if let value = parsed.value(for: "--backend-port") { options.backendPort = try ServeCommand.port(value, option: "--backend-port") }
-        if let value = parsed.value(for: "--admin-port") { options.adminPort = try ServeCommand.port(value, option: "--admin-port") }
-        if let value = parsed.value(for: "--apns-port") { options.apnsPort = try ServeCommand.port(value, option: "--apns-port") }
-        for value in parsed.values["--session"] ?? [] {
-            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw UsageError.invalidValue(value, option: "--session", expected: "TOKEN=ACCOUNT, e.g. s1=a1")
-            }
-            options.sessions[String(parts[0])] = String(parts[1])
-        }
-        if let value = parsed.value(for: "--ready-file") {
-            options.readyFile = try ServeCommand.readyFilePath(value)
-        }
-        for value in parsed.values["--apns-topic"] ?? [] {
-            guard !value.isEmpty, !value.contains(" ") else {
-                throw UsageError.invalidValue(value, option: "--apns-topic", expected: "a bundle id such as com.example.app")
-            }
-            options.apnsTopics.append(value)
-        }
-        for value in parsed.values["--apns-key"] ?? [] {
-            guard let spec = try? APNsKeySpec(parsing: value) else {
-                throw UsageError.invalidValue(value, option: "--apns-key", expected: "KEY_ID:TEAM_ID:FILE.p8, e.g. ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8")
-            }
-            options.apnsKeys.append(spec)
-        }
-        if let value = parsed.value(for: "--apns-environment") {
-            switch value {
-            case "production": options.apnsEnvironment = .production
-            case "development", "sandbox": options.apnsEnvironment = .sandbox
-            default: throw ServeCommand.notAChoice(value, option: "--apns-environment", allowed: ["production", "development"])
-            }
-        }
-        if let value = parsed.value(for: "--forward-to-simulator") {
-            guard !value.isEmpty else { throw UsageError.invalidValue(value, option: "--forward-to-simulator", expected: "a bundle id such as com.example.app") }
-            options.simulatorBundleID = value
-        }
-        if let value = parsed.value(for: "--scenario") {
-            guard let scenario = PushScenario(name: value) else {
-                throw ServeCommand.notAChoice(value, option: "--scenario", allowed: PushScenario.allCases.map(\.rawValue))
-            }
-            options.scenario = scenario
-        }
-        if let value = parsed.value(for: "--color") {
-            guard ["auto", "always", "never"].contains(value) else {
-                throw ServeCommand.notAChoice(value, option: "--color", allowed: ["auto", "always", "never"])
-            }
-            options.colour = value
-        }
-        self = options
-    }
-}
-
 extension ServeCommand {
 
     /// Starts FakeAPNs (unless `--no-apns`): the topics served, the keys (or no
     /// provider-token checks without any), accept-any tokens.
-    static func startAPNs(_ options: Options, development: Development, tls: LoopbackTLS? = nil) throws -> FakeAPNs? {
+    static func startAPNs(_ options: Options, keys: [(spec: APNsKeySpec, key: APNsPublicKey)], development: Development,
+                          tls: LoopbackTLS? = nil) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }
         var configuration = FakeAPNsConfiguration()
         development.configure(&configuration)  // the log, Simulator forwarding, the scenario
@@ -335,7 +277,6 @@ extension ServeCommand {
         configuration.environment = options.apnsEnvironment
         configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
         configuration.tls = tls
-        let keys = try options.apnsKeys.map { spec in (spec, try spec.loadPublicKey()) }
         let apns = try FakeAPNs.startListening(configuration: configuration)
         for (spec, key) in keys { apns.registerSigningKey(key, keyID: spec.keyID, teamID: spec.teamID) }
         return apns
@@ -363,34 +304,6 @@ extension ServeCommand {
         } else {
             for topic in topics { apns.register(token: token, topic: topic, environment: environment) }
         }
-    }
-
-    fileprivate static func port(_ text: String, option: String) throws(UsageError) -> UInt16 {
-        guard let port = UInt16(text) else {
-            throw UsageError.invalidValue(text, option: option, expected: "a port from 0 to 65535 (0 picks a free port)")
-        }
-        return port
-    }
-
-    /// A value outside a fixed set, worded (with its did-you-mean) as every subcommand words it.
-    fileprivate static func notAChoice(_ value: String, option: String, allowed: [String]) -> UsageError {
-        .invalidValue(value, option: option, allowed: allowed, suggestion: Suggestion.closest(to: value, among: allowed, acceptingUniquePrefix: true))
-    }
-
-    /// `--ready-file PATH`, checked before any server starts: its folder must exist, so a
-    /// typo fails at once with a sentence rather than after the servers listen.
-    fileprivate static func readyFilePath(_ path: String) throws(UsageError) -> String {
-        guard !path.isEmpty else {
-            throw UsageError.unusableValue(path, option: "--ready-file", reason: "it is empty (an unset variable?); give a file path")
-        }
-        if TextFiles.isExistingFolder(path) {
-            throw UsageError.unusableValue(path, option: "--ready-file", reason: "it is a folder; give a file path")
-        }
-        let parent = TextFiles.folder(of: path)
-        if !parent.isEmpty, !TextFiles.isExistingFolder(parent) {
-            throw UsageError.unusableValue(path, option: "--ready-file", reason: "the folder \(parent) does not exist; create it or give another path")
-        }
-        return path
     }
 
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in

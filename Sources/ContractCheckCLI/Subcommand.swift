@@ -36,10 +36,15 @@ public enum ParseOutcome: Sendable {
 }
 
 extension Subcommand {
-    /// Parses `arguments` against `help.options`; prints help for `-h`/`--help` and
-    /// `Error: … / Usage: …` for a usage error.
+    /// Parses `arguments` against `help.options`; prints help for `-h`/`--help`, the tool's
+    /// version for `--version`, and `Error: … / Usage: …` for a usage error.
     public static func parse(_ arguments: [String], io: CommandIO) -> ParseOutcome {
         do {
+            // `serve --version` asks the tool's version (it used to get "did you mean '--session'?").
+            if arguments.prefix(while: { $0 != "--" }).contains("--version"), !help.options.contains(where: { $0.name == "--version" }) {
+                io.write("\(ContractCheck.toolName) \(ContractCheck.version)\n")
+                return .exit(ExitCode.success)
+            }
             let parsed = try ParsedArguments.parse(arguments, options: help.options)
             if parsed.wantsHelp {
                 io.write(help.rendered(toolName: ContractCheck.toolName))

@@ -36,8 +36,10 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
 
     /// A value the option's own check refuses, worded like a choice outside the allowed set:
     /// `invalid value '70000' for '--backend-port': expected a port from 0 to 65535`.
-    public static func invalidValue(_ value: String, option: String, expected: String) -> UsageError {
-        UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': expected \(expected)")
+    /// - Parameter outOfRange: the value is a number of the right kind outside the range
+    ///   (`-1` for a port): said as "out of range" before what is expected.
+    public static func invalidValue(_ value: String, option: String, expected: String, outOfRange: Bool = false) -> UsageError {
+        UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': " + (outOfRange ? "out of range; " : "") + "expected \(expected)")
     }
 
     /// Two options that contradict each other: `--check and --write cannot be combined; give one`.

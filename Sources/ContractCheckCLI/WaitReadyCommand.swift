@@ -37,7 +37,8 @@ enum WaitReadyCommand: Subcommand {
             a script can read the URLs from the output or from FILE.
 
             EXIT STATUS: 0 ready (FILE printed), 1 timed out or serve exited first (the reason,
-            and the end of --log, on standard error), 64 usage error.
+            and the end of --log, on standard error), 64 usage error (a FILE whose folder does
+            not exist is one: serve cannot write it there).
 
             EXAMPLE:
               contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
@@ -60,19 +61,26 @@ enum WaitReadyCommand: Subcommand {
         var timeout = defaultTimeout
         if let text = parsed.value(for: "--timeout") {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
-                return reportUsageError(.invalidValue(text, option: "--timeout", expected: "a number of seconds from 0 to 86400, e.g. 10"), io: io)
+                return reportUsageError(.invalidValue(text, option: "--timeout", expected: "a number of seconds from 0 to 86400, e.g. 10",
+                                                      outOfRange: Double(text)?.isFinite == true), io: io)
             }
             timeout = seconds
         }
         var pid: pid_t?
         if let text = parsed.value(for: "--pid") {
             guard let value = pid_t(text), value > 0 else {
-                return reportUsageError(.invalidValue(text, option: "--pid", expected: "a process id, e.g. $! after starting serve with &"), io: io)
+                return reportUsageError(.invalidValue(text, option: "--pid", expected: "a process id, e.g. $! after starting serve with &",
+                                                      outOfRange: Int(text) != nil), io: io)
             }
             pid = value
         }
         let log = parsed.value(for: "--log").map { TextFiles.resolve($0, in: io.currentDirectory) }
         let location = TextFiles.resolve(file, in: io.currentDirectory)
+        // serve needs the folder to exist before it starts: without it the file never comes.
+        let folder = TextFiles.folder(of: location)
+        if !folder.isEmpty, !TextFiles.isExistingFolder(folder) {
+            return reportUsageError(.unusableValue(file, option: "FILE", reason: "the folder \(TextFiles.folder(of: file)) does not exist, so serve cannot write the file there; give the path given to serve --ready-file"), io: io)
+        }
 
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1_000_000_000)
         var state = ReadyState.absent

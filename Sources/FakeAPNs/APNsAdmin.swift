@@ -240,7 +240,8 @@ enum APNsAdmin {
                 guard (0...1).contains(probability) else { return bad("/probability", "expected 0–1, found \(probability)") }
                 return .success(.probability(probability, seed: seed ?? 1, apnsFault, deviceToken: token))
             case (nil, nil):
-                return .failure(AdminRequestError("send \"count\" (1 or more), or \"probability\" (0–1) with \"seed\""))
+                let message = "send \"count\" (1 or more), or \"probability\" (0–1) with \"seed\""
+                return .failure(AdminRequestError(message, violations: [ViolationRecord(pointer: "", rule: "admin.missing-member", message: message)]))
             }
         }
     }

@@ -26,11 +26,19 @@ public struct APNsKeySpec: Sendable, Hashable {
     /// The public key from the file.
     /// - Throws: ``FakeAPNsError/badKeySpec`` when the file cannot be read or is not a P-256 key.
     public func loadPublicKey() throws -> APNsPublicKey {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw FakeAPNsError.badKeySpec("\(path): cannot read the key file (\(error.localizedDescription))")
+        // Said in words: Foundation's own error for a folder is "NSCocoaErrorDomain error 256".
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw FakeAPNsError.badKeySpec("\(path) does not exist; give the path of the key file (Apple's .p8)")
+        }
+        guard !isFolder.boolValue else {
+            throw FakeAPNsError.badKeySpec("\(path) is a folder; give the path of the key file in it (Apple's .p8)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FakeAPNsError.badKeySpec("\(path) cannot be read; check its permissions")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FakeAPNsError.badKeySpec("\(path) is not text; give Apple's .p8 (PEM) key file")
         }
         do {
             return try APNsPublicKey(pemRepresentation: text)

@@ -18,10 +18,10 @@ extension FakeAPNs {
             },
             AdminAPI.Route(method: "GET", path: "/apns/deliveries", summary: "What a device received (?token=HEX), and what it shows") { [self] request in
                 guard let token = AdminAPI.query(request)["token"], !token.isEmpty else {
-                    return AdminAPI.problem(status: 400, detail: "add ?token=<device token hex> to the path")
+                    return AdminAPI.badRequest("/query/token", rule: "admin.query", "required; add ?token=<device token hex> to the path")
                 }
                 guard APNsRequestValidator.isDeviceToken(token) else {
-                    return AdminAPI.notADeviceToken("?token=\(token)")
+                    return AdminAPI.notADeviceToken("?token=\(token)", pointer: "/query/token")
                 }
                 return AdminAPI.json(APNsAdmin.DeviceView(
                     token: token.lowercased(), online: isOnline(token: token),
@@ -54,7 +54,7 @@ extension FakeAPNs {
                         registerSigningKey(key, keyID: body.keyID, teamID: body.teamID, environment: body.environment)
                         return HTTPResponse(status: .noContent)
                     } catch {
-                        return AdminAPI.problem(status: 400, detail: "/pem: \(error)")
+                        return AdminAPI.badRequest("/pem", "\(error)")
                     }
                 }
             },
@@ -82,15 +82,15 @@ extension FakeAPNs {
                         return AdminAPI.notADeviceToken("/token")
                     }
                     if let count = body.count {
-                        guard count >= 1 else { return AdminAPI.problem(status: 400, detail: "/count: expected 1 or more, found \(count)") }
+                        guard count >= 1 else { return AdminAPI.badRequest("/count", "expected 1 or more, found \(count)") }
                         injectDuplicateDeliveries(next: count, deviceToken: body.token)
                     } else if let probability = body.probability {
                         guard (0...1).contains(probability) else {
-                            return AdminAPI.problem(status: 400, detail: "/probability: expected 0–1, found \(probability)")
+                            return AdminAPI.badRequest("/probability", "expected 0–1, found \(probability)")
                         }
                         injectDuplicateDeliveries(probability: probability, seed: body.seed ?? 1, deviceToken: body.token)
                     } else {
-                        return AdminAPI.problem(status: 400, detail: "send \"count\", or \"probability\" with \"seed\"")
+                        return AdminAPI.badRequest("", rule: "admin.missing-member", "send \"count\", or \"probability\" with \"seed\"")
                     }
                     return HTTPResponse(status: .noContent)
                 }
@@ -143,8 +143,11 @@ extension APNsFaultPlan {
 }
 
 extension AdminAPI {
-    /// 400: `place` (`/token`, `?token=zz`) is not a device token.
-    static func notADeviceToken(_ place: String) -> HTTPResponse {
-        problem(status: 400, detail: "\(place): expected an even number (2–200) of hex digits")
+    /// 400: `place` (`/token`, `?token=zz`) is not a device token; its violation points at
+    /// `pointer` (`/query/token` for a query, as `?since=` does), the place itself by default.
+    static func notADeviceToken(_ place: String, pointer: String? = nil) -> HTTPResponse {
+        let message = "expected an even number (2–200) of hex digits"
+        return problem(status: 400, detail: "\(place): \(message)",
+                       violations: [ViolationRecord(pointer: pointer ?? place, rule: "admin.value", message: message)])
     }
 }

@@ -54,7 +54,7 @@ extension FakeBackend {
         admin.add("POST", "/sessions", summary: "Let a bearer token act as an account") { [backend] request in
             AdminAPI.withBody(SessionBody.self, of: request) { body in
                 guard !body.bearer.isEmpty, !body.account.isEmpty else {
-                    return AdminAPI.problem(status: 400, detail: "bearer and account must not be empty")
+                    return AdminAPI.badRequest(body.bearer.isEmpty ? "/bearer" : "/account", "must not be empty")
                 }
                 backend.addSession(bearer: body.bearer, account: body.account)
                 return HTTPResponse(status: .noContent)

@@ -150,6 +150,9 @@ import Contracts
 
         let recorded = String(decoding: FileManager.default.contents(atPath: record) ?? Data(), as: UTF8.self)
         #expect(recorded.hasPrefix("simctl push booted com.example.app /"), "\(recorded)")
+        // Pushed to the Simulator, the files are removed on exit.
+        let pushedFile = recorded.split(separator: "\n").first.map { String($0.dropFirst("simctl push booted com.example.app ".count)) } ?? ""
+        #expect(!pushedFile.isEmpty && !FileManager.default.fileExists(atPath: pushedFile), "\(pushedFile)")
         // The file xcrun got is the payload plus "Simulator Target Bundle": our own apns-file contract passes it.
         let file = try #require(recorded.split(separator: "\n", maxSplits: 1).last.map(String.init))
         #expect(file == String(Self.payload.dropLast()) + #","Simulator Target Bundle":"com.example.app"}"#, "\(file)")
@@ -172,6 +175,13 @@ import Contracts
         let lines = serve.output.output
         #expect(lines.filter { $0.contains("xcrun") && !$0.contains("wrote push-") }.count == 1, "said once: \(lines)")
         #expect(!lines.contains { $0.contains("exit 127") || $0.contains("cannot run") }, "\(lines)")
+        // Without xcrun the files are all there is of the pushes: they stay after serve exits,
+        // in the folder the start-up note names (they used to be deleted on exit).
+        let note = try #require(lines.first { $0.contains("written as .apns files in ") })
+        let folder = try #require(note.components(separatedBy: "written as .apns files in ").last?.components(separatedBy: " ").first)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(note.contains("(kept after serve exits)"), "\(note)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/push-2.apns"), "\(folder)")
     }
 
     @Test(arguments: [

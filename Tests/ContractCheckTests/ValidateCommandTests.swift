@@ -269,7 +269,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
         let result = runValidate(["payloads", "missing.json", "empty"], checker: checker, in: folder.path)
         #expect(result.status == 1)
-        #expect(result.outputLines.last == "checked 1 file: 2 errors, 0 warnings (2 paths could not be read)", "\(result.outputLines)")
+        #expect(result.outputLines.last == "checked 1 file: 2 errors, 0 warnings (1 path could not be read; 1 folder held no files to check)", "\(result.outputLines)")
         let json = runValidate(["--format", "json", "payloads", "missing.json"], checker: checker, in: folder.path)
         let counts = try #require((try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])?["counts"] as? [String: Int])
         #expect(counts["files"] == 1 && counts["unread"] == 1, "\(counts)")

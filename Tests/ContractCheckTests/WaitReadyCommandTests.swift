@@ -90,7 +90,7 @@ import Testing
         (["wait-ready"], "Error: missing expected argument 'FILE'"),
         (["wait-ready", "a.json", "b.json"], "Error: unexpected argument 'b.json'; wait-ready waits for one file."),
         (["wait-ready", "a.json", "--timeout", "soon"], "Error: invalid value 'soon' for '--timeout': expected a number of seconds from 0 to 86400, e.g. 10"),
-        (["wait-ready", "a.json", "--pid", "0"], "Error: invalid value '0' for '--pid': expected a process id"),
+        (["wait-ready", "a.json", "--pid", "0"], "Error: invalid value '0' for '--pid': out of range; expected a process id"),
     ])
     func usageErrorsExit64(arguments: [String], expected: String) {
         let result = runTool(arguments)

@@ -87,14 +87,19 @@ import Testing
     @Test(.enabled(if: python != nil && ExternalPeer.pythonHas("httpx") && ExternalPeer.pythonHas("h2"), "python3 with httpx[http2] is not installed"))
     func httpxOverHTTP2() throws {
         try Self.withTLSServer { server in
+            // The client exactly as tls.md shows it, with deprecations as errors (the page
+            // once showed verify=CA, a path, which httpx 0.28 deprecates).
+            let client = try Self.httpxClientShownInTLSDocs()
             let script = """
+                import ssl
                 import httpx
-                with httpx.Client(http2=True, verify="\(TLSTestSupport.caFile)") as client:
+                CA = "\(TLSTestSupport.caFile)"
+                with \(client) as client:
                     for index in range(20):
                         response = client.post("https://localhost:\(server.port)/x", content=b"p" * index)
                         print(response.http_version, response.text, end="")
                 """
-            let result = try ExternalPeer.run(Self.python ?? "python3", ["-c", script], timeout: 60)
+            let result = try ExternalPeer.run(Self.python ?? "python3", ["-W", "error::DeprecationWarning", "-c", script], timeout: 60)
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.hasPrefix("HTTP/2 HTTP/2 sni=localhost /x 0\nHTTP/2 HTTP/2 sni=localhost /x 1\n"), "\(result.output)")
             #expect(result.output.components(separatedBy: "\n").count == 21)
@@ -120,5 +125,15 @@ import Testing
             let reply = try client.readToEnd()
             #expect(reply == [21, 3, 3, 0, 2, 2, 10])
         }
+    }
+
+    /// The httpx client expression in tls.md's table of senders (`httpx.Client(…)`).
+    static func httpxClientShownInTLSDocs() throws -> String {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let page = try String(contentsOf: root.appendingPathComponent("Docs/readme/tls.md"), encoding: .utf8)
+        let row = try #require(page.split(separator: "\n").first { $0.hasPrefix("| httpx |") })
+        let cells = row.components(separatedBy: "`")
+        return try #require(cells.first { $0.hasPrefix("httpx.Client(") })
     }
 }

@@ -27,11 +27,24 @@ extension AdminAPI {
 
     /// An `application/problem+json` response titled with the status's reason phrase, listing
     /// `violations` (the admin body's mistakes) when there are any.
+    ///
+    /// Every 400 lists at least one violation (the docs promise a `violations` list on each):
+    /// one given none gets a violation of the whole request (`""`, `admin.request`) saying
+    /// `detail`.
     package static func problem(status: Int, detail: String, headers: [(String, String)] = [],
                                 violations: [ViolationRecord] = []) -> HTTPResponse {
+        var listed = violations
+        if status == 400, listed.isEmpty { listed = [ViolationRecord(pointer: "", rule: "admin.request", message: detail)] }
         let document = AdminProblem(title: HTTPStatus(code: status).reasonPhrase, status: status, detail: detail,
-                                    violations: violations.isEmpty ? nil : violations)
+                                    violations: listed.isEmpty ? nil : listed)
         return ProblemResponse.make(document, status: status, headers: headers)
+    }
+
+    /// 400 for one mistake at `pointer` (`/pem`, `/query/token`): `detail` is
+    /// `pointer: message`, and `violations` lists it with `rule`.
+    package static func badRequest(_ pointer: String, rule: String = "admin.value", _ message: String) -> HTTPResponse {
+        problem(status: 400, detail: pointer.isEmpty ? message : "\(pointer): \(message)",
+                violations: [ViolationRecord(pointer: pointer, rule: rule, message: message)])
     }
 
     /// Decodes the request's JSON body as `Body` and answers with `run`, or answers 400

@@ -93,6 +93,12 @@ enum AdminBodyDecoder {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let at = pointer(context.codingPath)
             let found = node(at: at, in: root)
+            if let found, case .null = found.value, let key = context.codingPath.last {
+                // null counts as absent (as the docs say): a required member set to null is missing.
+                return ViolationRecord(pointer: at, rule: "admin.missing-member",
+                                       message: "required; add \"\(key.stringValue)\" (null counts as absent)",
+                                       position: found.position)
+            }
             return ViolationRecord(pointer: at, rule: "admin.type",
                                    message: "expected \(jsonType(type)), found \(found.map { describe($0.value) } ?? "nothing")",
                                    position: found?.position)

@@ -63,27 +63,63 @@ public struct LoopbackTLS: Sendable {
             }
         }
         if files.fileExists(atPath: caPath) || files.fileExists(atPath: keyPath) {
-            let certificatePEM: String
-            let keyPEM: String
-            do {
-                certificatePEM = try String(contentsOfFile: caPath, encoding: .utf8)
-                keyPEM = try String(contentsOfFile: keyPath, encoding: .utf8)
-            } catch {
-                throw LoopbackTLSError(.unusableDirectory, "cannot read \(caPath) and \(keyPath): \(error.localizedDescription); delete both to start a new CA")
-            }
-            let authority: TestCertificateAuthority
-            do {
-                authority = try TestCertificateAuthority(keyPEM: keyPEM, certificatePEM: certificatePEM)
-            } catch {
-                throw LoopbackTLSError(.unusableDirectory, "\(caPath) and \(keyPath) are not a CA certificate and its P-256 key (\(error)); delete both to start a new CA")
-            }
-            return try LoopbackTLS(authority: authority, caPath: caPath, writeCA: false)
+            return try LoopbackTLS(authority: existingAuthority(caPath: caPath, keyPath: keyPath), caPath: caPath, writeCA: false)
         }
+        // Several serves may start together on a new directory: each writes its CA under
+        // names of its own, then links the key into place, which fails when a key is there.
+        // The first link wins; the others read the winner's CA, so all trust one ca.pem.
         let authority = TestCertificateAuthority.generate(commonName: "PushContracts loopback test CA")
-        guard files.createFile(atPath: keyPath, contents: Data(authority.keyPEM.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw LoopbackTLSError(.unusableDirectory, "cannot write \(keyPath); pass a writable directory")
+        let unique = UUID().uuidString
+        let keyDraft = "\(keyPath).\(unique).tmp", caDraft = "\(caPath).\(unique).tmp"
+        defer {
+            unlink(keyDraft)
+            unlink(caDraft)
         }
-        return try LoopbackTLS(authority: authority, caPath: caPath, writeCA: true)
+        guard files.createFile(atPath: keyDraft, contents: Data(authority.keyPEM.utf8), attributes: [.posixPermissions: 0o600]),
+              files.createFile(atPath: caDraft, contents: Data(authority.certificatePEM.utf8)) else {
+            throw LoopbackTLSError(.unusableDirectory, "cannot write in \(caDirectory); pass a writable directory")
+        }
+        do throws(SystemError) {
+            try systemCall("link(\(keyPath))") { link(keyDraft, keyPath) }
+        } catch let error where error.errno == EEXIST {
+            return try LoopbackTLS(authority: existingAuthority(caPath: caPath, keyPath: keyPath), caPath: caPath, writeCA: false)
+        } catch {
+            throw LoopbackTLSError(.unusableDirectory, "cannot create \(keyPath): \(error); pass a writable directory")
+        }
+        do throws(SystemError) {
+            try systemCall("link(\(caPath))") { link(caDraft, caPath) }
+        } catch {
+            throw LoopbackTLSError(.unusableDirectory, "cannot create \(caPath): \(error); delete \(keyPath) and pass a writable directory")
+        }
+        return try LoopbackTLS(authority: authority, caPath: caPath, writeCA: false)
+    }
+
+    /// How long a reader waits for the certificate of a CA whose key another process has
+    /// just linked into place (it links the certificate right after).
+    static let partnerFileWait: Duration = .seconds(2)
+
+    /// The CA in `caPath` and `keyPath`. When only the key is there yet, waits (bounded) for
+    /// the certificate the process that created the key is about to link.
+    private static func existingAuthority(caPath: String, keyPath: String) throws(LoopbackTLSError) -> TestCertificateAuthority {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: partnerFileWait)
+        var certificatePEM: String?
+        var keyPEM: String?
+        while true {
+            certificatePEM = try? String(contentsOfFile: caPath, encoding: .utf8)
+            keyPEM = try? String(contentsOfFile: keyPath, encoding: .utf8)
+            let keyOnly = keyPEM != nil && certificatePEM == nil
+            guard keyOnly, clock.now < deadline else { break }
+            usleep(10_000)
+        }
+        guard let certificatePEM, let keyPEM else {
+            throw LoopbackTLSError(.unusableDirectory, "cannot read \(caPath) and \(keyPath); delete both to start a new CA")
+        }
+        do {
+            return try TestCertificateAuthority(keyPEM: keyPEM, certificatePEM: certificatePEM)
+        } catch {
+            throw LoopbackTLSError(.unusableDirectory, "\(caPath) and \(keyPath) are not a CA certificate and its P-256 key (\(error)); delete both to start a new CA")
+        }
     }
 
     private init(authority: TestCertificateAuthority, caPath: String, writeCA: Bool) throws(LoopbackTLSError) {

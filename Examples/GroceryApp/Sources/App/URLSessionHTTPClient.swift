@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let http = URLSessionHTTPClient(baseURL: URL(string: "https://api.example.com")!)
-/// let devices = RemoteDeviceRepository(http: http, device: .current)
+/// let devices = RemoteDeviceRepository(http: http, registration: body)   // body: this phone's DeviceRegistrationBody
 /// ```
 public struct URLSessionHTTPClient: HTTPClient {
     /// Where request paths start: `https://api.example.com`.
