@@ -51,9 +51,12 @@ extension HTTP2Configuration {
     package init(_ server: HTTPServerConfiguration) {
         self.init()
         maxConcurrentStreams = server.http2.maxConcurrentStreams
-        // No more window per stream than the body limit (plus slack for padding) needs.
+        // Not shrunk to the body limit: a client that sends before reading our SETTINGS
+        // (httpx does) would see its stream window go negative, and httpcore 1.0.9 then sends
+        // empty DATA frames forever. The body limit bounds what a stream buffers; DATA past it
+        // is credited and dropped.
         let bodyLimit = min(max(0, server.maxBodyBytes), Self.maxWindow - 16_384)
-        initialWindowSize = min(server.http2.initialWindowSize, max(1024, bodyLimit + 1024))
+        initialWindowSize = server.http2.initialWindowSize
         // Every concurrent stream's whole body fits in the connection window, so unfinished
         // bodies can never use it all up and stall each other (the window is credited only
         // as bodies reach the handler). Memory across connections is the budget's to bound.
