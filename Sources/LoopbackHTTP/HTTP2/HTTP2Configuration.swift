@@ -22,6 +22,8 @@ package struct HTTP2Configuration: Sendable, Hashable {
     package var maxFrameSize: Int = 16_384
     /// SETTINGS_MAX_HEADER_LIST_SIZE: a larger request header list gets 431.
     package var maxHeaderListSize: Int = 16_384
+    /// The longest `:path`; longer gets 414 at the codec (no handler runs).
+    package var maxRequestTargetBytes: Int = 8 * 1024
     /// SETTINGS_HEADER_TABLE_SIZE for the peer's encoder (our decoder's table).
     package var headerTableSize: Int = 4096
     /// A request body larger than this gets 413 and the stream is reset.
@@ -69,6 +71,7 @@ extension HTTP2Configuration {
         headerTableSize = server.http2.headerTableSize
         maxHeaderListSize = server.http2.maxHeaderListSize ?? server.maxHeaderBytes
         maxBodyBytes = server.maxBodyBytes
+        maxRequestTargetBytes = server.maxRequestTargetBytes
         streamResetBurst = server.http2.streamResetBurst
         streamResetsPerSecond = server.http2.streamResetsPerSecond
         maxRequestsPerConnection = server.maxRequestsPerConnection

@@ -11,6 +11,11 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// The largest request head (request line and header fields, CRLFs included).
     /// Larger: HTTP/1.1 answers 431 and closes.
     package var maxHeaderBytes: Int = 16 * 1024
+    /// The longest request target (HTTP/2 `:path`), 8 KiB as nginx's
+    /// `large_client_header_buffers`. Longer: 414 before any handler runs (HTTP/1.1 closes;
+    /// HTTP/2 answers on the stream), so a fake never builds, echoes or holds an answer
+    /// about a path that long. A head over `maxHeaderBytes` is 431 first.
+    package var maxRequestTargetBytes: Int = 8 * 1024
     /// The largest request body. Larger: 413 without buffering the rest (HTTP/1.1 closes
     /// after the answer; HTTP/2 resets the stream after it).
     package var maxBodyBytes: Int = 1024 * 1024
