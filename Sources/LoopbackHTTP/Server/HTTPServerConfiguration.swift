@@ -11,6 +11,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// The largest request head (request line and header fields, CRLFs included).
     /// Larger: HTTP/1.1 answers 431 and closes.
     package var maxHeaderBytes: Int = 16 * 1024
+    /// Requests one connection may dispatch per loop turn (fairness): one 64 KiB read can
+    /// carry ~2,500 tiny pipelined requests; past this many the rest wait for the next turn,
+    /// after the other ready connections have been served.
+    package var maxDispatchesPerTurn: Int = 64
     /// The longest request target (HTTP/2 `:path`), 8 KiB as nginx's
     /// `large_client_header_buffers`. Longer: 414 before any handler runs (HTTP/1.1 closes;
     /// HTTP/2 answers on the stream), so a fake never builds, echoes or holds an answer
