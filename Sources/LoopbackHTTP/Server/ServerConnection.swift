@@ -58,6 +58,8 @@ final class ServerConnection {
     @exclusivity(unchecked) var sendDeadline: UInt64?
     /// HTTP/1.1 body octets charged to the server's ``RequestBodyBudget``.
     @exclusivity(unchecked) var chargedBodyBytes = 0
+    /// Held output charged to the server's ``HeldOutputBudget``.
+    @exclusivity(unchecked) var chargedOutputBytes = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
         self.fd = fd

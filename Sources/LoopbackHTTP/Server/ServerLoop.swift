@@ -116,7 +116,7 @@ final class ServerLoop {
             guard !stopping else { return }
             stopping = true
             closeListener()
-            for connection in Array(connections.values) {
+            for connection in Array(connections.values) where connections[connection.fd] === connection {
                 if connection.hungStreams > 0 && connection.pendingDelays == 0 {
                     destroy(connection)  // a hung request will never be answered
                     continue
@@ -405,6 +405,8 @@ final class ServerLoop {
                 return
             }
         }
+        chargeHeldOutput(connection)
+        guard connections[connection.fd] === connection else { return }
         updateDeadline(connection)
     }
 
@@ -443,6 +445,7 @@ final class ServerLoop {
         connections[connection.fd] = nil
         noteReleased(connection.output.capacity + connection.codec.heldBufferBytes)
         releaseBufferedBodies(of: connection)
+        releaseHeldOutput(of: connection)
         poller.forget(connection.fd)
         if reset {
             Sockets.resetAndClose(connection.fd)
