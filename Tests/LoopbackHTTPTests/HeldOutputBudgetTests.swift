@@ -12,7 +12,7 @@ import Testing
         #expect(budget.adjust(by: 60) == true && budget.isExceeded)
         #expect(budget.adjust(by: -60) == false)
         #expect(budget.heldBytes == 60 && budget.peakBytes == 120)
-        #expect(HeldOutputBudget.shared.limit == 128 * 1024 * 1024)
+        #expect(HeldOutputBudget.shared.limit == 64 * 1024 * 1024)
     }
 
     /// A zero-window HTTP/2 client whose 600 KB answer is held; returns once the server read

@@ -34,7 +34,7 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     package var requestBodyBudget: RequestBodyBudget = .shared
     /// Response bytes held for peers that do not read, across connections and servers: past
     /// its limit the connections stalled the longest are closed. ``HeldOutputBudget/shared``
-    /// (128 MiB for the whole process) unless a test gives a server its own.
+    /// (64 MiB for the whole process) unless a test gives a server its own.
     package var heldOutputBudget: HeldOutputBudget = .shared
     /// Seconds a connection may sit with no request in progress before it is closed.
     package var idleTimeout: Double = 60

@@ -8,7 +8,7 @@
 /// (nginx and nghttp2 reset such streams after their send timeouts; this does it at once).
 package final class HeldOutputBudget: Sendable, Hashable {
     /// The budget every server uses unless its configuration names another.
-    package static let shared = HeldOutputBudget(limit: 128 * 1024 * 1024)
+    package static let shared = HeldOutputBudget(limit: 64 * 1024 * 1024)
 
     private struct State {
         var limit: Int
@@ -24,7 +24,7 @@ package final class HeldOutputBudget: Sendable, Hashable {
         state = Locked(State(limit: max(0, limit)))
     }
 
-    /// Bytes allowed at once (128 MiB for ``shared``).
+    /// Bytes allowed at once (64 MiB for ``shared``, as the request-body budget).
     package var limit: Int { state.withLock { $0.limit } }
     /// Bytes held right now.
     package var heldBytes: Int { state.withLock { $0.held } }
