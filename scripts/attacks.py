@@ -241,7 +241,8 @@ def zero_window(args):
     ended = sum(1 for p in peers if p.closed or p.goaway)
     for peer in peers:
         peer.close()
-    out(vector="zero-window", connections=args.connections, streams=args.streams, path=args.path,
+    out(vector="zero-window", connections=args.connections, streams=args.streams,
+        path=args.path if len(args.path) <= 64 else "%s… (%d characters)" % (args.path[:32], len(args.path)),
         responses_started=sum(p.headers for p in peers), streams_reset_cancel=cancelled,
         connections_ended=ended, seconds=round(time.time() - deadline + args.hold, 1))
 

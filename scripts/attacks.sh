@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replays issue 13's attacks against `contract-check serve --quiet` (and, with
+# Replays issue 13's attacks and issue 27's cross-connection ones (long-paths, journal-many) against `contract-check serve --quiet` (and, with
 # ATTACKS_NGINX=1 and nginx on PATH, against nginx for comparison), one fresh server per
 # attack, and prints for each: the server's peak RSS (VmHWM) and RSS after, its CPU seconds
 # during the attack (/proc/PID/stat), a neighbour client's latency (p50/p99 of simple
@@ -40,11 +40,12 @@ trap cleanup EXIT
 
 if (( full )); then
     rapid=100000; body_c=50; body_s=100; body_size=$((1 << 20)); zero_c=200; zero_s=100
-    journal_s=20; journal_fill=10000; idle_n=5000; forged=20000
+    journal_s=20; journal_fill=10000; idle_n=5000; forged=20000; journal_c=50
 else
     rapid=5000; body_c=5; body_s=20; body_size=$((1 << 20)); zero_c=10; zero_s=20
-    journal_s=5; journal_fill=1000; idle_n=300; forged=2000
+    journal_s=5; journal_fill=1000; idle_n=300; forged=2000; journal_c=5
 fi
+long_path="/v1/$(python3 -c 'print("p" * 15000)')"  # issue 27: echoed whole by the 404 before
 zero_hold=15  # serve's request timeout (10 s) and then some
 
 # start_serve ARGS...: a fresh `serve --quiet`; sets server_pid, backend, apns, admin (ports).
@@ -161,6 +162,19 @@ run_serve_attacks() {
         stop_server
         expect "journal: stalled /journal answers reset in turn, peak below 256 MB" 'a["streams_reset_cancel"] >= 1 and peak < 256'
     fi
+    if selected long-paths; then
+        # Issue 27: each 404 echoed its 15,000-character path; held on zero windows from many
+        # connections it reached 663 MB. Now 414 before any handler, and the held-output budget.
+        start_serve --no-apns; measure long-paths serve "$backend" zero-window "$backend" --connections "$zero_c" --streams "$zero_s" --path "$long_path" --hold 5; stop_server
+        expect "long-paths: zero-window streams of 15,000-character paths from many connections, peak below 256 MB" 'peak < 256'
+    fi
+    if selected journal-many; then
+        start_serve --no-apns
+        python3 scripts/attacks.py fill "$backend" --count "$journal_fill" > /dev/null
+        measure journal-many serve "$backend" zero-window "$admin" --connections "$journal_c" --streams 1 --path /journal --hold "$zero_hold"
+        stop_server
+        expect "journal-many: stalled /journal answers from many connections, peak below 256 MB" 'peak < 256'
+    fi
     if selected idle; then
         start_serve --no-apns; measure idle serve "$backend" idle "$backend" --count "$idle_n" --hold 5; stop_server
         expect "idle: a new client served within 2 s" 'a["new_client_served"] and a["new_client_seconds"] < 2'
@@ -183,6 +197,7 @@ run_nginx_attacks() {
     selected rapid-reset && { start_nginx; measure rapid-reset nginx "$plain" rapid-reset "$backend" --count "$rapid"; stop_nginx; }
     selected bodies && { start_nginx; measure bodies nginx "$plain" bodies "$backend" --connections "$body_c" --streams "$body_s" --size "$body_size" --hold 5; stop_nginx; }
     selected zero-window && { start_nginx; measure zero-window nginx "$plain" zero-window "$backend" --connections "$zero_c" --streams "$zero_s" --hold "$zero_hold"; stop_nginx; }
+    selected long-paths && { start_nginx; measure long-paths nginx "$plain" zero-window "$backend" --connections "$zero_c" --streams "$zero_s" --path "$long_path" --hold 5; stop_nginx; }
     selected idle && { start_nginx; measure idle nginx "$plain" idle "$backend" --count "$idle_n" --hold 5; stop_nginx; }
     return 0
 }

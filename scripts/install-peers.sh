@@ -2,7 +2,8 @@
 # Installs every real peer the tests, CI scripts and benchmarks talk to, so a fresh machine
 # runs them instead of skipping them. Safe to run again: what is present is not reinstalled.
 #
-#   Debian: curl, jq, nghttp2-client (nghttp, h2load), nginx-light, wrk, openssl
+#   Debian: curl, jq, nghttp2-client (nghttp, h2load), nginx-light, wrk, openssl, golang-go and
+#           golang-golang-x-net-dev (Go's net/http with golang.org/x/net/http2, GOPATH mode)
 #   PyPI:   httpx[http2], h2, aioapns, apns2-up, kalyke-apns, pyapns-client, jsonschema,
 #           check-jsonschema, schemathesis
 #   Node's core http2 module needs no install.
@@ -12,9 +13,10 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 debian=()
-for pair in curl:curl jq:jq nghttp:nghttp2-client h2load:nghttp2-client nginx:nginx-light wrk:wrk openssl:openssl; do
+for pair in curl:curl jq:jq nghttp:nghttp2-client h2load:nghttp2-client nginx:nginx-light wrk:wrk openssl:openssl go:golang-go; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || debian+=("${pair#*:}")
 done
+[ -f /usr/share/gocode/src/golang.org/x/net/http2/transport.go ] || debian+=(golang-golang-x-net-dev)
 if [ "${#debian[@]}" -gt 0 ]; then
     $SUDO apt-get update -qq
     # shellcheck disable=SC2046

@@ -52,12 +52,12 @@ extension FakeBackend {
             if case .methodNotAllowed(let allow) = route {
                 response = BackendProblemDetails(
                     type: BackendProblemDetails.typeURI("method-not-allowed"), title: "Method Not Allowed", status: 405,
-                    detail: "\(request.method) is not allowed on \(request.pathWithoutQuery); use \(allow.joined(separator: " or ")).")
+                    detail: "\(request.method) is not allowed on \(ProblemResponse.quoted(request.pathWithoutQuery)); use \(allow.joined(separator: " or ")).")
                     .response([("Allow", allow.joined(separator: ", "))])
             } else {
                 response = BackendProblemDetails(
                     type: BackendProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
-                    detail: "No endpoint at \(request.pathWithoutQuery). The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened.")
+                    detail: "No endpoint at \(ProblemResponse.quoted(request.pathWithoutQuery)). The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened.")
                     .response()
             }
             let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }

@@ -26,6 +26,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     package static let requestTimeout = HTTPStatus(code: 408, reasonPhrase: "Request Timeout")
     package static let gone = HTTPStatus(code: 410, reasonPhrase: "Gone")
     package static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
+    package static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
     package static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
     package static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
     package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
@@ -50,6 +51,7 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
         case 410: return "Gone"
         case 411: return "Length Required"
         case 413: return "Content Too Large"
+        case 414: return "URI Too Long"
         case 415: return "Unsupported Media Type"
         case 417: return "Expectation Failed"
         case 422: return "Unprocessable Content"

@@ -41,3 +41,18 @@ import Testing
         #expect(BackendStore.bearerToken(header) == expected)
     }
 }
+
+/// Problem bodies quote at most a short, marked prefix of the path the client sent (issue
+/// 27: a 15,000-character path made every 404 15 KB, held for stalled readers).
+@Suite struct ProblemEchoTests {
+    @Test(arguments: [("GET", "not-found"), ("PATCH", "method-not-allowed")])
+    func aLongPathIsQuotedAsAShortMarkedPrefix(method: String, kind: String) {
+        let backend = FakeBackend()
+        let path = "/v1/devices" + (method == "GET" ? "/a/" : "/") + String(repeating: "p", count: 8000)
+        let response = backend.handle(HTTPRequest(method: method, path: path, headers: HTTPFields(), body: []))
+        let body = String(decoding: response.body, as: UTF8.self)
+        #expect(body.contains("problem:\(kind)"))
+        #expect(body.contains(String(path.prefix(64)) + "…"))
+        #expect(response.body.count < 500, "\(response.body.count) bytes")
+    }
+}

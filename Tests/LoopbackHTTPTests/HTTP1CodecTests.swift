@@ -20,6 +20,18 @@ struct CodecDriver {
         return actions
     }
 
+    /// `bytes` delivered in reads of `pieceSize` octets; every action, in order.
+    mutating func receive(_ bytes: [UInt8], inPiecesOf pieceSize: Int) -> [ConnectionAction] {
+        var actions: [ConnectionAction] = []
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + pieceSize)
+            actions += receive(Array(bytes[offset..<end]))
+            offset = end
+        }
+        return actions
+    }
+
     mutating func respond(_ response: HTTPResponse, stream: UInt32) -> [ConnectionAction] {
         var actions: [ConnectionAction] = []
         codec.respond(response, stream: stream, into: &actions)

@@ -167,22 +167,52 @@ import Testing
     @Test func bodyOverTheLimitIsDispatchedMarkedAndTheRestIsCreditedAndDropped() {
         var configuration = HTTP2Configuration()
         configuration.maxBodyBytes = 10
+        configuration.connectionWindowSize = 65_535
         var peer = HTTP2TestPeer(configuration: configuration)
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
         let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 11), endStream: false, padding: nil))])
         #expect(output.dispatches.count == 1)
         #expect(output.dispatches.first?.0.bodyLimitExceeded == true)
         #expect(output.dispatches.first?.0.body.isEmpty == true)
-        let answer = peer.respond(HTTPResponse(status: .contentTooLarge, body: Array(#"{"reason":"PayloadTooLarge"}"#.utf8)), stream: 1)
+        let body = Array(#"{"reason":"PayloadTooLarge"}"#.utf8)
+        let answer = peer.respond(HTTPResponse(status: .contentTooLarge, body: body), stream: 1)
         #expect(peer.responseFields(answer, stream: 1)[":status"] == "413")
-        #expect(answer.resets().isEmpty, "no reset: curl 7.88 and httpx lose an answer followed by one")
-        // The rest of the upload, after the answer: credited, dropped, no stream error.
+        #expect(answer.data(on: 1) == body && answer.ended(1))
+        #expect(answer.resets().isEmpty, "no reset: httpx (httpcore 1.0.9) and curl 7.88 lose an answer followed by one mid-upload")
+        // The rest of the upload, after the answer: dropped, credited to the stream and to the
+        // connection (128 KiB through a 64 KiB connection window), no stream error.
         let big = [UInt8](repeating: 0, count: 16_384)
         let more = peer.send((0..<8).map { _ in HTTP2Frame(stream: 1, payload: .data(big, endStream: false, padding: nil)) })
         #expect(more.resets().isEmpty && more.goAway == nil && more.dispatches.isEmpty)
+        #expect(Self.credited(more, stream: 0) >= 8 * 16_384 - 65_535 / 2)
+        #expect(Self.credited(more, stream: 1) >= 8 * 16_384)
         #expect(peer.connection.streams[1]?.body.isEmpty == true, "nothing is buffered")
         _ = peer.send([HTTP2Frame(stream: 1, payload: .data([1], endStream: true, padding: nil))])
         #expect(peer.connection.streams[1] == nil, "END_STREAM closes the answered stream")
+        let next = peer.send([peer.headers(3, HTTP2TestPeer.requestFields(), endStream: true)])
+        #expect(next.dispatches.map(\.1) == [3])
+    }
+
+    /// WINDOW_UPDATE increments written on `stream` (0: the connection).
+    static func credited(_ output: HTTP2TestPeer.Output, stream: UInt32) -> Int {
+        output.frames.reduce(0) { total, frame in
+            if frame.stream == stream, case .windowUpdate(let increment) = frame.payload { return total + Int(increment) }
+            return total
+        }
+    }
+
+    /// The DATA frame that crosses the limit is dropped like the rest, so its window comes
+    /// back: a client that used its whole stream window (Python `h2` sending without a
+    /// content-length) would otherwise wait for a WINDOW_UPDATE that never comes.
+    @Test func theDataThatCrossesTheLimitGetsItsStreamWindowBack() {
+        var configuration = HTTP2Configuration()
+        configuration.maxBodyBytes = 10
+        configuration.initialWindowSize = 100
+        var peer = HTTP2TestPeer(configuration: configuration)
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
+        let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 100), endStream: false, padding: nil))])
+        #expect(output.dispatches.first?.0.bodyLimitExceeded == true)
+        #expect(Self.credited(output, stream: 1) == 100)
     }
 
     @Test func aDeclaredLengthOverTheLimitIsDispatchedAtOnceAndAClientThatFinishedIsNotReset() {

@@ -68,10 +68,10 @@ package struct AdminAPI: Sendable {
         }
         if !onPath.isEmpty {
             let allow = onPath.map(\.method).joined(separator: ", ")
-            return AdminAPI.problem(status: 405, detail: "\(request.method) is not allowed on \(path); use \(allow).",
+            return AdminAPI.problem(status: 405, detail: "\(request.method) is not allowed on \(ProblemResponse.quoted(path)); use \(allow).",
                                     headers: [("Allow", allow)])
         }
-        return AdminAPI.problem(status: 404, detail: "No admin route \(path). GET / lists the routes.")
+        return AdminAPI.problem(status: 404, detail: "No admin route \(ProblemResponse.quoted(path)). GET / lists the routes.")
     }
 }
 

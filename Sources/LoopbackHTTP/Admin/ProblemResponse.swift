@@ -16,6 +16,17 @@ package enum ProblemResponse {
         return HTTPResponse(status: HTTPStatus(code: status), headers: fields, body: encoded(document))
     }
 
+    /// The longest part of what a client sent that a problem detail quotes.
+    package static let maxQuotedCharacters = 64
+
+    /// `clientText` (a path, a method) as a detail may quote it: at most
+    /// ``maxQuotedCharacters`` characters, then `…` when cut, so an answer never grows with
+    /// what the client sent (a 15,000-character path made every 404 15 KB, issue 27).
+    package static func quoted(_ clientText: some StringProtocol) -> String {
+        guard clientText.utf8.count > maxQuotedCharacters, clientText.count > maxQuotedCharacters else { return String(clientText) }
+        return clientText.prefix(maxQuotedCharacters) + "…"
+    }
+
     /// The document's sorted-key JSON; a fixed 500 document if it cannot be encoded.
     package static func encoded<Document: Encodable>(_ document: Document) -> [UInt8] {
         let encoder = JSONEncoder()

@@ -42,6 +42,7 @@ package struct HTTP1Codec: ConnectionCodec {
     }
 
     private let maxHeaderBytes: Int
+    private let maxTargetBytes: Int
     private let maxBodyBytes: Int
     private let connectionID: UInt64
     /// Received bytes not yet consumed start at `inputStart`.
@@ -70,6 +71,7 @@ package struct HTTP1Codec: ConnectionCodec {
     package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
         // Clamped so the limit arithmetic below can never overflow.
         maxHeaderBytes = min(max(64, configuration.maxHeaderBytes), 1 << 30)
+        maxTargetBytes = max(1, configuration.maxRequestTargetBytes)
         maxBodyBytes = min(max(0, configuration.maxBodyBytes), 1 << 40)
         self.connectionID = connectionID
         maxRequests = configuration.maxRequestsPerConnection
@@ -278,6 +280,7 @@ package struct HTTP1Codec: ConnectionCodec {
         // The declared length is checked here, not by the head parser, so an oversized
         // request reaches the handler (a length has at most 18 digits: no overflow).
         let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max)
+        guard parsed.target.utf8.count <= maxTargetBytes else { throw .targetTooLong(limit: maxTargetBytes) }
         inputStart = end
         headScanned = 0
         // Read before the head moves into `head` (no copy of its Strings and fields).

@@ -5,7 +5,7 @@
 /// One kind, ``notHTTP(_:)``, closes without a response: the peer is not speaking HTTP/1.x.
 package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
-        case malformed, headerTooLarge, bodyTooLarge, methodNotAllowed, versionNotSupported
+        case malformed, headerTooLarge, targetTooLong, bodyTooLarge, methodNotAllowed, versionNotSupported
         case notImplemented, expectationFailed, requestTimeout, notHTTP
     }
 
@@ -27,6 +27,7 @@ package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
         switch code {
         case .malformed, .notHTTP: return .badRequest
         case .headerTooLarge: return .requestHeaderFieldsTooLarge
+        case .targetTooLong: return .uriTooLong
         case .bodyTooLarge: return .contentTooLarge
         case .methodNotAllowed: return .methodNotAllowed
         case .versionNotSupported: return HTTPStatus(code: 505)
@@ -60,6 +61,10 @@ package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
     /// 413: the declared or received body is larger than the limit.
     package static func bodyTooLarge(limit: Int) -> HTTP1RequestError {
         .init(.bodyTooLarge, "request body exceeds \(limit) bytes")
+    }
+    /// 414: the request target is longer than the limit.
+    package static func targetTooLong(limit: Int) -> HTTP1RequestError {
+        .init(.targetTooLong, "request target exceeds \(limit) bytes")
     }
     /// 417: an `Expect` other than `100-continue`.
     package static func expectationFailed(_ value: String) -> HTTP1RequestError {

@@ -22,6 +22,8 @@ package struct HTTP2Configuration: Sendable, Hashable {
     package var maxFrameSize: Int = 16_384
     /// SETTINGS_MAX_HEADER_LIST_SIZE: a larger request header list gets 431.
     package var maxHeaderListSize: Int = 16_384
+    /// The longest `:path`; longer gets 414 at the codec (no handler runs).
+    package var maxRequestTargetBytes: Int = 8 * 1024
     /// SETTINGS_HEADER_TABLE_SIZE for the peer's encoder (our decoder's table).
     package var headerTableSize: Int = 4096
     /// A request body larger than this gets 413 and the stream is reset.
@@ -51,9 +53,12 @@ extension HTTP2Configuration {
     package init(_ server: HTTPServerConfiguration) {
         self.init()
         maxConcurrentStreams = server.http2.maxConcurrentStreams
-        // No more window per stream than the body limit (plus slack for padding) needs.
+        // Not shrunk to the body limit: a client that sends before reading our SETTINGS
+        // (httpx does) would see its stream window go negative, and httpcore 1.0.9 then sends
+        // empty DATA frames forever. The body limit bounds what a stream buffers; DATA past it
+        // is credited and dropped.
         let bodyLimit = min(max(0, server.maxBodyBytes), Self.maxWindow - 16_384)
-        initialWindowSize = min(server.http2.initialWindowSize, max(1024, bodyLimit + 1024))
+        initialWindowSize = server.http2.initialWindowSize
         // Every concurrent stream's whole body fits in the connection window, so unfinished
         // bodies can never use it all up and stall each other (the window is credited only
         // as bodies reach the handler). Memory across connections is the budget's to bound.
@@ -66,6 +71,7 @@ extension HTTP2Configuration {
         headerTableSize = server.http2.headerTableSize
         maxHeaderListSize = server.http2.maxHeaderListSize ?? server.maxHeaderBytes
         maxBodyBytes = server.maxBodyBytes
+        maxRequestTargetBytes = server.maxRequestTargetBytes
         streamResetBurst = server.http2.streamResetBurst
         streamResetsPerSecond = server.http2.streamResetsPerSecond
         maxRequestsPerConnection = server.maxRequestsPerConnection

@@ -248,6 +248,9 @@ extension HTTP2Connection {
         } ?? false
         if tooLarge {
             try refuseBody(stream, stillReceiving: !endStream)
+            // The DATA that crossed the limit is dropped too: its window goes back, or a
+            // client that used the whole window would wait for one that never opens.
+            if !endStream { creditStream(stream, flowLength) }
             return
         }
         bufferedBodyBytes += data.count
@@ -269,7 +272,8 @@ extension HTTP2Connection {
         } ?? (false, 0)
         if exceeded { throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window") }
         if dropped > Self.maxDiscardedBodyBytes {
-            resetStream(stream, .cancel)
+            // Answered already: NO_ERROR asks the client to stop (RFC 9113 §8.1).
+            resetStream(stream, streams[stream]?.answered == true ? .noError : .cancel)
             return
         }
         if endStream {

@@ -80,14 +80,14 @@ extension HTTP2Connection {
             let receiveWindow = settingsAcknowledged ? configuration.initialWindowSize : max(configuration.initialWindowSize, 65_535)
             var state = HTTP2Stream(sendWindow: peerInitialWindowSize, receiveWindow: receiveWindow)
             if listTooLarge {
-                state.state = .awaitingResponse
-                streams[stream] = state
-                writeResponse(HTTPResponse(status: .requestHeaderFieldsTooLarge), stream: stream)
-                if !endStream { resetStream(stream, .noError) }
-                try spendResetBudget()
+                try refuseAtCodec(stream, state, status: .requestHeaderFieldsTooLarge, endStream: endStream)
                 return
             }
             try Self.parseRequest(fields, stream: stream, into: &state)
+            if state.path.utf8.count > configuration.maxRequestTargetBytes {
+                try refuseAtCodec(stream, state, status: .uriTooLong, endStream: endStream)
+                return
+            }
             streams[stream] = state
             if let length = state.contentLength, length > configuration.maxBodyBytes {
                 try refuseBody(stream, stillReceiving: !endStream)
@@ -95,6 +95,17 @@ extension HTTP2Connection {
             }
             if endStream { try finishRequest(stream) }
         }
+    }
+
+    /// A request refused before any handler runs (431, 414): the answer, RST_STREAM NO_ERROR
+    /// if the client is still sending, and one token of the reset budget.
+    mutating func refuseAtCodec(_ stream: UInt32, _ state: HTTP2Stream, status: HTTPStatus, endStream: Bool) throws(HTTP2ProtocolError) {
+        var state = state
+        state.state = .awaitingResponse
+        streams[stream] = state
+        writeResponse(HTTPResponse(status: status), stream: stream)
+        if !endStream { resetStream(stream, .noError) }
+        try spendResetBudget()
     }
 
     /// The request is complete: check content-length, dispatch it.

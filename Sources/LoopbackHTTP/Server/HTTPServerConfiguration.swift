@@ -11,6 +11,15 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// The largest request head (request line and header fields, CRLFs included).
     /// Larger: HTTP/1.1 answers 431 and closes.
     package var maxHeaderBytes: Int = 16 * 1024
+    /// Requests one connection may dispatch per loop turn (fairness): one 64 KiB read can
+    /// carry ~2,500 tiny pipelined requests; past this many the rest wait for the next turn,
+    /// after the other ready connections have been served.
+    package var maxDispatchesPerTurn: Int = 64
+    /// The longest request target (HTTP/2 `:path`), 8 KiB as nginx's
+    /// `large_client_header_buffers`. Longer: 414 before any handler runs (HTTP/1.1 closes;
+    /// HTTP/2 answers on the stream), so a fake never builds, echoes or holds an answer
+    /// about a path that long. A head over `maxHeaderBytes` is 431 first.
+    package var maxRequestTargetBytes: Int = 8 * 1024
     /// The largest request body. Larger: 413 without buffering the rest (HTTP/1.1 closes
     /// after the answer; HTTP/2 resets the stream after it).
     package var maxBodyBytes: Int = 1024 * 1024
@@ -23,6 +32,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// rather than buffered. ``RequestBodyBudget/shared`` (64 MiB for the whole process)
     /// unless a test gives a server its own.
     package var requestBodyBudget: RequestBodyBudget = .shared
+    /// Response bytes held for peers that do not read, across connections and servers: past
+    /// its limit the connections stalled the longest are closed. ``HeldOutputBudget/shared``
+    /// (64 MiB for the whole process) unless a test gives a server its own.
+    package var heldOutputBudget: HeldOutputBudget = .shared
     /// Seconds a connection may sit with no request in progress before it is closed.
     package var idleTimeout: Double = 60
     /// Seconds a request may take to arrive in full (head and body) once its first byte

@@ -40,6 +40,12 @@ final class ServerConnection {
     @exclusivity(unchecked) var hungStreams = 0
     /// The loop turn in which it was accepted.
     @exclusivity(unchecked) var acceptedInTurn: UInt64 = 0
+    /// The loop turn of the last dispatch and how many requests were dispatched in it
+    /// (``HTTPServerConfiguration/maxDispatchesPerTurn``).
+    @exclusivity(unchecked) var dispatchTurn: UInt64 = 0
+    @exclusivity(unchecked) var dispatchesInTurn = 0
+    /// Requests wait in `deferredActions` for the next turn (queued in the loop's list).
+    @exclusivity(unchecked) var awaitingNextTurn = false
     /// The loop turn of its last byte read or written: under connection pressure the
     /// connection idle the longest is closed first.
     @exclusivity(unchecked) var lastTrafficTurn: UInt64 = 0
@@ -52,6 +58,8 @@ final class ServerConnection {
     @exclusivity(unchecked) var sendDeadline: UInt64?
     /// HTTP/1.1 body octets charged to the server's ``RequestBodyBudget``.
     @exclusivity(unchecked) var chargedBodyBytes = 0
+    /// Held output charged to the server's ``HeldOutputBudget``.
+    @exclusivity(unchecked) var chargedOutputBytes = 0
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
         self.fd = fd

@@ -36,6 +36,8 @@ final class ServerLoop {
     @exclusivity(unchecked) var releasedSinceTrim = 0
     /// Counts poller wake-ups, to tell events of a fresh connection from stale ones.
     @exclusivity(unchecked) var turn: UInt64 = 0
+    /// Connections whose requests wait for the next turn (``maxDispatchesPerTurn`` reached).
+    @exclusivity(unchecked) var resumeNextTurn: [ServerConnection] = []
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
@@ -66,7 +68,7 @@ final class ServerLoop {
             // Stopping: done once every response is out (a connection that is only
             // lingering for the peer's FIN has nothing left to deliver).
             if stopping && connections.values.allSatisfy(\.lingering) { break }
-            let timeout = timers.pollTimeout(now: TimerQueue<TimerEvent>.now)
+            let timeout = resumeNextTurn.isEmpty ? timers.pollTimeout(now: TimerQueue<TimerEvent>.now) : 0
             do {
                 try poller.wait(timeoutMilliseconds: timeout, into: &events)
             } catch {
@@ -74,6 +76,7 @@ final class ServerLoop {
             }
             turn &+= 1
             for event in events { handle(event) }
+            resumeDeferredDispatches()
             releaseFreedMemory()
         }
         for command in control.markLoopExited() {
@@ -113,7 +116,7 @@ final class ServerLoop {
             guard !stopping else { return }
             stopping = true
             closeListener()
-            for connection in Array(connections.values) {
+            for connection in Array(connections.values) where connections[connection.fd] === connection {
                 if connection.hungStreams > 0 && connection.pendingDelays == 0 {
                     destroy(connection)  // a hung request will never be answered
                     continue
@@ -269,11 +272,12 @@ final class ServerLoop {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
-                if framesGoFirst && (!connection.deferredActions.isEmpty || heldOutputBytes(connection) > configuration.maxPendingOutputBytes) {
+                let turnSpent = dispatchTurnSpent(connection)
+                if framesGoFirst && (turnSpent || !connection.deferredActions.isEmpty || heldOutputBytes(connection) > configuration.maxPendingOutputBytes) {
                     connection.deferredActions.append(.dispatch(request, stream: stream))  // HTTP/2: only requests wait, in order
                     continue processing
                 }
-                if heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
+                if turnSpent || heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
                     // Backpressure: the peer is not reading (or, HTTP/2, not opening its
                     // windows). Run this request (and what follows) once its output has drained.
                     connection.deferredActions.append(.dispatch(request, stream: stream))
@@ -281,6 +285,7 @@ final class ServerLoop {
                     break processing
                 }
                 connection.completedRequest = true
+                connection.dispatchesInTurn += 1
                 let response = request.bodyLimitExceeded && !configuration.dispatchesOversizedRequests
                     ? HTTPResponse.bodyLimitExceeded(configuration.maxBodyBytes) : handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
@@ -381,7 +386,8 @@ final class ServerLoop {
         } else if connection.readPaused && pending <= configuration.maxPendingOutputBytes / 4 {
             connection.readPaused = false
         }
-        if !connection.deferredActions.isEmpty && heldOutputBytes(connection) <= configuration.maxPendingOutputBytes / 4 {
+        if !connection.deferredActions.isEmpty && heldOutputBytes(connection) <= configuration.maxPendingOutputBytes / 4
+            && !waitsForNextTurn(connection) {
             let deferred = connection.deferredActions
             connection.deferredActions = []
             run(deferred, on: connection)
@@ -399,6 +405,8 @@ final class ServerLoop {
                 return
             }
         }
+        chargeHeldOutput(connection)
+        guard connections[connection.fd] === connection else { return }
         updateDeadline(connection)
     }
 
@@ -437,6 +445,7 @@ final class ServerLoop {
         connections[connection.fd] = nil
         noteReleased(connection.output.capacity + connection.codec.heldBufferBytes)
         releaseBufferedBodies(of: connection)
+        releaseHeldOutput(of: connection)
         poller.forget(connection.fd)
         if reset {
             Sockets.resetAndClose(connection.fd)
