@@ -24,6 +24,26 @@ import Testing
         #expect(outcomes[true] == 63 && outcomes[false] == 45, "\(outcomes)")
     }
 
+    @Test func montgomeryProductsAreReducedAndPowersMatchPlainArithmetic() throws {
+        // One limb, n a little above 2^63, so unreduced results in [n, 2^64) are common.
+        let n: UInt64 = (1 << 63) + 29
+        let modulus = try #require(RSAModulus(limbs: [n]))
+        func multiply(_ a: UInt64, _ b: UInt64) -> UInt64 { n.dividingFullWidth(a.multipliedFullWidth(by: b)).remainder }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let a = UInt64.random(in: 0..<n, using: &generator)
+            let b = UInt64.random(in: 0..<n, using: &generator)
+            #expect(modulus.montgomeryProduct([a], [b])[0] < n)
+            let e = UInt64.random(in: 1...UInt64.max, using: &generator)
+            var expected: UInt64 = 1
+            for bit in stride(from: 63, through: 0, by: -1) {
+                expected = multiply(expected, expected)
+                if e >> UInt64(bit) & 1 == 1 { expected = multiply(expected, a) }
+            }
+            #expect(modulus.power([a], exponent: e) == [expected], "\(a)^\(e) mod n")
+        }
+    }
+
     @Test func keysOutOfBoundsAreRefused() throws {
         let odd4097 = [UInt8(0x01)] + [UInt8](repeating: 0xff, count: 512)
         let even = [UInt8](repeating: 0xff, count: 255) + [0xfe]
