@@ -61,7 +61,10 @@ package struct TLSClientAuthentication: Sendable, Hashable {
 /// FakeAPNs reads the topics (``appleTopicsExtension``) and environment markers from
 /// ``certificate``'s extensions and answers 403 BadCertificate unless ``trust`` is
 /// ``Trust/trusted``.
-package struct TLSClientCertificate: Sendable, Hashable {
+///
+/// A class (immutable, so Sendable) so that every request on a connection shares one and
+/// ``HTTPRequest`` grows by a pointer only, on plain and TLS connections alike.
+package final class TLSClientCertificate: Sendable, Hashable {
     /// Whether the chain reached a trusted CA, and the dates held at the handshake.
     package enum Trust: Sendable, Hashable {
         /// Signed by a trusted CA (directly or through intermediates the client sent), and
@@ -81,6 +84,18 @@ package struct TLSClientCertificate: Sendable, Hashable {
     package let presentedChain: [[UInt8]]
     /// The verdict at handshake time.
     package let trust: Trust
+
+    package init(certificate: X509Certificate, presentedChain: [[UInt8]], trust: Trust) {
+        self.certificate = certificate
+        self.presentedChain = presentedChain
+        self.trust = trust
+    }
+
+    package static func == (lhs: TLSClientCertificate, rhs: TLSClientCertificate) -> Bool {
+        lhs.certificate == rhs.certificate && lhs.presentedChain == rhs.presentedChain && lhs.trust == rhs.trust
+    }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(certificate.der) }
 
     /// The leaf's serial number as lowercase hex (as `openssl x509 -serial` prints it, lowercased).
     package var serialHex: String {

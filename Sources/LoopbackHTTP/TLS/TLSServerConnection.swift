@@ -25,10 +25,11 @@ package struct TLSServerConnection {
         case awaitingClientHello
         case awaitingRetriedClientHello(TLSNamedGroup)
         /// Client authentication asked for: the client's Certificate comes first; its
-        /// Finished will be keyed by this secret.
-        case awaitingClientCertificate(clientHandshakeSecret: [UInt8])
+        /// Finished will be keyed by this secret. (Indirect, as the next: the state of a
+        /// connection without client authentication stays as small as before.)
+        indirect case awaitingClientCertificate(clientHandshakeSecret: [UInt8])
         /// The client sent a certificate: its CertificateVerify must prove this key.
-        case awaitingClientCertificateVerify(clientHandshakeSecret: [UInt8], key: CertificatePublicKey)
+        indirect case awaitingClientCertificateVerify(clientHandshakeSecret: [UInt8], key: CertificatePublicKey)
         case awaitingFinished
         case established
         /// An alert was sent or close_notify received: input is ignored.
