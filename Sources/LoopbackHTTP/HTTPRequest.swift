@@ -29,6 +29,11 @@ package struct HTTPRequest: Sendable, Hashable {
     /// The host name the client sent in TLS server_name (SNI), on a TLS connection that
     /// sent one; nil on plain connections.
     package var tlsServerName: String? = nil
+    /// The certificate the TLS client presented and proved (its CertificateVerify checked),
+    /// when the server asked for one (``TLSServerIdentity/clientAuthentication``); nil on
+    /// plain connections and for a client that sent none. Whether it chains to a trusted CA
+    /// is ``TLSClientCertificate/trust``.
+    package var tlsClientCertificate: TLSClientCertificate? = nil
 
     package init(
         method: String,

@@ -21,8 +21,15 @@ import Testing
             return TLSTestSupport.record(message)
         }
 
-        /// Reads the server's flight and returns the client's Finished record (forged on request).
-        mutating func finish(_ flight: [UInt8], forge: Bool = false) throws -> [UInt8] {
+        /// What the server's flight asked: whether it held a CertificateRequest.
+        var sawCertificateRequest = false
+
+        /// Reads the server's flight and returns the client's Finished record (forged on
+        /// request), preceded, when `certificate` is given, by the client's Certificate and
+        /// (unless the chain is empty) a CertificateVerify made by `certificate.sign` from the
+        /// signed content: (scheme, signature).
+        mutating func finish(_ flight: [UInt8], forge: Bool = false,
+                             certificate: (chain: [[UInt8]], sign: ([UInt8]) throws -> (UInt16, [UInt8]))? = nil) throws -> [UInt8] {
             var reader = TLSByteReader(flight)
             var handshake: [UInt8] = []
             var handshakeReader: TLSRecordCipher?
@@ -60,15 +67,37 @@ import Testing
                     #expect(serverFinished == TLSKeySchedule.finishedVerifyData(trafficSecret: secretsFound.serverHandshake,
                                                                                 transcriptHash: transcript.currentHash))
                 }
+                if type == TLSHandshakeType.certificateRequest.rawValue { sawCertificateRequest = true }
                 transcript.update([type, 0, UInt8(body.count >> 8), UInt8(body.count & 0xff)] + Array(body))
             }
             #expect(serverFinished.count == 32)
             let finishedHash = transcript.currentHash
-            var verifyData = TLSKeySchedule.finishedVerifyData(trafficSecret: secretsFound.clientHandshake, transcriptHash: finishedHash)
+            var clientFlight: [UInt8] = []
+            if let certificate {
+                let message = TLSByteWriter.handshakeMessage(.certificate) { body in
+                    body.append(UInt8(0))
+                    body.appendVector(lengthBytes: 3) { list in
+                        for der in certificate.chain { list.appendVector(lengthBytes: 3) { $0.append(der) }; list.append(UInt16(0)) }
+                    }
+                }
+                transcript.update(message)
+                clientFlight += message
+                if !certificate.chain.isEmpty {
+                    let content = [UInt8](repeating: 0x20, count: 64) + Array("TLS 1.3, client CertificateVerify".utf8) + [0] + transcript.currentHash
+                    let (scheme, signature) = try certificate.sign(content)
+                    let verify = TLSByteWriter.handshakeMessage(.certificateVerify) { body in
+                        body.append(scheme)
+                        body.appendVector(lengthBytes: 2) { $0.append(signature) }
+                    }
+                    transcript.update(verify)
+                    clientFlight += verify
+                }
+            }
+            var verifyData = TLSKeySchedule.finishedVerifyData(trafficSecret: secretsFound.clientHandshake, transcriptHash: transcript.currentHash)
             if forge { verifyData[0] ^= 1 }
             var handshakeWriter = try #require(TLSRecordCipher(trafficSecret: secretsFound.clientHandshake))
             var record: [UInt8] = []
-            handshakeWriter.seal(([20, 0, 0, 32] + verifyData)[...], type: .handshake, into: &record, scratch: &scratch)
+            handshakeWriter.seal((clientFlight + [20, 0, 0, 32] + verifyData)[...], type: .handshake, into: &record, scratch: &scratch)
             let application = secretsFound.applicationSecrets(serverFinishedHash: finishedHash)
             read = TLSRecordCipher(trafficSecret: application.server)
             write = TLSRecordCipher(trafficSecret: application.client)
@@ -102,6 +131,7 @@ import Testing
         let (flight, _) = TLSTestSupport.feed(&server, client.hello(alpn: alpn))
         guard case .write(let bytes)? = flight.first else { throw TLSAlert(.internalError, "no flight: \(flight)") }
         let finished = try client.finish(bytes)
+        #expect(!client.sawCertificateRequest, "client authentication is off by default")
         let (events, _) = TLSTestSupport.feed(&server, finished)
         #expect(events == [.handshakeCompleted])
         return (server, client)

@@ -87,7 +87,7 @@ extension APNsKeyError {
         case .invalidBase64: self = .with(.invalidBase64, error.detail)
         case .encryptedPEM: self = .with(.unsupportedPEMLabel, "\(error.detail) (encrypted)")
         case .malformedDER: self = .with(.malformedDER, error.detail)
-        case .unsupportedAlgorithm: self = .with(.unsupportedAlgorithm, error.detail)
+        case .unsupportedAlgorithm, .invalidRSAKey: self = .with(.unsupportedAlgorithm, error.detail)
         case .unsupportedCurve: self = .with(.unsupportedCurve, error.detail)
         case .invalidPrivateKey: self = .with(.invalidPrivateKey, error.detail)
         case .keyMismatch: self = .publicKeyMismatch

@@ -9,7 +9,7 @@ package struct CryptoEncodingError: CodedError, Hashable, Sendable {
     /// The kinds; `==` compares these.
     package enum Code: Hashable, Sendable {
         case notPEM, invalidBase64, encryptedPEM, malformedDER, unsupportedAlgorithm, unsupportedCurve,
-             invalidPrivateKey, keyMismatch
+             invalidPrivateKey, keyMismatch, invalidRSAKey
     }
 
     package let code: Code
@@ -37,6 +37,9 @@ package struct CryptoEncodingError: CodedError, Hashable, Sendable {
 
     /// A private scalar is not 1…32 bytes or not in 1..<n; `detail` says which.
     package static var invalidPrivateKey: Self { Self(.invalidPrivateKey, "") }
+    /// An RSA public key this package does not take: not rsaEncryption, a modulus outside
+    /// 1024…4096 bits or even, an exponent even, 1 or wider than 64 bits; `detail` says which.
+    package static var invalidRSAKey: Self { Self(.invalidRSAKey, "") }
     /// A public key stored with a private key, or a certificate's key, is not the key's own;
     /// `detail` names the two.
     package static var keyMismatch: Self { Self(.keyMismatch, "") }
@@ -58,6 +61,8 @@ package struct CryptoEncodingError: CodedError, Hashable, Sendable {
             "curve \(detail) is not prime256v1 (1.2.840.10045.3.1.7)"
         case .invalidPrivateKey:
             "invalid P-256 private key: \(detail)"
+        case .invalidRSAKey:
+            "unsupported RSA public key: \(detail)"
         case .keyMismatch:
             "\(detail) — the files do not belong together"
         }

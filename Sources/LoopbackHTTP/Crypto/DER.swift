@@ -6,6 +6,7 @@ package enum DERTag {
     package static let integer: UInt8 = 0x02
     package static let bitString: UInt8 = 0x03
     package static let octetString: UInt8 = 0x04
+    package static let null: UInt8 = 0x05
     package static let objectIdentifier: UInt8 = 0x06
     package static let sequence: UInt8 = 0x30
     /// [0] EXPLICIT, constructed.

@@ -112,4 +112,6 @@ extension DEROID {
     package static let extendedKeyUsage: [UInt8] = [0x55, 0x1d, 0x25]
     /// id-kp-serverAuth, 1.3.6.1.5.5.7.3.1.
     package static let serverAuthentication: [UInt8] = [0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x01]
+    /// id-kp-clientAuth, 1.3.6.1.5.5.7.3.2.
+    package static let clientAuthentication: [UInt8] = [0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x02]
 }

@@ -131,6 +131,44 @@ package struct TestCertificateAuthority: Sendable {
         return (certificate, leafKey)
     }
 
+    /// Issues a certificate for a TLS client, with a fresh P-256 key: what a provider
+    /// presents to APNs (see `issueApplePushCertificate` for Apple's extensions).
+    ///
+    /// Subject: `UID` = `userID` (Apple puts the bundle id there) when given, then CN =
+    /// `commonName`; a random positive 16-byte serial; basicConstraints CA:FALSE (critical),
+    /// keyUsage digitalSignature (critical), extKeyUsage clientAuth, subjectKeyIdentifier,
+    /// authorityKeyIdentifier, then `extraExtensions` in order.
+    /// - Parameters:
+    ///   - validity: notBefore…notAfter; by default one day ago to 397 days from `now`.
+    ///   - extraExtensions: (OID contents bytes, critical, DER of the extnValue contents).
+    package func issueClientCertificate(
+        commonName: String, userID: String? = nil, extraExtensions: [(oid: [UInt8], critical: Bool, value: [UInt8])] = [],
+        validity: ClosedRange<Date>? = nil, now: Date = Date()
+    ) -> (certificateDER: [UInt8], key: P256KeyPair) {
+        let leafKey = P256KeyPair.generate()
+        var attributes: [[UInt8]] = []
+        if let userID {
+            attributes.append(DERWriter.set([DERWriter.sequence(DERWriter.objectIdentifier(DEROID.userID), DERWriter.utf8String(userID))]))
+        }
+        attributes.append(DERWriter.set([DERWriter.sequence(DERWriter.objectIdentifier(DEROID.commonName), DERWriter.utf8String(commonName))]))
+        var extensions = [
+            Self.extensionField(DEROID.basicConstraints, critical: true, DERWriter.sequence()),
+            Self.extensionField(DEROID.keyUsage, critical: true, DERWriter.namedBits([0])),  // digitalSignature
+            Self.extensionField(DEROID.extendedKeyUsage, critical: false, DERWriter.sequence(DERWriter.objectIdentifier(DEROID.clientAuthentication))),
+            Self.extensionField(DEROID.subjectKeyIdentifier, critical: false, DERWriter.octetString(Self.keyIdentifier(leafKey.publicKeyX963))),
+        ]
+        if let keyIdentifier {
+            extensions.append(Self.extensionField(DEROID.authorityKeyIdentifier, critical: false,
+                                                  DERWriter.sequence(DERWriter.contextSpecific(0, constructed: false, keyIdentifier))))
+        }
+        extensions += extraExtensions.map { Self.extensionField($0.oid, critical: $0.critical, $0.value) }
+        let dates = validity ?? (now - Self.backdating)...(now + Self.serverCertificateLifetime)
+        let certificate = Self.sign(issuer: subjectName, subject: DERWriter.element(DERTag.sequence, attributes.flatMap { $0 }),
+                                    subjectKey: leafKey.publicKeyX963, extensions: extensions,
+                                    notBefore: dates.lowerBound, notAfter: dates.upperBound, signer: key)
+        return (certificate, leafKey)
+    }
+
     // MARK: - Building
 
     /// Name ::= SEQUENCE { SET { SEQUENCE { id-at-commonName, UTF8String } } }.

@@ -5,6 +5,8 @@ package enum TLSAlertDescription: UInt8, Sendable, Hashable {
     case badRecordMAC = 20
     case recordOverflow = 22
     case handshakeFailure = 40
+    case badCertificate = 42
+    case unsupportedCertificate = 43
     case illegalParameter = 47
     case decodeError = 50
     case decryptError = 51

@@ -127,6 +127,7 @@ package struct TLSConnectionCodec {
             case .dispatch(var request, let stream):
                 sealUnsealed(into: &actions)
                 request.tlsServerName = tls.serverName
+                request.tlsClientCertificate = tls.clientCertificate
                 actions.append(.dispatch(request, stream: stream))
             case .close:
                 sealUnsealed(into: &actions)

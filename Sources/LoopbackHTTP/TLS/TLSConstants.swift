@@ -29,6 +29,7 @@ enum TLSExtensionType {
     static let supportedGroups: UInt16 = 10
     static let signatureAlgorithms: UInt16 = 13
     static let applicationLayerProtocolNegotiation: UInt16 = 16
+    static let certificateAuthorities: UInt16 = 47
     static let preSharedKey: UInt16 = 41
     static let supportedVersions: UInt16 = 43
     static let pskKeyExchangeModes: UInt16 = 45
@@ -47,6 +48,7 @@ enum TLSProtocol {
     static let legacyVersion: UInt16 = 0x0303
     static let aes128GCMSHA256: UInt16 = 0x1301
     static let ecdsaSecp256r1SHA256: UInt16 = 0x0403
+    static let rsaPSSRSAESHA256: UInt16 = 0x0804
     /// Largest plaintext fragment (RFC 8446 §5.1).
     static let maxPlaintext = 1 << 14
     /// Largest protected record body (RFC 8446 §5.2).

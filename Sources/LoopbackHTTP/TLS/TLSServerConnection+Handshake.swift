@@ -95,6 +95,9 @@ extension TLSServerConnection {
                 }
             }
         }
+        if let clientAuthentication = identity.clientAuthentication {
+            flight += Self.certificateRequest(clientAuthentication)
+        }
         flight += TLSByteWriter.handshakeMessage(.certificate) { body in
             body.append(UInt8(0))  // certificate_request_context: empty
             body.appendVector(lengthBytes: 3) { list in
@@ -123,7 +126,6 @@ extension TLSServerConnection {
         events.append(.write(output))
 
         let serverFinishedHash = transcript.currentHash
-        expectedClientFinished = TLSKeySchedule.finishedVerifyData(trafficSecret: secrets.clientHandshake, transcriptHash: serverFinishedHash)
         let application = secrets.applicationSecrets(serverFinishedHash: serverFinishedHash)
         guard let applicationWriter = TLSRecordCipher(trafficSecret: application.server),
               let applicationReader = TLSRecordCipher(trafficSecret: application.client) else {
@@ -132,6 +134,12 @@ extension TLSServerConnection {
         readCipher = handshakeReader
         writeCipher = applicationWriter
         pendingReadCipher = applicationReader
+        if identity.clientAuthentication != nil {
+            // The client's Certificate and CertificateVerify join the transcript first.
+            state = .awaitingClientCertificate(clientHandshakeSecret: secrets.clientHandshake)
+            return
+        }
+        expectedClientFinished = TLSKeySchedule.finishedVerifyData(trafficSecret: secrets.clientHandshake, transcriptHash: serverFinishedHash)
         transcript = SHA256.Hasher()  // no resumption: nothing hashes past here
         state = .awaitingFinished
     }

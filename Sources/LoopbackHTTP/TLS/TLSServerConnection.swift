@@ -15,8 +15,8 @@ package enum TLSEvent: Sendable, Equatable {
 ///
 /// TLS_AES_128_GCM_SHA256 only; key exchange on x25519 or secp256r1 (with a HelloRetryRequest
 /// when the client's key share is for neither); the server signs with
-/// ecdsa_secp256r1_sha256; ALPN and SNI are read. No TLS 1.2, resumption, 0-RTT or client
-/// certificates. Every buffer is bounded: a record's body by 2^14+256 bytes, a handshake
+/// ecdsa_secp256r1_sha256; ALPN and SNI are read. Client certificates only when
+/// ``TLSServerIdentity/clientAuthentication`` asks for them. No TLS 1.2, resumption or 0-RTT. Every buffer is bounded: a record's body by 2^14+256 bytes, a handshake
 /// message by 64 KiB; anything malformed or unexpected is answered with an alert and
 /// ``TLSEvent/close``, never a trap. The same bytes give the same events however they are
 /// split between calls.
@@ -24,6 +24,12 @@ package struct TLSServerConnection {
     enum State: Equatable {
         case awaitingClientHello
         case awaitingRetriedClientHello(TLSNamedGroup)
+        /// Client authentication asked for: the client's Certificate comes first; its
+        /// Finished will be keyed by this secret. (Indirect, as the next: the state of a
+        /// connection without client authentication stays as small as before.)
+        indirect case awaitingClientCertificate(clientHandshakeSecret: [UInt8])
+        /// The client sent a certificate: its CertificateVerify must prove this key.
+        indirect case awaitingClientCertificateVerify(clientHandshakeSecret: [UInt8], key: CertificatePublicKey)
         case awaitingFinished
         case established
         /// An alert was sent or close_notify received: input is ignored.
@@ -54,6 +60,9 @@ package struct TLSServerConnection {
     package internal(set) var applicationProtocol: String?
     /// The key-exchange group of the handshake.
     package internal(set) var negotiatedGroup: TLSNamedGroup?
+    /// The certificate the client proved it holds, once its CertificateVerify is checked
+    /// (nil without client authentication, or when the client sent none).
+    package internal(set) var clientCertificate: TLSClientCertificate?
     /// The alert this server sent, if it ended the connection over a problem.
     package internal(set) var sentAlert: TLSAlert?
 
@@ -69,6 +78,15 @@ package struct TLSServerConnection {
 
     /// Whether the handshake has completed and application data may be sealed.
     package var isEstablished: Bool { state == .established }
+
+    /// Between the server's Finished and the client's: the client's flight may still carry
+    /// change_cipher_spec or a plaintext alert.
+    var isAwaitingClientFlight: Bool {
+        switch state {
+        case .awaitingFinished, .awaitingClientCertificate, .awaitingClientCertificateVerify: true
+        default: false
+        }
+    }
 
     /// Whether bytes of an unfinished record or handshake message are buffered.
     package var hasPartialInput: Bool { !inbound.isEmpty || !handshakeBuffer.isEmpty }
@@ -122,13 +140,13 @@ package struct TLSServerConnection {
         case .changeCipherSpec:
             // Middlebox compatibility (RFC 8446 §5): one byte 0x01 between the ClientHello
             // and the client's Finished is dropped; anything else is an error.
-            let midHandshake = state == .awaitingFinished || { if case .awaitingRetriedClientHello = state { return true }; return false }()
+            let midHandshake = isAwaitingClientFlight || { if case .awaitingRetriedClientHello = state { return true }; return false }()
             guard midHandshake, body.count == 1, body.first == 1 else {
                 throw TLSAlert(.unexpectedMessage, "change_cipher_spec outside the handshake")
             }
         case .alert:
             // Before the handshake completes a client may report a problem in plaintext.
-            guard readCipher == nil || state == .awaitingFinished else {
+            guard readCipher == nil || isAwaitingClientFlight else {
                 throw TLSAlert(.unexpectedMessage, "plaintext alert after the handshake")
             }
             receiveAlert(body, events: &events)
@@ -199,6 +217,12 @@ package struct TLSServerConnection {
         case (.awaitingClientHello, .clientHello?), (.awaitingRetriedClientHello, .clientHello?):
             try receiveClientHello(message, events: &events)
             return readCipher != nil
+        case (.awaitingClientCertificate(let secret), .certificate?):
+            try receiveClientCertificate(message, clientHandshakeSecret: secret)
+            return false
+        case (.awaitingClientCertificateVerify(let secret, let key), .certificateVerify?):
+            try receiveClientCertificateVerify(message, clientHandshakeSecret: secret, key: key)
+            return false
         case (.awaitingFinished, .finished?):
             guard constantTimeEqual(Array(body), expectedClientFinished) else {
                 throw TLSAlert(.decryptError, "the client's Finished does not match the transcript")

@@ -7,6 +7,9 @@ package struct TLSServerIdentity: Sendable, Hashable {
     package var certificateChain: [[UInt8]]
     /// The leaf certificate's private key.
     package var privateKey: P256KeyPair
+    /// Whether to ask clients for a certificate, and whom to trust: nil (the default) sends
+    /// no CertificateRequest and costs the handshake nothing.
+    package var clientAuthentication: TLSClientAuthentication?
 
     /// An identity from a chain (leaf first) and the leaf's key.
     package init(certificateChain: [[UInt8]], privateKey: P256KeyPair) {
@@ -16,6 +19,7 @@ package struct TLSServerIdentity: Sendable, Hashable {
 
     package static func == (lhs: TLSServerIdentity, rhs: TLSServerIdentity) -> Bool {
         lhs.certificateChain == rhs.certificateChain && lhs.privateKey.privateKey == rhs.privateKey.privateKey
+            && lhs.clientAuthentication == rhs.clientAuthentication
     }
 
     package func hash(into hasher: inout Hasher) {
