@@ -203,6 +203,48 @@ import Testing
         #expect(current.contentState.stage == .confirmed && current.timestamp == Self.now && current.pushesApplied == 0)
     }
 
+    @Test func pushesToTheWrongTokenOrUnreadableAreJournaledNotApplied() throws {
+        let (bed, activity) = try Self.withActivity()
+        let pushToStart = bed.fake.registerPushToStartToken(device: T.token)
+        _ = bed.fake.handle(Self.update(pushToStart, timestamp: Self.now + 1))
+        #expect(bed.fake.journal.last?.delivery == .ignoredWrongToken)
+        _ = bed.fake.handle(Self.push(activity.pushToken, Self.start))
+        #expect(bed.fake.journal.last?.delivery == .ignoredWrongToken)
+        _ = bed.fake.handle(Self.push(activity.pushToken, #""event":"update","timestamp":"soon","content-state":{"stage":"picking"}"#))
+        #expect(bed.fake.journal.last?.delivery == .droppedUnreadable)
+        #expect(bed.fake.journal.last?.detail == "aps.timestamp is missing or not an integer of seconds")
+        _ = bed.fake.handle(Self.push(pushToStart, Self.start.replacingOccurrences(of: #""OrderTrackerAttributes""#, with: #""PizzaAttributes""#)))
+        #expect(bed.fake.journal.last?.delivery == .droppedUndecodableAttributes)
+        #expect(bed.fake.liveActivities(onDevice: T.token).count == 1)
+        #expect(bed.fake.liveActivity(pushToken: activity.pushToken)?.pushesApplied == 0)
+    }
+
+    @Test func aDeviceKeepsABoundedNumberOfActivities() throws {
+        let bed = T { $0.liveActivities.activitiesPerDevice = 2 }
+        let pushToStart = bed.fake.registerPushToStartToken(device: T.token)
+        #expect(bed.fake.handle(Self.push(pushToStart, Self.start)).status.code == 200)
+        #expect(bed.fake.handle(Self.push(pushToStart, Self.start)).status.code == 200)
+        _ = bed.fake.handle(Self.push(pushToStart, Self.start))
+        #expect(bed.fake.journal.last?.delivery == .droppedTooManyActivities)
+        let first = try #require(bed.fake.liveActivities(onDevice: T.token).first)
+        _ = bed.fake.handle(Self.end(first.pushToken, timestamp: Self.now + 1, extra: #","dismissal-date":0"#))
+        _ = bed.fake.handle(Self.push(pushToStart, Self.start))
+        #expect(bed.fake.journal.last?.delivery == .activityStarted)
+        #expect(bed.fake.liveActivities(onDevice: T.token).count == 2)
+        #expect(bed.fake.liveActivity(pushToken: first.pushToken) == nil)   // the dismissed one made room
+    }
+
+    @Test func resetForgetsActivitiesAndEndsTheirStreams() async throws {
+        let (bed, activity) = try Self.withActivity()
+        let states = bed.fake.liveActivityStates(pushToken: activity.pushToken)
+        await bed.fake.reset()
+        var seen = 0
+        for await _ in states { seen += 1 }
+        #expect(seen == 1)
+        #expect(bed.fake.liveActivity(pushToken: activity.pushToken) == nil)
+        #expect(bed.fake.handle(Self.update(activity.pushToken, timestamp: Self.now + 1)).status.code == 400)
+    }
+
     // MARK: Reading states
 
     @Test func theStatesStreamReplaysThenFollowsAndEndsAfterDismissal() async throws {
@@ -211,7 +253,8 @@ import Testing
         let states = bed.fake.liveActivityStates(pushToken: activity.pushToken)
         _ = bed.fake.handle(Self.end(activity.pushToken, timestamp: Self.now + 2, extra: #","dismissal-date":\#(Self.now + 60)"#))
         bed.clock.advance(seconds: 60)
-        _ = bed.fake.liveActivity(pushToken: activity.pushToken)
+        // Not dismissed would leave the stream open: stop here rather than wait forever.
+        try #require(bed.fake.liveActivity(pushToken: activity.pushToken)?.state == .dismissed)
         var seen: [LiveActivity] = []
         for await snapshot in states { seen.append(snapshot) }
         #expect(seen.map(\.state) == [.active, .active, .ended, .dismissed])
