@@ -87,6 +87,17 @@ public struct APNsJournalEntry: Sendable, Hashable {
         case .storedWhileOffline: "storedWhileOffline"
         case .droppedOffline: "droppedOffline"
         case .backgroundBudgetExceeded: "backgroundBudgetExceeded"
+        case .activityStarted: "activityStarted"
+        case .activityUpdated: "activityUpdated"
+        case .activityEnded: "activityEnded"
+        case .ignoredOlderTimestamp: "ignoredOlderTimestamp"
+        case .ignoredAfterEnd: "ignoredAfterEnd"
+        case .ignoredWrongToken: "ignoredWrongToken"
+        case .droppedUndecodableContentState: "droppedUndecodableContentState"
+        case .droppedUndecodableAttributes: "droppedUndecodableAttributes"
+        case .droppedUnreadable: "droppedUnreadable"
+        case .droppedOverBudget: "droppedOverBudget"
+        case .droppedTooManyActivities: "droppedTooManyActivities"
         }
     }
 

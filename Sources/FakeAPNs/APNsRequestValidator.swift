@@ -21,7 +21,8 @@ import LoopbackHTTP
 /// 6. `apns-topic` missing → `MissingTopic`; `apns-push-type` unknown → `InvalidPushType`;
 ///    topic empty, with whitespace, or without the push type's suffix (or with another
 ///    push type's suffix) → `BadTopic`; a bundle id the fake does not serve → `TopicDisallowed`
-/// 7. `apns-priority` not 10, 5 or 1, or 10 on a background push → `BadPriority`;
+/// 7. `apns-priority` not 10, 5 or 1, 10 on a background push, or 1 on a Live Activity push
+///    (Apple: 5 or 10 only) → `BadPriority`;
 ///    `apns-expiration` not a non-negative integer → `BadExpirationDate`;
 ///    `apns-collapse-id` over 64 bytes → `BadCollapseId`
 /// 8. the token in the path not an even number (2…200) of hex digits → `BadDeviceToken`
@@ -100,7 +101,10 @@ package struct APNsRequestValidator: Sendable {
             switch raw {
             case "10": priority = 10
             case "5": priority = 5
-            case "1": priority = 1
+            case "1":
+                // Apple: a Live Activity push is sent at 5 or 10 only.
+                if pushType == .liveactivity { return .failure(.badPriority) }
+                priority = 1
             default: return .failure(.badPriority)
             }
             if pushType == .background && priority == 10 { return .failure(.badPriority) }

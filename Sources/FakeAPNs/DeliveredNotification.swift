@@ -38,7 +38,7 @@ public struct DeliveredNotification: Sendable, Hashable {
 }
 
 /// What became of an accepted push on its way to the device.
-public enum DeliveryOutcome: Sendable, Hashable {
+public enum DeliveryOutcome: Sendable, Hashable, CaseIterable {
     /// The device was online and received it.
     case delivered
     /// Received twice (an injected duplicate delivery).
@@ -49,4 +49,36 @@ public enum DeliveryOutcome: Sendable, Hashable {
     case droppedOffline
     /// A background push beyond the device's hourly budget: accepted, not delivered.
     case backgroundBudgetExceeded
+
+    // MARK: Live Activities (the journal's `detail` says more)
+
+    /// A `start` push to a push-to-start token started an activity.
+    case activityStarted
+    /// An `update` push changed the activity's content state.
+    case activityUpdated
+    /// An `end` push ended the activity.
+    case activityEnded
+    /// Not applied: its `aps.timestamp` is not newer than the last applied one.
+    case ignoredOlderTimestamp
+    /// Not applied: the activity has ended (or was dismissed).
+    case ignoredAfterEnd
+    /// Not applied: a `start` to an activity's token, or an `update`/`end` to a
+    /// push-to-start token.
+    case ignoredWrongToken
+    /// Dropped: `content-state` does not decode into the app's `ContentState` (or is
+    /// missing where the event needs it).
+    case droppedUndecodableContentState
+    /// Dropped: a start whose `attributes-type` or `attributes` the app cannot decode.
+    case droppedUndecodableAttributes
+    /// Dropped: no `aps`, no integer `timestamp` or no known `event`.
+    case droppedUnreadable
+    /// Dropped: a priority-10 update beyond the activity's hourly budget.
+    case droppedOverBudget
+    /// Dropped: a start while the device shows as many activities as it keeps.
+    case droppedTooManyActivities
+
+    /// True when a Live Activity push changed the activity (started, updated or ended it).
+    public var isAppliedToActivity: Bool {
+        self == .activityStarted || self == .activityUpdated || self == .activityEnded
+    }
 }

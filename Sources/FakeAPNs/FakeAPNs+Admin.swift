@@ -29,6 +29,9 @@ extension FakeAPNs {
                     visible: visibleNotifications(for: token).map(APNsAdmin.DeliveryItem.init),
                     stored: storedNotification(for: token).map(APNsAdmin.DeliveryItem.init)))
             },
+            AdminAPI.Route(method: "GET", path: "/apns/live-activities", summary: "Each device's push-to-start token and Live Activities with their state, as of now") { [self] _ in
+                AdminAPI.json(liveActivityDevices)
+            },
             AdminAPI.Route(method: "POST", path: "/apns/tokens", summary: #"Register a device token: {"token","topic","environment"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.TokenRegistration.self, of: request) { body in
                     guard APNsRequestValidator.isDeviceToken(body.token) else {

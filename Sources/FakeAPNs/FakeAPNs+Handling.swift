@@ -12,7 +12,18 @@ extension FakeAPNs {
         let headers = APNsRequestHeaders(request.headers)
         let framing = validator.checkFraming(request, headers: headers)
         let pathToken: String? = try? framing.get()
-        let inspection = inspectIfReadable(request.body)
+        // The one branch on the push type outside the checks: a Live Activity push's body is
+        // read against its own contract (and as the device reads it); nothing else changes
+        // for an alert push.
+        let liveActivity: LiveActivityInspection?
+        let inspection: PayloadInspection?
+        if headers.pushType == "liveactivity" {
+            liveActivity = inspectLiveActivity(request.body)
+            inspection = liveActivity?.inspection
+        } else {
+            liveActivity = nil
+            inspection = inspectIfReadable(request.body)
+        }
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
 
         var wakeups = Wakeups()
@@ -49,8 +60,8 @@ extension FakeAPNs {
                 response = HTTPResponse(status: .serviceUnavailable,
                                         disposition: .goAway(debugData: APNsReason(status: 503, reason: reason).body()))
             case .delay?, .loseResponse?, nil:
-                let verdict = evaluate(request, headers: headers, framing: framing, inspection: inspection, apnsID: apnsID,
-                                       environment: environment, now: now, state: &s, wakeups: &wakeups)
+                let verdict = evaluate(request, headers: headers, framing: framing, inspection: inspection,
+                                       liveActivity: liveActivity?.push, apnsID: apnsID, environment: environment, now: now, state: &s, wakeups: &wakeups)
                 entry.status = verdict.status
                 entry.reason = verdict.reason?.reason
                 entry.delivery = verdict.delivery
@@ -108,7 +119,7 @@ extension FakeAPNs {
     ///
     /// `environment` is the request's: the Apple host it addressed, else the configured one.
     private func evaluate(_ request: HTTPRequest, headers: APNsRequestHeaders, framing: Result<String, APNsReason>,
-                          inspection: PayloadInspection?, apnsID: String, environment: APNsEnvironment,
+                          inspection: PayloadInspection?, liveActivity: Result<LiveActivityPush, LiveActivityPush.Unreadable>?, apnsID: String, environment: APNsEnvironment,
                           now: Int64, state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil) -> Verdict {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
@@ -127,7 +138,8 @@ extension FakeAPNs {
             verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
             return verdict
         }
-        var verdict = evaluatePush(request, headers: headers, token: token, inspection: inspection, apnsID: apnsID,
+        var verdict = evaluatePush(request, headers: headers, token: token, inspection: inspection,
+                                   liveActivity: liveActivity, apnsID: apnsID,
                                    environment: environment, now: now, state: &s, wakeups: &wakeups)
         if let tokenNote {
             verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
@@ -137,7 +149,7 @@ extension FakeAPNs {
 
     /// Steps 6–11: the push itself, once its provider token passed.
     private func evaluatePush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String, inspection: PayloadInspection?,
-                              apnsID: String, environment: APNsEnvironment, now: Int64,
+                              liveActivity: Result<LiveActivityPush, LiveActivityPush.Unreadable>?, apnsID: String, environment: APNsEnvironment, now: Int64,
                               state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil, detail: String? = nil) -> Verdict {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
@@ -151,6 +163,10 @@ extension FakeAPNs {
         if s.configuration.payloadContract == .reject,
            let inspection, inspection.violations.contains(where: { $0.severity == .error }) {
             return reject(.payloadContractViolation, push: push)
+        }
+        if let liveActivity {
+            return evaluateLiveActivity(push, request: request, reading: liveActivity, apnsID: apnsID,
+                                        environment: environment, now: now, state: &s)
         }
 
         // Device state. The record is taken out of the dictionary while it is worked on, so
@@ -198,16 +214,8 @@ extension FakeAPNs {
         let outcome = accept(push, apnsID: apnsID, now: now, device: &device, state: &s, wakeups: &wakeups)
         s.devices[push.deviceToken] = device
 
-        // Built with its fields at once (appending to a field list grows it on every push).
-        let headers: HTTPFields
-        if environment == .sandbox {  // Apple: "only available in the Development environment"
-            headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID),
-                                  HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))])
-        } else {
-            headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID)])
-        }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
-                       response: HTTPResponse(status: .ok, headers: headers))
+                       response: acceptedResponse(apnsID: apnsID, environment: environment, state: &s))
     }
 
     /// The journal's detail for a token of the other environment: both named, and why the
@@ -216,6 +224,19 @@ extension FakeAPNs {
         let why = request.authority.flatMap(APNsEnvironment.init(host:)) != nil
             ? "addressed to \(request.authority ?? "")" : "the fake's default environment"
         return "the token is registered for \(tokens.displayName); this request is for \(environment.displayName) (\(why))"
+    }
+
+    /// 200 with `apns-id`, and `apns-unique-id` in the development environment. Built with its
+    /// fields at once (appending to a field list grows it on every push).
+    func acceptedResponse(apnsID: String, environment: APNsEnvironment, state s: inout FakeAPNsState) -> HTTPResponse {
+        let headers: HTTPFields
+        if environment == .sandbox {  // Apple: "only available in the Development environment"
+            headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID),
+                                  HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))])
+        } else {
+            headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID)])
+        }
+        return HTTPResponse(status: .ok, headers: headers)
     }
 
     func errorResponse(_ reason: APNsReason, apnsID: String, timestamp: Int64?) -> HTTPResponse {

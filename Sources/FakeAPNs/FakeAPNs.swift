@@ -179,7 +179,8 @@ public final class FakeAPNs: Sendable {
 
     /// Back to the state at start, as ``FakeBackend``'s `reset()`: forgets the journal,
     /// faults and duplicate injections, per-connection state and every device (registered
-    /// and unregistered tokens, online/offline, deliveries), and accepts connections again.
+    /// and unregistered tokens, online/offline, deliveries, push-to-start tokens and Live
+    /// Activities, whose streams of states end), and accepts connections again.
     /// The configuration and the registered signing keys (what `--apns-key` gives) stay; the
     /// journal's sequence numbers keep counting, so a `?since=` cursor stays valid. A device
     /// someone streams or awaits deliveries of stays known, online and empty.
@@ -191,6 +192,7 @@ public final class FakeAPNs: Sendable {
             s.connections.removeAll()
             s.implicitDevices.removeAll()
             s.implicitDevicesStart = 0
+            s.liveActivities.removeAll()
             let awaited = Set(s.deliveryWaiters.values.map(\.deviceToken))
             for (key, device) in s.devices {
                 if device.streams.isEmpty && !awaited.contains(key) {

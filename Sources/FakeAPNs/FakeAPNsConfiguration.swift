@@ -59,6 +59,9 @@ public struct FakeAPNsConfiguration: Sendable {
     /// Background pushes delivered per device per rolling hour; the rest are accepted and
     /// not delivered, as iOS does.
     public var backgroundBudgetPerHour: Int = 3
+    /// How Live Activities behave on the simulated devices: the priority-10 budget (and the
+    /// frequent-updates entitlement), the eight-hour and four-hour limits, what is kept.
+    public var liveActivities = LiveActivityPolicy()
     /// Error answers (any status ≥ 400 except 410) on one connection before the fake
     /// answers with GOAWAY instead, as APNs does. nil: never.
     public var goAwayAfterErrors: Int? = nil

@@ -80,6 +80,8 @@ struct FakeAPNsState {
     var keys: [String: SigningKey] = [:]
     var connections: [UInt64: Connection] = [:]
     var devices: [String: Device] = [:]
+    /// Push-to-start tokens and Live Activities, per device.
+    var liveActivities = LiveActivityStore()
     /// Tokens `acceptAnyDeviceToken` created a record for, oldest first (see ``rememberImplicitDevice(_:)``).
     var implicitDevices: [String] = []
     var implicitDevicesStart = 0

@@ -5,7 +5,6 @@ import Testing
 /// The log line is built from bytes on every request; the delivery is named without reflection.
 @Suite struct APNsLogLineTests {
     @Test func deliveryNamesAreTheCaseNames() {
-        let all: [DeliveryOutcome] = [.delivered, .deliveredTwice, .storedWhileOffline, .droppedOffline, .backgroundBudgetExceeded]
-        for delivery in all { #expect(APNsJournalEntry.caseName(delivery) == "\(delivery)") }
+        for delivery in DeliveryOutcome.allCases { #expect(APNsJournalEntry.caseName(delivery) == "\(delivery)") }
     }
 }

@@ -1,0 +1,98 @@
+import Contracts
+import LoopbackHTTP
+
+/// A Live Activity push's body as the fake read it, outside the lock: its contract verdict
+/// and what the device reads from it.
+struct LiveActivityInspection {
+    var inspection: PayloadInspection?
+    var push: Result<LiveActivityPush, LiveActivityPush.Unreadable>
+}
+
+extension FakeAPNs {
+    /// The `live-activity-payload` contract, looked up once.
+    static let liveActivityContract = ContractSet.v1.contract(named: "live-activity-payload")
+
+    /// Reads a Live Activity push's body: the JSON object check and the `live-activity-payload`
+    /// contract (instead of the alert `payload` contract), then the device's reading of it.
+    /// Pure, so it runs outside the lock; only pushes with `apns-push-type: liveactivity` come here.
+    func inspectLiveActivity(_ body: [UInt8]) -> LiveActivityInspection {
+        guard !body.isEmpty, body.count <= APNsPushType.liveactivity.maximumPayloadBytes else {
+            return LiveActivityInspection(inspection: nil, push: .failure(.init(reason: "the body is empty or too large")))
+        }
+        guard let node = PayloadInspectors.parseObject(body) else {
+            return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: false),
+                                          push: .failure(.init(reason: "the body is not a JSON object")))
+        }
+        let violations = Self.liveActivityContract?.validate(node, sourceByteCount: body.count) ?? []
+        return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
+                                      push: LiveActivityPush.read(body))
+    }
+
+    /// Steps 10–11 for `apns-push-type: liveactivity`, once the request itself passed: the
+    /// token must be an activity's push token (update, end) or a push-to-start token (start),
+    /// on a device registered for the topic's bundle id, and then the device applies the push
+    /// or journals why not. Answered 200 either way, as APNs does: the device, not APNs,
+    /// decides what to do with an update.
+    ///
+    /// Refusals, from Apple's reasons: a device token (not an activity's) gets
+    /// `DeviceTokenNotForTopic` — Apple's "the device token doesn't match the specified
+    /// topic": the device token was issued for `<bundle>`, not `<bundle>.push-type.liveactivity`
+    /// (a topic without that suffix was already `BadTopic`, a bundle not served
+    /// `TopicDisallowed`); an unknown token `BadDeviceToken`; a device of the other environment
+    /// `BadDeviceToken`; an unregistered device 410 `Unregistered`.
+    func evaluateLiveActivity(_ push: APNsPushRequest, request: HTTPRequest, reading: Result<LiveActivityPush, LiveActivityPush.Unreadable>,
+                              apnsID: String, environment: APNsEnvironment, now: Int64,
+                              state s: inout FakeAPNsState) -> Verdict {
+        func reject(_ reason: APNsReason, timestamp: Int64? = nil, _ detail: String) -> Verdict {
+            Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
+                    response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
+        }
+        guard let target = s.liveActivities.target(of: push.deviceToken) else {
+            if s.devices[push.deviceToken]?.registered == true {
+                return reject(.deviceTokenNotForTopic,
+                              "this is a device token; a Live Activity push goes to an activity's push token (update, end) or the app's push-to-start token (start)")
+            }
+            return reject(.badDeviceToken, "the token is not an activity's push token nor a push-to-start token")
+        }
+        if let owner = s.liveActivities.deviceToken(of: target), let device = s.devices[owner] {
+            if let at = device.unregisteredAt {
+                return reject(.unregistered, timestamp: at, "the device was unregistered at \(AdminJSON.timestamp(milliseconds: at))")
+            }
+            if device.registered && device.environment != environment {
+                return reject(.badDeviceToken, Self.environmentMismatch(device.environment, request: request, environment: environment))
+            }
+            let bundleID = APNsPushType.bundleID(ofTopic: push.topic)
+            if device.registered && !device.anyTopic && !device.topics.contains(bundleID) {
+                return reject(.deviceTokenNotForTopic,
+                              "the device is registered for \(device.topics.sorted().joined(separator: ", ")), not \(bundleID)")
+            }
+        }
+        let outcome: DeliveryOutcome
+        let detail: String
+        switch reading {
+        case .failure(let unreadable):
+            (outcome, detail) = (.droppedUnreadable, unreadable.reason)
+        case .success(let activityPush):
+            var token = ""
+            if case .pushToStart = target { token = Self.makeActivityToken(using: &s.identifiers) }
+            (outcome, detail) = s.liveActivities.apply(activityPush, to: target, priority: push.priority, now: now,
+                                                       policy: s.configuration.liveActivities, newToken: token)
+        }
+        return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
+                       response: acceptedResponse(apnsID: apnsID, environment: environment, state: &s), detail: detail)
+    }
+
+    /// A new activity's push token: 32 random bytes as lowercase hex, from the fake's generator.
+    static func makeActivityToken(using generator: inout some RandomNumberGenerator) -> String {
+        var hex = ""
+        hex.reserveCapacity(64)
+        for _ in 0..<4 {
+            let word = generator.next() as UInt64
+            for nibble in 0..<16 {
+                let value = UInt8(truncatingIfNeeded: (word >> UInt64(60 - nibble * 4)) & 0xF)
+                hex.unicodeScalars.append(Unicode.Scalar(value < 10 ? 48 + value : 87 + value))
+            }
+        }
+        return hex
+    }
+}
