@@ -15,10 +15,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 # ---- The one place that lists targets -------------------------------------------------
-# LoopbackHTTP compiled whole with the shared FuzzInput chunker. Its `package` declarations
-# need a package name, and its `import CLoopbackShim` (header-only) finds the module map
-# that the build step below writes into Fuzz/out/modules/.
-LOOPBACK="Sources/LoopbackHTTP/*.swift Sources/LoopbackHTTP/*/*.swift Fuzz/Support/*.swift"
+# LoopbackHTTP compiled whole, with the two layers below it (PushCore, PushCrypto) and the
+# shared FuzzInput chunker, as one module: the build step drops their `import PushCore` /
+# `import PushCrypto` lines. Its `package` declarations need a package name, and its
+# `import CLoopbackShim` (header-only) finds the module map that the build step below
+# writes into Fuzz/out/modules/.
+LOOPBACK="Sources/PushCore/*.swift Sources/PushCrypto/*.swift Sources/LoopbackHTTP/*.swift Sources/LoopbackHTTP/*/*.swift Fuzz/Support/*.swift"
 LOOPBACK_FLAGS="-package-name PushContracts -I $root/Fuzz/out/modules"
 # sources: globs relative to the package root, compiled together with Fuzz/<TARGET>/main.swift.
 # corpus:  folder name under Fuzz/corpus/.
@@ -107,14 +109,18 @@ module CLoopbackShim {
 }
 MODULEMAP
 mv -f "$modulemap_tmp" "$root/Fuzz/out/modules/module.modulemap"
+rm -rf "$out/src"
 swift_files=()
 c_objects=()
 for pattern in ${SOURCES[$target]}; do
     for file in $root/$pattern; do
         case "$file" in
-            # The admin API decodes JSON with Contracts' JSONReader, a module the LoopbackHTTP
-            # fuzz binaries do not build; no target reaches it (JSONReader has its own target).
-            "$root"/Sources/LoopbackHTTP/Admin/*) ;;
+            "$root"/Sources/*.swift)
+                # A copy without the imports of the layers compiled into this same module.
+                copy="$out/src/${file#"$root"/Sources/}"
+                mkdir -p "$(dirname "$copy")"
+                grep -v -E '^import (PushCore|PushCrypto)$' "$file" > "$copy"
+                swift_files+=("$copy") ;;
             *.swift) swift_files+=("$file") ;;
             *.c)
                 object="$out/$(basename "$file" .c).o"

@@ -1,5 +1,5 @@
+import PushCore
 import Foundation
-import LoopbackHTTP
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

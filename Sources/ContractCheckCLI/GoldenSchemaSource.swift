@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import LoopbackHTTP
+import PushCore
 
 /// Where `contract-check breaking --against` reads the old schemas: a folder, or
 /// `git:REF:PATH` (a folder at a commit, read through `git ls-tree` and `git show`).

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackHTTP
+import PushCore
 
 /// Writes `serve`'s live log off the request path. A fake's loop thread hands over a line
 /// unformatted (a closure holding the journal entry: a lock and an append), and a dedicated

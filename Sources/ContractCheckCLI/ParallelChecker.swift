@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LoopbackHTTP
+import PushCore
 
 /// Checks files on every core, returning reports in the jobs' order, so output stays
 /// deterministic however the work is scheduled.

@@ -4,6 +4,8 @@ import Contracts
 import FakeAPNs
 import FakeBackend
 import PushScenarios
+import FakeSupport
+import PushCore
 
 extension ServeCommand {
     /// What `serve` adds around the fakes for local development: the coloured live log,

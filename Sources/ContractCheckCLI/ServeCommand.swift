@@ -1,3 +1,5 @@
+import FakeSupport
+import PushCore
 import Contracts
 import LoopbackHTTP
 import Foundation

@@ -2,7 +2,7 @@ import Foundation
 import Contracts
 import FakeAPNs
 import FakeBackend
-import LoopbackHTTP
+import FakeSupport
 
 /// The live log of `contract-check serve`: one line per request to either fake — the time
 /// (UTC), the fake, then that fake's journal log line (method, path, status, then the

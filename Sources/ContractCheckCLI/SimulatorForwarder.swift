@@ -1,7 +1,7 @@
 import Foundation
 import Dispatch
 import Contracts
-import LoopbackHTTP
+import PushCore
 
 /// `--forward-to-simulator BUNDLE_ID`: writes each push FakeAPNs accepted as a `.apns` file
 /// (the payload plus "Simulator Target Bundle", so it passes the `apns-file` contract) and

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCore
 
 /// A command line that cannot be run as written: an unknown subcommand or option, a missing
 /// or malformed value. Printed as `Error: … / Usage: …` and exits 64.

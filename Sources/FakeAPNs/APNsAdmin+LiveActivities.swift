@@ -1,5 +1,5 @@
 import Contracts
-import LoopbackHTTP
+import FakeSupport
 
 extension APNsAdmin {
     /// `GET /apns/live-activities`: every device with a push-to-start token or activities.

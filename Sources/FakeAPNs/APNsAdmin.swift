@@ -1,6 +1,6 @@
 import Contracts
 import Foundation
-import LoopbackHTTP
+import FakeSupport
 
 /// The bodies of FakeAPNs' admin routes (``FakeAPNs/adminRoutes``); ``AdminAPI`` decodes and
 /// encodes them. Request bodies are `Codable` so the shared decoder can tell unknown keys.

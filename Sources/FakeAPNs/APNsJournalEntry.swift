@@ -1,6 +1,7 @@
 import Foundation
 import Contracts
 import LoopbackHTTP
+import FakeSupport
 
 /// One request FakeAPNs received, with its verdict.
 public struct APNsJournalEntry: Sendable, Hashable {

@@ -1,4 +1,3 @@
-import LoopbackHTTP
 
 /// A push request that passed the request-local checks, with its headers read.
 public struct APNsPushRequest: Sendable, Hashable {

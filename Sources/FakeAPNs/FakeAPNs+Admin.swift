@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import FakeSupport
 
 extension FakeAPNs {
     /// The admin routes for this fake, under `/apns/`: journal, deliveries, device tokens,

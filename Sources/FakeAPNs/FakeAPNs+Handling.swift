@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import LoopbackHTTP
+import FakeSupport
 
 extension FakeAPNs {
     /// Answers one request as APNs would, applying its effect (delivery, journal, waits).

@@ -1,5 +1,6 @@
 import Contracts
 import LoopbackHTTP
+import FakeSupport
 
 /// A Live Activity push's body as the fake read it, outside the lock: its contract verdict
 /// and what the device reads from it.

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import PushCore
 
 extension FakeAPNs {
     /// Starts FakeAPNs on loopback: HTTP/1.1 and HTTP/2 cleartext (prior knowledge) on one

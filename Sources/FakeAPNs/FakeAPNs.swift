@@ -1,6 +1,8 @@
 import LoopbackHTTP
 import Contracts
 import Foundation
+import FakeSupport
+import PushCore
 
 /// Apple's push provider API (`POST /3/device/<token>`) as a loopback fake, with provider
 /// tokens, a device-token registry, throttling, faults and a simulated device per token.

@@ -1,4 +1,5 @@
 import LoopbackHTTP
+import FakeSupport
 
 /// What a sender's payload contract violations do.
 public enum PayloadContractMode: String, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCore
 
 /// Why a FakeAPNs call failed. Compare with the static members.
 public struct FakeAPNsError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {

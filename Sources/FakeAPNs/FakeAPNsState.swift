@@ -1,5 +1,6 @@
+import PushCore
 import Contracts
-import LoopbackHTTP
+import FakeSupport
 
 /// Everything FakeAPNs remembers, behind one lock (STYLE 7).
 struct FakeAPNsState {

@@ -1,5 +1,5 @@
 import Contracts
-import LoopbackHTTP
+import FakeSupport
 
 /// The Live Activities of FakeAPNs' simulated devices: each device's push-to-start token and
 /// activities, and every activity's state, history and priority-10 budget. Part of

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCore
 
 /// Remembers the inspection of recent payloads, so a fan-out (one notification sent to many
 /// device tokens, byte for byte the same payload) is parsed and checked once.

@@ -2,6 +2,7 @@
 // The checks that need state (registered keys, the clock, the connection's last token)
 // belong to the APNs validation; this only says whether the token is well formed.
 import Contracts
+import PushCrypto
 
 /// A well-formed provider token, not yet verified.
 package struct DecodedProviderToken: Sendable, Hashable {

@@ -3,6 +3,7 @@
 // "iat": issue time in seconds}.
 import Contracts
 import Foundation
+import PushCrypto
 
 /// Mints and decodes APNs provider tokens (ES256 JWTs).
 ///

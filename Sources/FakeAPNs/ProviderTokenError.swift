@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCore
 
 // Why a provider token could not be decoded. FakeAPNs answers every one of these with
 // 403 InvalidProviderToken; the description goes to the journal so a test sees why.

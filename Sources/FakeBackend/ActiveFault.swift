@@ -1,4 +1,5 @@
-import LoopbackHTTP
+import PushCore
+import FakeSupport
 
 /// A plan in force: what is left of its count, and its random stream.
 struct ActiveFault: Sendable {

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import FakeSupport
 
 /// When a fault strikes: which endpoint (or all), and for the next N requests or with a
 /// seeded probability.

@@ -1,6 +1,6 @@
 import Foundation
 import Contracts
-import LoopbackHTTP
+import FakeSupport
 
 /// One request the backend received, whatever became of it.
 ///

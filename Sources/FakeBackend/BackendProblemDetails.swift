@@ -1,6 +1,7 @@
 import LoopbackHTTP
 import Foundation
 import Contracts
+import FakeSupport
 
 /// An RFC 9457 problem document (`application/problem+json`), the body of every error the
 /// backend answers, with the contract violations that caused a 400.

@@ -1,6 +1,6 @@
 import Foundation
 import Contracts
-import LoopbackHTTP
+import FakeSupport
 
 /// Everything mutable in a FakeBackend, kept in one lock-protected box.
 struct BackendStore {

@@ -1,5 +1,6 @@
 import LoopbackHTTP
 import Foundation
+import FakeSupport
 
 extension AdminAPI {
     /// An admin API with `backend`'s routes (``FakeBackend/adminRoutes``).

@@ -1,6 +1,7 @@
 import LoopbackHTTP
 import Foundation
 import Contracts
+import FakeSupport
 
 extension FakeBackend {
     /// How a FakeBackend starts: where it listens, who may call it, and what it keeps.

@@ -1,6 +1,7 @@
 import LoopbackHTTP
 import Foundation
 import Contracts
+import FakeSupport
 
 extension FakeBackend {
     /// Answers one request: routing, faults, authentication, contract checks, then the

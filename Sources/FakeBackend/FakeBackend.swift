@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import Contracts
+import PushCore
 
 /// A fake of the app's backend on a loopback port: it checks every request against the
 /// contracts, remembers devices and opens, keeps a journal, and can be scripted to have a

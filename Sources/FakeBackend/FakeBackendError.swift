@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCore
 
 /// Why a FakeBackend call failed: a wait that timed out, or a server that could not start.
 public struct FakeBackendError: Error, Sendable, Equatable, CustomStringConvertible, CodedError {

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackHTTP
+import FakeSupport
 
 /// A snapshot of everything the backend holds, for assertions and `waitFor` conditions.
 /// A value: it never changes after it is taken.

@@ -1,5 +1,5 @@
-import LoopbackHTTP
+import FakeSupport
 
 /// The clock FakeBackend stamps journal entries, devices and opens with; the same type as
 /// FakeAPNs' and PushScenarios', so one instance drives them all.
-public typealias PushClock = LoopbackHTTP.PushClock
+public typealias PushClock = FakeSupport.PushClock

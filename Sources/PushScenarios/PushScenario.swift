@@ -1,8 +1,8 @@
-import LoopbackHTTP
 import Foundation
 import Contracts
 import FakeAPNs
 import FakeBackend
+import FakeSupport
 
 /// The four bad days of DESIGN, each an end-to-end run of your client and sender against
 /// FakeBackend and FakeAPNs on loopback, checked from what the user would see.

@@ -2,6 +2,7 @@ import Foundation
 import Contracts
 import FakeAPNs
 import FakeBackend
+import FakeSupport
 
 /// Everything an adapter needs to reach the fakes of one scenario run: where they listen,
 /// the accounts' bearer tokens, the device token, the topic and the provider-token key.

@@ -1,6 +1,6 @@
+@testable import PushCore
 import Foundation
 import Testing
-import LoopbackHTTP
 @testable import ContractCheckCLI
 
 /// `serve`'s live log is written off the request path in batches, yet stays live: a line

@@ -1,7 +1,7 @@
+@testable import PushCore
 import Foundation
 import Testing
 @testable import ContractCheckCLI
-import LoopbackHTTP
 
 /// The live log's `HH:MM:SS.mmm` (UTC), computed from the milliseconds since 1970 on every
 /// request line, against the C library's `gmtime_r` it replaced.

@@ -1,6 +1,6 @@
+@testable import PushCore
 import Testing
 @testable import Contracts
-import LoopbackHTTP
 
 /// The reader never traps, and what it reads it reads faithfully.
 @Suite struct JSONReaderRobustnessTests {

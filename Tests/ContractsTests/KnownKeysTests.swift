@@ -1,5 +1,5 @@
+@testable import PushCore
 @testable import Contracts
-import LoopbackHTTP
 import Testing
 
 /// The parser's known keys (v1 member names read without building a String) against the

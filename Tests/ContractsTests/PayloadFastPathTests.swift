@@ -1,5 +1,5 @@
+@testable import PushCore
 @testable import Contracts
-import LoopbackHTTP
 import Testing
 
 /// The payload contract's clean check (``SchemaAdmission`` and ``PayloadRules/allHold``)

@@ -1,5 +1,5 @@
+@testable import PushCore
 import Contracts
-import LoopbackHTTP
 import Testing
 
 /// Whatever a client sends, validation returns violations and never traps.

@@ -1,3 +1,5 @@
+@testable import FakeSupport
+@testable import PushCrypto
 import Contracts
 import LoopbackHTTP
 import Foundation

@@ -1,5 +1,5 @@
+@testable import PushCrypto
 import Contracts
-import LoopbackHTTP
 import FakeAPNs
 import Testing
 

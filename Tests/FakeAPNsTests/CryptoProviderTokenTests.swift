@@ -1,5 +1,6 @@
+@testable import PushCore
+@testable import PushCrypto
 import Contracts
-import LoopbackHTTP
 import FakeAPNs
 import Foundation
 import Testing

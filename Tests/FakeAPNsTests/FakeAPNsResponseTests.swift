@@ -1,3 +1,4 @@
+@testable import PushCore
 import Contracts
 import LoopbackHTTP
 import Foundation

@@ -1,5 +1,5 @@
+@testable import PushCore
 import Contracts
-import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs

@@ -1,5 +1,4 @@
 import Contracts
-import LoopbackHTTP
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

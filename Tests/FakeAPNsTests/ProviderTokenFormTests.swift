@@ -1,3 +1,4 @@
+@testable import PushCrypto
 import Contracts
 import LoopbackHTTP
 import Foundation

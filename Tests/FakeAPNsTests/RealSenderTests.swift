@@ -1,5 +1,5 @@
+@testable import FakeSupport
 import Contracts
-import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs

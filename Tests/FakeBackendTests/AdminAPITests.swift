@@ -1,3 +1,4 @@
+@testable import FakeSupport
 import Contracts
 import LoopbackHTTP
 import Foundation

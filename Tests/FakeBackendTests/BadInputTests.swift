@@ -1,5 +1,4 @@
 import Contracts
-import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeBackend

@@ -1,3 +1,5 @@
+@testable import FakeSupport
+@testable import PushCore
 import Contracts
 import Foundation
 import LoopbackHTTP

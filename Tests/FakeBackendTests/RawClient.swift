@@ -1,3 +1,4 @@
+@testable import LoopbackHTTP
 import Foundation
 #if canImport(Glibc)
 import Glibc

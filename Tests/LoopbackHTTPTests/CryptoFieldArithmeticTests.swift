@@ -1,6 +1,6 @@
 // The Montgomery arithmetic against values computed independently (Python integers), with
 // the carry-heavy edges: p − 1, n − 1, 2^255, values that wrap, inputs ≥ the modulus.
-import LoopbackHTTP
+@testable import PushCrypto
 import Testing
 
 @Suite struct CryptoFieldArithmeticTests {

@@ -1,5 +1,5 @@
+@testable import PushCrypto
 import Foundation
-@testable import LoopbackHTTP
 import Testing
 
 /// RSASSA-PSS (SHA-256, MGF1-SHA256, 32-byte salt) verification: Wycheproof's vectors, keys

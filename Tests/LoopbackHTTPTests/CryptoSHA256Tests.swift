@@ -1,4 +1,4 @@
-import LoopbackHTTP
+@testable import PushCrypto
 import Testing
 
 @Suite struct CryptoSHA256Tests {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import LoopbackHTTP
 
 /// curl as a real peer (installed by scripts/install-peers.sh; `apt-get install curl`).
 /// Skipped with a note when curl is absent.

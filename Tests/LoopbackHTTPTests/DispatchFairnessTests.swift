@@ -1,3 +1,4 @@
+@testable import PushCore
 import Foundation
 import Testing
 @testable import LoopbackHTTP

@@ -1,3 +1,4 @@
+@testable import PushCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+@testable import PushCore
+@testable import PushCrypto
 import Foundation
 import Dispatch
 import Testing

@@ -1,3 +1,4 @@
+@testable import PushCrypto
 import Foundation
 import Testing
 @testable import LoopbackHTTP

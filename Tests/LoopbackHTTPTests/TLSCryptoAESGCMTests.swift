@@ -1,4 +1,4 @@
-import LoopbackHTTP
+@testable import PushCrypto
 import Testing
 
 /// AES-128-GCM against the test cases of the GCM specification (McGrew and Viega, "The

@@ -1,5 +1,5 @@
+@testable import PushCrypto
 import Foundation
-import LoopbackHTTP
 import Testing
 
 /// The test CA's certificates: structure and signatures checked with our own DER reader

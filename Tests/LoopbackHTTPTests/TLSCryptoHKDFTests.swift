@@ -1,4 +1,4 @@
-import LoopbackHTTP
+@testable import PushCrypto
 import Testing
 
 /// RFC 5869 Appendix A.1–A.3, the HMAC-SHA-256 cases: PRK from Extract and OKM from Expand,

@@ -1,5 +1,5 @@
+@testable import PushCrypto
 import Foundation
-import LoopbackHTTP
 import Testing
 
 /// Key agreement and signatures checked against a real peer, the `openssl` command line

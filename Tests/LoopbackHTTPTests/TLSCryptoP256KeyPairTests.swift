@@ -1,4 +1,4 @@
-import LoopbackHTTP
+@testable import PushCrypto
 import Testing
 
 /// P-256 ECDH against RFC 5903 §8.1 and the key pair's ECDSA signatures against the ECDSA

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+@testable import PushCrypto
 import Testing
 
 /// RFC 7748 §5.2 (the two single-shot vectors, and the iterated function after 1 and 1,000

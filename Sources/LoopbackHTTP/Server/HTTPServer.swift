@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PushCore
 
 /// An event-driven HTTP/1.1 server on loopback, one thread per server, around a handler.
 ///

@@ -1,3 +1,4 @@
+import PushCore
 /// Response bytes held for peers that have not read them (unwritten socket output, and
 /// HTTP/2 DATA waiting for flow-control window) across every connection of every server
 /// that shares this budget; ``shared`` is the process's.

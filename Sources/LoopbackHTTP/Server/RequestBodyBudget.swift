@@ -1,3 +1,4 @@
+import PushCore
 /// Request-body bytes buffered (received, not yet handed to a handler) across every
 /// connection of every server that shares this budget; ``shared`` is the process's.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import PushCore
 
 /// A request from another thread to a server's loop thread.
 package enum ServerCommand: Sendable {

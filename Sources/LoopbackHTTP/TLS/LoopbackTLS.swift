@@ -1,4 +1,6 @@
 import Foundation
+import PushCore
+import PushCrypto
 
 /// Test-only TLS for the loopback fakes: a certificate authority of our own and a leaf it
 /// signs for `localhost`, `127.0.0.1`, `::1` and Apple's push hosts, so an unmodified sender

@@ -1,3 +1,4 @@
+import PushCore
 /// The alert descriptions this server sends (RFC 8446 §6.2); the names are the RFC's.
 package enum TLSAlertDescription: UInt8, Sendable, Hashable {
     case closeNotify = 0

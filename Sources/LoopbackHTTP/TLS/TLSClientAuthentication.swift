@@ -5,6 +5,7 @@
 // recorded in ``TLSClientCertificate/trust`` so the application answers as APNs does
 // (403 BadCertificate) rather than with an alert.
 import Foundation
+import PushCrypto
 
 /// Asks TLS clients for a certificate, and what to trust it against. Off unless set on
 /// ``TLSServerIdentity/clientAuthentication``.
@@ -108,9 +109,9 @@ package final class TLSClientCertificate: Sendable, Hashable {
     package var subjectCommonName: String? { certificate.subjectAttribute(DEROID.commonName) }
 
     /// Apple's topics extension, 1.2.840.113635.100.6.3.6.
-    package static let appleTopicsExtension = "1.2.840.113635.100.6.3.6"
+    package static let appleTopicsExtension = ApplePushEnvironment.topicsExtension
     /// Apple's development-environment marker, 1.2.840.113635.100.6.3.1.
-    package static let appleDevelopmentExtension = "1.2.840.113635.100.6.3.1"
+    package static let appleDevelopmentExtension = ApplePushEnvironment.developmentMarker
     /// Apple's production-environment marker, 1.2.840.113635.100.6.3.2.
-    package static let appleProductionExtension = "1.2.840.113635.100.6.3.2"
+    package static let appleProductionExtension = ApplePushEnvironment.productionMarker
 }

@@ -1,3 +1,4 @@
+import PushCrypto
 /// The TLS 1.3 key schedule for TLS_AES_128_GCM_SHA256 without PSK (RFC 8446 §7.1): from the
 /// (EC)DHE shared secret and transcript hashes to traffic secrets, keys, IVs and Finished MACs.
 ///

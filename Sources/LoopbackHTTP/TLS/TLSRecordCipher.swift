@@ -1,3 +1,4 @@
+import PushCrypto
 /// One direction's record protection (RFC 8446 §5.2–5.3): AES-128-GCM under a traffic
 /// secret's key, the per-record nonce (IV xor sequence number) and the record header as AAD.
 struct TLSRecordCipher {

@@ -1,4 +1,5 @@
 import Foundation
+import PushCrypto
 
 extension TLSServerConnection {
     /// The signature schemes a client certificate may prove itself with, offered in the

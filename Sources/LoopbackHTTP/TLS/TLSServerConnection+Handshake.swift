@@ -1,3 +1,4 @@
+import PushCrypto
 extension TLSServerConnection {
     /// Answers a ClientHello: a HelloRetryRequest when no key share is usable, else the
     /// whole server flight (ServerHello, then EncryptedExtensions, Certificate,

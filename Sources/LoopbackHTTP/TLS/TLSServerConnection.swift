@@ -1,3 +1,4 @@
+import PushCrypto
 /// What the TLS layer asks its owner to do, in order.
 package enum TLSEvent: Sendable, Equatable {
     /// Send these bytes (whole records) to the peer.

@@ -1,3 +1,4 @@
+import PushCrypto
 /// What a TLS server presents: its certificate chain (leaf first, DER) and the leaf's P-256
 /// private key, which signs the handshake (ecdsa_secp256r1_sha256).
 ///

@@ -1,3 +1,4 @@
+import LoopbackHTTP
 /// The fakes' admin API: a small JSON HTTP API, served on its own port by `contract-check
 /// serve`, to read what a fake recorded and script its faults from outside the process.
 ///

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCrypto
 
 // Reading and writing public keys as SubjectPublicKeyInfo (RFC 5280 / RFC 5480).
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 
 /// The one clock FakeBackend, FakeAPNs and the scenarios read: journal times, device and
 /// open stamps, provider-token ages, `apns-expiration`, throttle windows and budgets.

@@ -1,3 +1,4 @@
+import LoopbackHTTP
 /// How both fakes write a request on one log line, so a backend line and an APNs line name
 /// the same device token the same way.
 ///

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCrypto
 
 // Conversion between JWS's raw r ‖ s signatures and the DER form OpenSSL and most X.509
 // tooling produce (`openssl dgst -sign`), so signatures from other tools can be checked.

@@ -5,7 +5,7 @@
 ///
 /// Compare with the static members (`error == .malformedDER`); `detail` says what was found
 /// (a label, an OID, where the structure broke) and `description` a whole sentence.
-package struct CryptoEncodingError: CodedError, Hashable, Sendable {
+package struct CryptoEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds; `==` compares these.
     package enum Code: Hashable, Sendable {
         case notPEM, invalidBase64, encryptedPEM, malformedDER, unsupportedAlgorithm, unsupportedCurve,
@@ -67,4 +67,10 @@ package struct CryptoEncodingError: CodedError, Hashable, Sendable {
             "\(detail) — the files do not belong together"
         }
     }
+
+    // The shape of PushCore's `CodedError`, written out because this module depends on
+    // nothing: equal and hashed on the kind alone, described by the message.
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package var description: String { message }
 }

@@ -1,3 +1,4 @@
+@testable import FakeSupport
 import Foundation
 import Testing
 @testable import LoopbackHTTP

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// The one builder of `application/problem+json` answers (RFC 9457): FakeBackend's API
 /// errors (`BackendProblemDetails`) and every admin route's errors (``AdminAPI/problem(status:detail:headers:)``)

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCrypto
 
 // The provider's private key: signs JWT provider tokens the way a real APNs sender does.
 

@@ -1,5 +1,6 @@
+@testable import FakeSupport
+@testable import PushCore
 import Testing
-@testable import LoopbackHTTP
 
 /// `LogText` builds every live-log line on the request path from bytes; these pin it to the
 /// plain `Character` version it replaced (kept below as the reference) and to examples.

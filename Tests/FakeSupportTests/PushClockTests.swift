@@ -1,6 +1,6 @@
+@testable import FakeSupport
 import Foundation
 import Testing
-@testable import LoopbackHTTP
 
 /// The one clock of both fakes and the scenarios: which kinds stand still, which skip sleeps.
 @Suite struct PushClockTests {

@@ -8,12 +8,19 @@ import Foundation
 package enum ApplePushEnvironment: String, Sendable, Hashable, CaseIterable {
     case development, production, both
 
+    /// Apple's topics extension, 1.2.840.113635.100.6.3.6 (dotted).
+    package static let topicsExtension = "1.2.840.113635.100.6.3.6"
+    /// Apple's development-environment marker, 1.2.840.113635.100.6.3.1 (dotted).
+    package static let developmentMarker = "1.2.840.113635.100.6.3.1"
+    /// Apple's production-environment marker, 1.2.840.113635.100.6.3.2 (dotted).
+    package static let productionMarker = "1.2.840.113635.100.6.3.2"
+
     /// The marker extensions' OIDs (dotted) this environment sets.
     package var markerOIDs: [String] {
         switch self {
-        case .development: [TLSClientCertificate.appleDevelopmentExtension]
-        case .production: [TLSClientCertificate.appleProductionExtension]
-        case .both: [TLSClientCertificate.appleDevelopmentExtension, TLSClientCertificate.appleProductionExtension]
+        case .development: [ApplePushEnvironment.developmentMarker]
+        case .production: [ApplePushEnvironment.productionMarker]
+        case .both: [ApplePushEnvironment.developmentMarker, ApplePushEnvironment.productionMarker]
         }
     }
 }
@@ -48,34 +55,6 @@ extension TestCertificateAuthority {
         return DERWriter.element(DERTag.sequence, entries.flatMap { name, kind in
             DERWriter.utf8String(name) + DERWriter.sequence(DERWriter.utf8String(kind))
         })
-    }
-}
-
-extension TLSClientCertificate {
-    /// The topics the certificate's Apple topics extension names (the UTF8Strings at its top
-    /// level), in order; empty if the extension is absent or unreadable. A certificate with
-    /// only a UID (older, single-topic certificates) names its topic through ``subjectUserID``.
-    package var appleTopics: [String] {
-        guard let value = certificate.extensionValue(Self.appleTopicsExtension) else { return [] }
-        var outer = DERReader(value)
-        guard var list = try? DERReader(outer.read(DERTag.sequence, "topics SEQUENCE")) else { return [] }
-        var topics: [String] = []
-        while let tag = list.peekTag, let contents = try? list.read(tag, "topic") {
-            if tag == 0x0c { topics.append(String(decoding: contents, as: UTF8.self)) }
-        }
-        return topics
-    }
-
-    /// Which environments the Apple markers name: nil when the certificate has neither.
-    package var appleEnvironment: ApplePushEnvironment? {
-        let development = certificate.extensionValue(Self.appleDevelopmentExtension) != nil
-        let production = certificate.extensionValue(Self.appleProductionExtension) != nil
-        switch (development, production) {
-        case (true, true): return .both
-        case (true, false): return .development
-        case (false, true): return .production
-        case (false, false): return nil
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import LoopbackHTTP
 
 /// A JSON body an admin route reads: `Decodable`, plus the members it knows, so the shared
 /// decoder can name every unknown or misspelt member (with a did-you-mean) instead of

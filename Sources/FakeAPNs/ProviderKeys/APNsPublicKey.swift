@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCrypto
 
 // The provider's public key, which the fake registers per key id to verify provider tokens.
 

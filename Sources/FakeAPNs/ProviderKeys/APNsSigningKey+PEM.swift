@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import PushCrypto
 
 // Reading and writing signing keys: Apple's .p8 (PKCS#8, RFC 5208) with an ECPrivateKey
 // (SEC1 / RFC 5915) inside, and bare SEC1 `EC PRIVATE KEY` files as OpenSSL writes them.

@@ -1,4 +1,6 @@
 import Foundation
+import LoopbackHTTP
+import PushCore
 
 /// An ``AdminAPI`` listening on its own loopback port, apart from the fakes' ports, so
 /// that taking a fake offline leaves the admin API reachable.

@@ -1,4 +1,5 @@
-import LoopbackHTTP
+import PushCore
+import PushCrypto
 
 // Why a key (PEM, DER, raw bytes) could not be read. Equality is on the kind of problem;
 // the description carries the details and what to do about them.
