@@ -27,13 +27,7 @@ let package = Package(
         .target(name: "PushScenarios", dependencies: ["PushCore", "Contracts", "FakeSupport", "FakeBackend", "FakeAPNs"]),
         .target(name: "ContractCheckCLI", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport", "FakeBackend", "FakeAPNs", "PushScenarios"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
-        // Benchmark-only server (Benchmarks/h2.sh); not a product.
-        .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "Benchmarks/EchoServer"),
-        // Benchmark-only server (Benchmarks/apns.sh); not a product.
-        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs", "LoopbackHTTP", "FakeSupport"], path: "Benchmarks/FakeAPNsServer"),
-        // Benchmark-only h2c load client, a different payload on every push (Benchmarks/apns.sh); not a product.
-        .executableTarget(name: "apns-load", dependencies: ["Contracts", "LoopbackHTTP", "PushCrypto"], path: "Benchmarks/APNsLoad"),
-        .executableTarget(name: "backend-start-benchmark", dependencies: ["FakeBackend", "LoopbackHTTP", "FakeSupport"], path: "Benchmarks/BackendStart"),
+        // The benchmark executables are a package of their own: Benchmarks/Package.swift.
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "PushCore"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "PushCore", "PushCrypto", "FakeSupport"]),
         .testTarget(name: "FakeSupportTests", dependencies: ["FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),

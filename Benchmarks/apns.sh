@@ -27,7 +27,7 @@ source Benchmarks/h2-common.sh
 write_apns_payload "$WORK/payload"
 
 start_fake_apns_bench
-swift build -c release --product apns-load >&2
+swift build -c release --package-path Benchmarks --product apns-load >&2
 
 start_nginx_h2c 200
 

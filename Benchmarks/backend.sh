@@ -30,9 +30,10 @@ done
 
 echo "building release binaries…"
 swift build -c release --product contract-check >/dev/null
-swift build -c release --product backend-start-benchmark >/dev/null
-swift build -c release --product loopback-echo-server >/dev/null
+swift build -c release --package-path Benchmarks --product backend-start-benchmark >/dev/null   # Benchmarks/Package.swift
+swift build -c release --package-path Benchmarks --product loopback-echo-server >/dev/null
 BIN="$(swift build -c release --show-bin-path)"
+BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 WORK="$(mktemp -d)"
 SERVE_PIDS=""
@@ -91,7 +92,7 @@ start_serve defaults epoll
 start_serve quiet epoll --quiet --no-apns
 start_serve poll poll --quiet --no-apns
 
-"$BIN/loopback-echo-server" >"$WORK/echo.log" 2>&1 &
+"$BENCH_BIN/loopback-echo-server" >"$WORK/echo.log" 2>&1 &
 SERVE_PIDS="$SERVE_PIDS $!"
 for _ in $(seq 1 100); do grep -q '^listening' "$WORK/echo.log" && break; sleep 0.1; done
 BACKEND_echo="$(sed -n 's/^listening //p' "$WORK/echo.log")"
@@ -180,4 +181,4 @@ if before > 1.5 or after > 3.5:
 PY
 
 echo
-"$BIN/backend-start-benchmark" 200
+"$BENCH_BIN/backend-start-benchmark" 200

@@ -23,7 +23,9 @@
 # DURATION, every one answered 200 (the script fails otherwise), so the count is exact; the
 # whole process is divided by it, and the inclusive cost of FakeAPNs.handle (validation,
 # payload contract, journal, response) per push is printed as a second line. Build both
-# first: swift build -c release --product fake-apns-bench-server (and --product apns-load).
+# first, in the benchmark package (Benchmarks/Package.swift):
+# swift build -c release --package-path Benchmarks --product fake-apns-bench-server (and
+# --product apns-load); `echo` likewise needs loopback-echo-server.
 # BINARY defaults to the release build; CALLGRIND_OUT=file keeps the profile
 # (callgrind_annotate file).
 #
@@ -32,7 +34,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE="${1:-serve}"
 DURATION="${DURATION:-20s}"
-BIN_DIR="$(swift build -c release --show-bin-path)"
+BIN_DIR="$(swift build -c release --show-bin-path)"                              # contract-check
+BENCH_BIN_DIR="$(swift build -c release --package-path Benchmarks --show-bin-path)"   # the rest
 WORK="$(mktemp -d)"
 PID=""
 cleanup() { [ -n "$PID" ] && kill -TERM "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
@@ -70,7 +73,7 @@ serve|log|handler|defaults)
     ;;
 echo|apns)
     # Both print `listening URL`; fake-apns-bench-server then `token JWT`, its last line.
-    BINARY="${2:-$BIN_DIR/$([ "$MODE" = echo ] && echo loopback-echo-server || echo fake-apns-bench-server)}"
+    BINARY="${2:-$BENCH_BIN_DIR/$([ "$MODE" = echo ] && echo loopback-echo-server || echo fake-apns-bench-server)}"
     last="$([ "$MODE" = echo ] && echo listening || echo token)"
     valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
     PID=$!
@@ -83,8 +86,8 @@ esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
 if [ "$MODE" = apns ]; then
-    LOAD="$BIN_DIR/apns-load"
-    [ -x "$LOAD" ] || { echo "Error: build apns-load first: swift build -c release --product apns-load" >&2; exit 1; }
+    LOAD="$BENCH_BIN_DIR/apns-load"
+    [ -x "$LOAD" ] || { echo "Error: build apns-load first: swift build -c release --package-path Benchmarks --product apns-load" >&2; exit 1; }
     # One apns-load run: 2,000 warm-up pushes (every one answered, so nothing is in flight
     # after them), a pause while the counters are zeroed, then the counted pushes on the same
     # connections (no connection setup or provider token verification among them).

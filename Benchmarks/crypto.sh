@@ -1,12 +1,28 @@
 #!/bin/sh
-# Times ES256 sign/verify with the FakeAPNs crypto sources compiled -O (whole module), so the
-# figure is a release build's without building the whole package in release mode.
+# Times ES256 sign/verify with the crypto sources compiled -O (whole module), so the figure is
+# a release build's without building the whole package in release mode. The sources are the
+# ones a provider token goes through: PushCore, PushCrypto, FakeAPNs' key types
+# (ProviderKeys/, less ECDSASignatureDER.swift, whose name PushCrypto also declares and which
+# no timed path calls) and ProviderToken.swift, compiled as one module: each copy drops its
+# `import PushCore` / `import PushCrypto` line (as Fuzz/run.sh does). ProviderToken.swift
+# quotes the ids with Contracts' JSONTreeWriter, so Contracts is compiled first, -O, as a
+# module of its own (nothing timed but that quoting calls into it).
 # Usage: Benchmarks/crypto.sh
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${TMPDIR:-/tmp}/crypto-benchmark-$$
-trap 'rm -f "$out"' EXIT
-swiftc -O -wmo -package-name PushContracts -module-name CryptoBenchmark \
-    "$root"/Sources/FakeAPNs/Crypto/*.swift "$root"/Sources/FakeAPNs/ProviderToken.swift \
-    "$root"/Benchmarks/CryptoBenchmark/main.swift -o "$out"
-"$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/crypto-benchmark.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/sources" "$work/modules"
+# shellcheck disable=SC2046  # the file list is split on purpose (no spaces in Sources/ paths)
+swiftc -O -wmo -parse-as-library -package-name PushContracts -module-name Contracts -swift-version 6 \
+    -emit-module -emit-module-path "$work/modules/Contracts.swiftmodule" \
+    -emit-library -static -o "$work/libContracts.a" $(find "$root/Sources/Contracts" -name '*.swift' | sort)
+for file in "$root"/Sources/PushCore/*.swift "$root"/Sources/PushCrypto/*.swift \
+    "$root"/Sources/FakeAPNs/ProviderKeys/*.swift "$root"/Sources/FakeAPNs/ProviderToken.swift; do
+    [ "$(basename "$file")" = ECDSASignatureDER.swift ] && [ "$(basename "$(dirname "$file")")" = ProviderKeys ] && continue
+    grep -v -E '^import (PushCore|PushCrypto)$' "$file" > "$work/sources/$(basename "$file")"
+done
+swiftc -O -wmo -package-name PushContracts -module-name CryptoBenchmark -swift-version 6 \
+    -I "$work/modules" -L "$work" -lContracts \
+    "$work"/sources/*.swift "$root"/Benchmarks/CryptoBenchmark/main.swift -o "$work/crypto-benchmark"
+"$work/crypto-benchmark"

@@ -66,11 +66,12 @@ CONF
   NGINX_URL="$scheme://127.0.0.1:$port"
 }
 
-# start_fake_apns_bench [--tls]: builds and starts fake-apns-bench-server (release); sets
-# APNS_URL and TOKEN (a fixed valid provider token).
+# start_fake_apns_bench [--tls]: builds and starts fake-apns-bench-server (release, from the
+# benchmark package, Benchmarks/Package.swift); sets APNS_URL and TOKEN (a fixed valid
+# provider token).
 start_fake_apns_bench() {
-  swift build -c release --product fake-apns-bench-server >&2
-  "$(swift build -c release --show-bin-path)/fake-apns-bench-server" "$@" > "$WORK/apns.log" 2>&1 &
+  swift build -c release --package-path Benchmarks --product fake-apns-bench-server >&2
+  "$(swift build -c release --package-path Benchmarks --show-bin-path)/fake-apns-bench-server" "$@" > "$WORK/apns.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 100); do grep -q '^token ' "$WORK/apns.log" 2>/dev/null && break; sleep 0.1; done
   APNS_URL="$(sed -n 's/^listening //p' "$WORK/apns.log")"
@@ -113,7 +114,7 @@ h2load_apns() {
 apns_load() {
   local url="$1" name="$2"
   shift 2
-  "$(swift build -c release --show-bin-path)/apns-load" --port "${url##*:}" --token "$TOKEN" \
+  "$(swift build -c release --package-path Benchmarks --show-bin-path)/apns-load" --port "${url##*:}" --token "$TOKEN" \
     -n "$REQUESTS" -c 8 -m 32 "$@" > "$WORK/$name.out" 2>&1 || true
   h2load_report "$name"
 }

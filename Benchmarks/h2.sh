@@ -18,9 +18,9 @@ source Benchmarks/h2-common.sh
 
 head -c 200 /dev/zero | tr '\0' 'x' > "$WORK/body"
 
-swift build -c release --product loopback-echo-server >&2
+swift build -c release --package-path Benchmarks --product loopback-echo-server >&2   # Benchmarks/Package.swift
 swift build -c release --product contract-check >&2
-BIN="$(swift build -c release --show-bin-path)/loopback-echo-server"
+BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)/loopback-echo-server"
 CONTRACT_CHECK="$(swift build -c release --show-bin-path)/contract-check"
 "$BIN" > "$WORK/ours.log" 2>&1 &
 PIDS+=($!)

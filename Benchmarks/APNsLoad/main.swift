@@ -1,6 +1,6 @@
 // apns-load: an h2c (prior knowledge) load client for Benchmarks/apns.sh's second line, where
-// every push carries a different payload (h2load sends one fixed body). Not a product:
-// `swift build -c release --product apns-load`.
+// every push carries a different payload (h2load sends one fixed body). In the benchmark
+// package: `swift build -c release --package-path Benchmarks --product apns-load`.
 //
 //   apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS]
 //             [--payload FILE] [--timeout SECONDS] [--pause-after N]

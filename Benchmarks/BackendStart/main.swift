@@ -1,6 +1,6 @@
 // Start-to-ready time of FakeBackend.start(): how long a test waits for a fresh backend.
 // Prints the median and percentiles over N starts (default 200); asserts nothing.
-// Run: swift run -c release backend-start-benchmark [N]
+// Run: swift run -c release --package-path Benchmarks backend-start-benchmark [N]
 import LoopbackHTTP
 import Foundation
 import FakeBackend

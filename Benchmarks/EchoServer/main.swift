@@ -1,5 +1,6 @@
 // loopback-echo-server: a LoopbackHTTP server for benchmarks and manual interop runs.
-// Not a product: `swift build -c release --product loopback-echo-server`.
+// In the benchmark package:
+// `swift build -c release --package-path Benchmarks --product loopback-echo-server`.
 //
 //   loopback-echo-server [--port N] [--max-streams N]
 //

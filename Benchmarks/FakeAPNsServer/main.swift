@@ -1,6 +1,6 @@
-// fake-apns-bench-server: FakeAPNs as a process, for Benchmarks/apns.sh. Not a product:
-// `swift build -c release --product fake-apns-bench-server`. (`contract-check serve
-// --apns-port` is the user-facing way to run FakeAPNs.)
+// fake-apns-bench-server: FakeAPNs as a process, for Benchmarks/apns.sh. In the benchmark
+// package: `swift build -c release --package-path Benchmarks --product fake-apns-bench-server`.
+// (`contract-check serve --apns-port` is the user-facing way to run FakeAPNs.)
 //
 // Generates a signing key, registers it, accepts any well-formed device token, and prints
 //   listening http://127.0.0.1:PORT

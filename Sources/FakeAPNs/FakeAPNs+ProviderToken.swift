@@ -82,7 +82,7 @@ extension FakeAPNs {
         return nil
     }
 
-    /// Failed tokens remembered per connection (forged tokens, issue 13 vector 6): a client
+    /// Failed tokens remembered per connection (against floods of forged tokens): a client
     /// repeating one costs a string comparison, not a P-256 verification.
     static let failedTokensRemembered = 8
 
@@ -110,7 +110,7 @@ extension FakeAPNs {
     /// Counts one more error of a kind on a connection (`errors` toward `goAwayAfterErrors`,
     /// `tokenFailures` toward `goAwayAfterProviderTokenFailures`); at `limit` the answer
     /// becomes GOAWAY with its body as debug data, as APNs closes connections that keep
-    /// failing (forged tokens: issue 13 vector 6), and the count starts again.
+    /// failing (a flood of forged tokens, say), and the count starts again.
     func countTowardGoAway(_ counter: WritableKeyPath<FakeAPNsState.Connection, Int>, limit: Int, what: String,
                            _ connectionID: UInt64, response: inout HTTPResponse, entry: inout APNsJournalEntry,
                            state s: inout FakeAPNsState) {

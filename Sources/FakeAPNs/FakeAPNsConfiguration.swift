@@ -68,8 +68,8 @@ public struct FakeAPNsConfiguration: Sendable {
     public var goAwayAfterErrors: Int? = nil
     /// Provider tokens refused on one connection (invalid, forged, expired, wrong
     /// environment...) before the fake answers with GOAWAY instead, as APNs closes such
-    /// connections. A client repeating a forged token cannot keep a connection busy
-    /// (issue 13 vector 6); a sender refreshing its token on time never comes near it.
+    /// connections. A client repeating a forged token cannot keep a connection busy;
+    /// a sender refreshing its token on time never comes near it.
     /// nil: never. Counted apart from `goAwayAfterErrors`, which stays off by default so
     /// load tests of error answers (`scripts/soak-apns.sh`) keep their connections.
     public var goAwayAfterProviderTokenFailures: Int? = 100

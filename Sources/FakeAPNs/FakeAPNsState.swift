@@ -2,7 +2,7 @@ import PushCore
 import Contracts
 import FakeSupport
 
-/// Everything FakeAPNs remembers, behind one lock (STYLE 7).
+/// Everything FakeAPNs remembers, behind one lock (`FakeAPNs.state`, a `Locked` box).
 struct FakeAPNsState {
     struct SigningKey {
         var key: any ProviderTokenVerificationKey

@@ -22,7 +22,7 @@ package enum ProblemResponse {
 
     /// `clientText` (a path, a method) as a detail may quote it: at most
     /// ``maxQuotedCharacters`` characters, then `…` when cut, so an answer never grows with
-    /// what the client sent (a 15,000-character path made every 404 15 KB, issue 27).
+    /// what the client sent (unquoted, a 15,000-character path would make every 404 15 KB).
     package static func quoted(_ clientText: some StringProtocol) -> String {
         guard clientText.utf8.count > maxQuotedCharacters, clientText.count > maxQuotedCharacters else { return String(clientText) }
         return clientText.prefix(maxQuotedCharacters) + "…"

@@ -1,6 +1,6 @@
 /// What a connection's protocol state machine asks the I/O shell to do.
 ///
-/// Protocol parsing is a struct state machine (STYLE 6): bytes in, actions out. The
+/// Protocol parsing is a struct state machine: bytes in, actions out. The
 /// server's socket loop performs the actions; codecs never touch a socket, so they are
 /// tested with bytes alone.
 package enum ConnectionAction: Sendable, Equatable {

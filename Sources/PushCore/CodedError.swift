@@ -1,4 +1,4 @@
-/// An error that is a kind and a message (STYLE 3, after swift-nio's and async-http-client's
+/// An error that is a kind and a message (after swift-nio's and async-http-client's
 /// error structs): equal — and, where `Hashable`, hashed — on the kind alone, so a test
 /// compares with a static member (`error == .timedOut`) while the message carries the
 /// details; described by its message. The package's error structs share this one shape.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One lock-protected box for shared mutable state (STYLE 7).
+/// One lock-protected box for shared mutable state, instead of ad-hoc locking.
 ///
 /// `Synchronization.Mutex` needs iOS 18 / macOS 15; the library products must work from
 /// an iOS 17 test target, so this wraps `NSLock` instead. The box is `Sendable` only when

@@ -1,4 +1,4 @@
-/// HTTP/1.1 (and 1.0) on one connection, as a byte-in / action-out state machine (STYLE 6).
+/// HTTP/1.1 (and 1.0) on one connection, as a byte-in / action-out state machine with no I/O.
 ///
 /// Requests are answered strictly in order: one request is dispatched at a time and any
 /// pipelined bytes behind it stay buffered until its response is written. Framing errors

@@ -4,7 +4,7 @@ import PushCore
 
 /// An event-driven HTTP/1.1 server on loopback, one thread per server, around a handler.
 ///
-/// The handler is a plain function from request to response (STYLE 9); this type is the
+/// The handler is a plain function from request to response, callable without a socket; this type is the
 /// thin shell that owns sockets. Each server has its own loop thread, so many servers
 /// can run in one process (parallel tests).
 ///

@@ -14,7 +14,7 @@ package enum ServerCommand: Sendable {
 }
 
 /// What the loop thread and the threads that own an ``HTTPServer`` share: a command
-/// queue, the poller's waker, and counters for tests. One lock-protected box (STYLE 7).
+/// queue, the poller's waker, and counters for tests. One lock-protected box, no other locking.
 package final class ServerControl: Sendable {
     package struct Counters: Sendable, Hashable {
         /// Connections open right now.

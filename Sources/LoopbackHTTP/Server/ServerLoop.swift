@@ -148,8 +148,8 @@ final class ServerLoop {
 
     /// Accepts up to 64 waiting clients per turn. At `maxConnections` each is admitted by
     /// closing a connection idle the longest, all of them found in one pass over the
-    /// connections (issue 13 vector 5: one admission per turn, each scanning 4,096
-    /// connections, left a new client 3 s behind 900 queued connects).
+    /// connections (one admission per turn, each scanning 4,096 connections, would leave a
+    /// new client 3 s behind 900 queued connects).
     func acceptConnections() {
         var evictable: [ServerConnection]?  // the longest idle last
         for _ in 0..<64 {
@@ -202,7 +202,7 @@ final class ServerLoop {
     }
 
     /// One read (at most 64 KiB) per readable connection per turn, so one busy connection
-    /// cannot hold the loop while others wait (issue 13: the loop read 4 × 64 KiB).
+    /// cannot hold the loop while others wait.
     func read(_ connection: ServerConnection) {
         for _ in 0..<1 {
             let count: Int

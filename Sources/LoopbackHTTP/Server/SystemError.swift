@@ -6,7 +6,7 @@ import Darwin
 
 /// A system call that failed: which operation, the `errno` it left, and `strerror`'s text.
 ///
-/// Every system call of the server goes through ``systemCall(_:_:)`` (STYLE 5), so a
+/// Every system call of the server goes through ``systemCall(_:_:)``, which retries `EINTR`, so a
 /// failure always names the call that failed instead of surfacing as a bare `-1`.
 package struct SystemError: Error, Hashable, CustomStringConvertible {
     /// The call that failed, e.g. `"bind(127.0.0.1:8080)"`.

@@ -12,7 +12,7 @@ package enum TLSEvent: Sendable, Equatable {
 }
 
 /// The server side of one TLS 1.3 connection (RFC 8446) as a state machine: record bytes in,
-/// records out and application plaintext out; no sockets (STYLE 6).
+/// records out and application plaintext out; no sockets, so it is tested with bytes alone.
 ///
 /// TLS_AES_128_GCM_SHA256 only; key exchange on x25519 or secp256r1 (with a HelloRetryRequest
 /// when the client's key share is for neither); the server signs with

@@ -5,7 +5,7 @@ import Testing
 @testable import FakeBackend
 
 /// Odd targets and headers a client may send FakeBackend: each gets an answer, none traps.
-@Suite struct ReviewOddInputTests {
+@Suite struct OddTargetAndAuthorizationTests {
     let backend = FakeBackend(configuration: .init(sessions: Requests.sessions))
 
     @Test(arguments: [

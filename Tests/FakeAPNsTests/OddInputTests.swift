@@ -3,38 +3,8 @@ import Foundation
 import Testing
 @testable import FakeAPNs
 
-/// Inputs found in review that used to trap; each must now get an answer.
-@Suite struct ReviewRegressionTests {
-    typealias T = APNsTestbed
-
-    @Test(arguments: ["9223372036854775807", "-9223372036854775808", "9223372036854775000"])
-    func unregisterAtAnExtremeTimeDoesNotTrap(_ at: String) {
-        let bed = T()
-        let answer = AdminRoutesTests.call(bed.fake, "POST", "/apns/tokens/unregister", #"{"token":"\#(T.token)","at":\#(at)}"#)
-        #expect(answer.status.code == 204)
-        #expect(bed.fake.handle(T.push()).status.code == 410)
-    }
-
-    /// In accept-any mode every new token made a device record that was never forgotten.
-    @Test func acceptAnyKeepsABoundedNumberOfImplicitDevices() {
-        let bed = T { $0.acceptAnyDeviceToken = true; $0.maxImplicitDevices = 3 }
-        let tokens = (0..<10).map { String(format: "%064x", 0xC0DE00 + $0) }
-        let watched = tokens[1]
-        _ = bed.fake.deliveries(for: watched)   // a streamed device is kept
-        for token in tokens { #expect(bed.fake.handle(T.push(token: token)).status.code == 200) }
-        let kept = tokens.filter { !bed.fake.deliveredNotifications(for: $0).isEmpty }
-        #expect(kept.count <= 4)
-        #expect(kept.contains(watched))
-        #expect(kept.contains(tokens[9]))
-        #expect(bed.fake.deliveredNotifications(for: tokens[0]).isEmpty)
-        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)   // registered, untouched
-        #expect(bed.fake.handle(T.push()).status.code == 200)
-        #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
-    }
-}
-
 /// Odd paths and headers a client may send: each gets an APNs answer, none traps.
-@Suite struct ReviewOddInputTests {
+@Suite struct OddInputTests {
     typealias T = APNsTestbed
 
     @Test(arguments: [
@@ -57,8 +27,39 @@ import Testing
     }
 }
 
-/// Per-connection records used to grow by one for every connection that ever erred.
-@Suite struct ReviewConnectionRecordTests {
+/// An unregistration at an extreme time gets an answer, not a trap; implicit devices stay bounded.
+@Suite struct ExtremeTimeAndImplicitDeviceTests {
+    typealias T = APNsTestbed
+
+    @Test(arguments: ["9223372036854775807", "-9223372036854775808", "9223372036854775000"])
+    func unregisterAtAnExtremeTimeDoesNotTrap(_ at: String) {
+        let bed = T()
+        let answer = AdminRoutesTests.call(bed.fake, "POST", "/apns/tokens/unregister", #"{"token":"\#(T.token)","at":\#(at)}"#)
+        #expect(answer.status.code == 204)
+        #expect(bed.fake.handle(T.push()).status.code == 410)
+    }
+
+    /// In accept-any mode each new token makes an implicit device record; at most
+    /// `maxImplicitDevices` are kept besides a device being streamed, the newest among them.
+    @Test func acceptAnyKeepsABoundedNumberOfImplicitDevices() {
+        let bed = T { $0.acceptAnyDeviceToken = true; $0.maxImplicitDevices = 3 }
+        let tokens = (0..<10).map { String(format: "%064x", 0xC0DE00 + $0) }
+        let watched = tokens[1]
+        _ = bed.fake.deliveries(for: watched)   // a streamed device is kept
+        for token in tokens { #expect(bed.fake.handle(T.push(token: token)).status.code == 200) }
+        let kept = tokens.filter { !bed.fake.deliveredNotifications(for: $0).isEmpty }
+        #expect(kept.count <= 4)
+        #expect(kept.contains(watched))
+        #expect(kept.contains(tokens[9]))
+        #expect(bed.fake.deliveredNotifications(for: tokens[0]).isEmpty)
+        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)   // registered, untouched
+        #expect(bed.fake.handle(T.push()).status.code == 200)
+        #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
+    }
+}
+
+/// Per-connection records stay bounded however many connections ever erred.
+@Suite struct ConnectionRecordBoundTests {
     @Test func errorCountsPerConnectionStayBounded() {
         let bed = APNsTestbed { $0.goAwayAfterErrors = 1_000; $0.providerTokens = .ignore }
         for connection in UInt64(1)...10_050 {
@@ -71,7 +72,7 @@ import Testing
 }
 
 /// A scripted fault's status must be a final one: a 1xx answer leaves a client waiting.
-@Suite struct ReviewFaultStatusTests {
+@Suite struct FaultStatusTests {
     @Test(arguments: [100, 101, 199])
     func informationalStatusesAreRefused(_ status: Int) {
         let bed = APNsTestbed()
