@@ -122,11 +122,6 @@ enum APNsAdmin {
         var online: Bool
     }
 
-    struct OfflineRequest: Codable, FlatAdminRequestBody {
-        enum CodingKeys: String, CodingKey, CaseIterable { case offline }
-        var offline: Bool
-    }
-
     struct DuplicateRequest: Codable, FlatAdminRequestBody {
         enum CodingKeys: String, CodingKey, CaseIterable { case count, probability, seed, token }
         var count: Int?

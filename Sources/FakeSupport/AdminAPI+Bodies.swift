@@ -31,6 +31,14 @@ extension FlatAdminRequestBody {
     package static var members: [String] { pointers(to: CodingKeys.self) }
 }
 
+/// `POST /offline` and `POST /apns/offline`: `{"offline": true}` refuses connections on the
+/// fake's port, `false` accepts them again.
+package struct AdminOfflineBody: Codable, FlatAdminRequestBody {
+    package enum CodingKeys: String, CodingKey, CaseIterable { case offline }
+    /// Whether the fake refuses connections.
+    package var offline: Bool
+}
+
 // What every admin route shares: JSON answers, problem answers, one strict body decoder and
 // query parsing. A fake's route only says what its body is and what it does with it.
 extension AdminAPI {
