@@ -1,18 +1,18 @@
 /// What `--help` prints for a subcommand, and the usage line printed under a usage error.
-public struct CommandHelp: Sendable {
+package struct CommandHelp: Sendable {
     /// One line: what the command does (also shown in the tool's subcommand list).
-    public var abstract: String
+    package var abstract: String
     /// The synopsis after `contract-check `, e.g. `validate [--contract NAME] PATH...`.
-    public var usage: String
+    package var usage: String
     /// Positional arguments: placeholder and one line each.
-    public var arguments: [(name: String, help: String)]
+    package var arguments: [(name: String, help: String)]
     /// The options (`--help` is added when printing).
-    public var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// Paragraphs after the options: rules, exit codes, examples.
-    public var discussion: String?
+    package var discussion: String?
 
     /// See the properties; only `abstract` and `usage` are needed.
-    public init(abstract: String, usage: String, arguments: [(name: String, help: String)] = [], options: [OptionSpec] = [], discussion: String? = nil) {
+    package init(abstract: String, usage: String, arguments: [(name: String, help: String)] = [], options: [OptionSpec] = [], discussion: String? = nil) {
         self.abstract = abstract
         self.usage = usage
         self.arguments = arguments
@@ -21,7 +21,7 @@ public struct CommandHelp: Sendable {
     }
 
     /// The full help text, ending with a newline.
-    public func rendered(toolName: String) -> String {
+    package func rendered(toolName: String) -> String {
         var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(toolName) \(usage)"]
         if !arguments.isEmpty {
             lines += ["", "ARGUMENTS:"]

@@ -19,21 +19,21 @@ import Darwin
 /// let status = ContractCheck.main(["validate", "Fixtures/valid"], io: io)
 /// print(io.capturedOutput)
 /// ```
-public final class CommandIO: Sendable {
+package final class CommandIO: Sendable {
     private enum Sink: Sendable {
         case fileDescriptor(Int32)
         case capture
     }
 
     /// The environment variables the command sees (`NO_COLOR`, …).
-    public let environment: [String: String]
+    package let environment: [String: String]
     /// The directory relative paths are resolved against, as an absolute path.
-    public let currentDirectory: String
+    package let currentDirectory: String
     /// True when ``currentDirectory`` is the process's own working directory, so relative
     /// paths can be opened as given (shorter kernel path lookups than absolute ones).
-    public let isProcessDirectory: Bool
+    package let isProcessDirectory: Bool
     /// True when standard output is a terminal; colour is used only then (and without `NO_COLOR`).
-    public let outputIsTerminal: Bool
+    package let outputIsTerminal: Bool
 
     /// One stream: where it goes, what waits to be written, and (capturing) what was written.
     private struct Stream: Sendable {
@@ -76,7 +76,7 @@ public final class CommandIO: Sendable {
     }
 
     /// The process's standard output and standard error, environment and working directory.
-    public static func standardStreams() -> CommandIO {
+    package static func standardStreams() -> CommandIO {
         CommandIO(
             environment: processEnvironment(),
             currentDirectory: nil,
@@ -91,7 +91,7 @@ public final class CommandIO: Sendable {
     ///   - environment: the environment the command sees (empty by default, so no `NO_COLOR` surprises).
     ///   - currentDirectory: the directory relative paths resolve against (the process's by default).
     ///   - outputIsTerminal: pretend standard output is a terminal (to test colour).
-    public static func capturing(environment: [String: String] = [:], currentDirectory: String? = nil, outputIsTerminal: Bool = false) -> CommandIO {
+    package static func capturing(environment: [String: String] = [:], currentDirectory: String? = nil, outputIsTerminal: Bool = false) -> CommandIO {
         CommandIO(
             environment: environment,
             currentDirectory: currentDirectory,
@@ -102,17 +102,17 @@ public final class CommandIO: Sendable {
     }
 
     /// True when output may use ANSI colour: a terminal, and `NO_COLOR` unset or empty.
-    public var usesColor: Bool {
+    package var usesColor: Bool {
         outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Appends `text` to standard output (buffered).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         output.withLock { $0.append(text, newline: false) }
     }
 
     /// Appends `text` and a newline to standard output (buffered).
-    public func writeLine(_ text: String) {
+    package func writeLine(_ text: String) {
         output.withLock { $0.append(text, newline: true) }
     }
 
@@ -138,13 +138,13 @@ public final class CommandIO: Sendable {
     }
 
     /// Appends `text` and a newline to standard error (buffered).
-    public func writeErrorLine(_ text: String) {
+    package func writeErrorLine(_ text: String) {
         error.withLock { $0.append(text, newline: true) }
     }
 
     /// Writes `text` and a newline to standard output now, with anything buffered before it:
     /// a long-running command's log line, seen at once by a script reading a file or a pipe.
-    public func writeLineNow(_ text: String) {
+    package func writeLineNow(_ text: String) {
         formatPendingLines()
         output.withLock { stream in
             stream.append(text, newline: true)
@@ -153,7 +153,7 @@ public final class CommandIO: Sendable {
     }
 
     /// Writes `text` and a newline to standard error now (see ``writeLineNow(_:)``).
-    public func writeErrorLineNow(_ text: String) {
+    package func writeErrorLineNow(_ text: String) {
         error.withLock { stream in
             stream.append(text, newline: true)
             stream.flush()
@@ -162,14 +162,14 @@ public final class CommandIO: Sendable {
 
     /// Writes out everything buffered so far. ``ContractCheck/main(_:)`` flushes at exit; a
     /// long-running command (`serve`) flushes after each line a script waits for.
-    public func flush() {
+    package func flush() {
         formatPendingLines()
         output.withLock { $0.flush() }
         error.withLock { $0.flush() }
     }
 
     /// Everything written to standard output (capturing mode only; flushes first).
-    public var capturedOutput: String {
+    package var capturedOutput: String {
         formatPendingLines()
         return output.withLock { stream in
             stream.flush()
@@ -185,7 +185,7 @@ public final class CommandIO: Sendable {
     }
 
     /// Everything written to standard error (capturing mode only; flushes first).
-    public var capturedError: String {
+    package var capturedError: String {
         error.withLock { stream in
             stream.flush()
             return String(decoding: stream.captured, as: UTF8.self)

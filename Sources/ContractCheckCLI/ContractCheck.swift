@@ -5,12 +5,12 @@ import Contracts
 /// let io = CommandIO.capturing()
 /// let status = ContractCheck.main(["validate", "--format", "json", "Fixtures/valid"], io: io)
 /// ```
-public enum ContractCheck {
+package enum ContractCheck {
     /// The program name used in help and usage lines.
-    public static let toolName = "contract-check"
+    package static let toolName = "contract-check"
 
     /// This build's version, printed by `contract-check --version`.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     static let overview = "Checks the JSON messages an iOS app, its backend and its APNs sender exchange against one set of contracts."
 
@@ -46,7 +46,7 @@ public enum ContractCheck {
 
     /// Runs the tool with `arguments` (without the program name) on the process's standard
     /// streams and returns the exit code.
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         let io = CommandIO.standardStreams()
         let status = main(arguments, io: io)
         io.flush()
@@ -55,7 +55,7 @@ public enum ContractCheck {
 
     /// Runs the tool with `arguments` (without the program name), writing through `io`.
     /// - Returns: 0 clean, 1 findings, 64 usage error.
-    public static func main(_ arguments: [String], io: CommandIO) -> Int32 {
+    package static func main(_ arguments: [String], io: CommandIO) -> Int32 {
         guard let first = arguments.first else {
             io.writeErrorLine("Error: missing subcommand")
             io.writeErrorLine("Usage: \(toolName) <subcommand> [options]")

@@ -1,19 +1,19 @@
 /// One option a subcommand accepts: `--name`, or `--name VALUE` when it has a ``valueName``.
-public struct OptionSpec: Sendable, Hashable {
+package struct OptionSpec: Sendable, Hashable {
     /// The spelling, with its dashes: `--contract`.
-    public var name: String
+    package var name: String
     /// The placeholder for its value in help (`NAME`); `nil` for a flag that takes no value.
-    public var valueName: String?
+    package var valueName: String?
     /// The values it accepts, when it is a choice (`text`, `json`, `github`); `nil` for any.
-    public var allowedValues: [String]?
+    package var allowedValues: [String]?
     /// Whether it may be given more than once (each value is kept, in order).
-    public var isRepeatable: Bool
+    package var isRepeatable: Bool
     /// One line for `--help`.
-    public var help: String
+    package var help: String
 
     /// `OptionSpec("--contract", valueName: "NAME", help: "…")`; a flag has neither
     /// `valueName` nor `allowedValues`.
-    public init(_ name: String, valueName: String? = nil, allowedValues: [String]? = nil, isRepeatable: Bool = false, help: String) {
+    package init(_ name: String, valueName: String? = nil, allowedValues: [String]? = nil, isRepeatable: Bool = false, help: String) {
         self.name = name
         self.valueName = valueName
         self.allowedValues = allowedValues
@@ -22,7 +22,7 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// `--contract NAME`, `--format text|json|github`, `--check`.
-    public var synopsis: String {
+    package var synopsis: String {
         if let allowedValues { return "\(name) \(allowedValues.joined(separator: "|"))" }
         if let valueName { return "\(name) \(valueName)" }
         return name

@@ -8,25 +8,25 @@ import Contracts
 /// let parsed = try ParsedArguments.parse(arguments, options: ValidateCommand.options)
 /// let format = parsed.value(for: "--format") ?? "text"
 /// ```
-public struct ParsedArguments: Sendable, Hashable {
+package struct ParsedArguments: Sendable, Hashable {
     /// Values of options that take one, by option name, in the order given.
-    public var values: [String: [String]] = [:]
+    package var values: [String: [String]] = [:]
     /// Flags (options without a value) that were given.
-    public var flags: Set<String> = []
+    package var flags: Set<String> = []
     /// Arguments that are not options, in order.
-    public var positionals: [String] = []
+    package var positionals: [String] = []
     /// True when `-h` or `--help` was given.
-    public var wantsHelp = false
+    package var wantsHelp = false
 
-    public init() {}
+    package init() {}
 
     /// The (last) value given for `option`, or `nil`.
-    public func value(for option: String) -> String? { values[option]?.last }
+    package func value(for option: String) -> String? { values[option]?.last }
 
     /// Splits `arguments` according to `options`.
     /// - Throws: ``UsageError`` for an unknown option (with a suggestion), a missing or
     ///   disallowed value, or a non-repeatable option given twice.
-    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+    package static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
         let beforeTerminator = arguments.prefix { $0 != "--" }
         if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") {

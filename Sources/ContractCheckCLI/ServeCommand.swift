@@ -22,13 +22,13 @@ import Darwin
 /// admin http://127.0.0.1:50124
 /// 2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0
 /// ```
-public enum ServeCommand: Subcommand {
+package enum ServeCommand: Subcommand {
     /// `serve`.
-    public static let name = "serve"
+    package static let name = "serve"
 
     /// Abstract, usage, every option and what serve prints, laid out like the other
     /// subcommands' help.
-    public static var help: CommandHelp {
+    package static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
             usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR]] [--color WHEN]",
@@ -95,7 +95,7 @@ public enum ServeCommand: Subcommand {
 
     /// Runs the servers until SIGINT, SIGTERM or SIGHUP, writing through `io` a line at a time;
     /// returns 0 after a clean stop, 1 when a server cannot start, 64 for a usage error.
-    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    package static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         let stop = DispatchSemaphore(value: 0)
         // Signals arrive through dispatch sources, so the default action (terminate) is off.
         let queue = DispatchQueue(label: "contract-check.serve.signals")

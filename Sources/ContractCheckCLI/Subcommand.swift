@@ -18,7 +18,7 @@
 ///     }
 /// }
 /// ```
-public protocol Subcommand {
+package protocol Subcommand {
     /// The word after `contract-check`, e.g. `validate`.
     static var name: String { get }
     /// Its help; `help.abstract` is the one line shown in the tool's subcommand list.
@@ -29,7 +29,7 @@ public protocol Subcommand {
 }
 
 /// What ``Subcommand/parse(_:io:)`` decided: run with these arguments, or exit now.
-public enum ParseOutcome: Sendable {
+package enum ParseOutcome: Sendable {
     case run(ParsedArguments)
     /// Help was printed (0) or a usage error was (64).
     case exit(Int32)
@@ -38,7 +38,7 @@ public enum ParseOutcome: Sendable {
 extension Subcommand {
     /// Parses `arguments` against `help.options`; prints help for `-h`/`--help`, the tool's
     /// version for `--version`, and `Error: … / Usage: …` for a usage error.
-    public static func parse(_ arguments: [String], io: CommandIO) -> ParseOutcome {
+    package static func parse(_ arguments: [String], io: CommandIO) -> ParseOutcome {
         do {
             // `serve --version` asks the tool's version (it used to get "did you mean '--session'?").
             if arguments.prefix(while: { $0 != "--" }).contains("--version"), !help.options.contains(where: { $0.name == "--version" }) {
@@ -58,7 +58,7 @@ extension Subcommand {
 
     /// Prints `Error: … / Usage: … / See '… --help'` to standard error and returns 64.
     @discardableResult
-    public static func reportUsageError(_ error: UsageError, io: CommandIO) -> Int32 {
+    package static func reportUsageError(_ error: UsageError, io: CommandIO) -> Int32 {
         io.writeErrorLine("Error: \(error.message)")
         io.writeErrorLine("Usage: \(ContractCheck.toolName) \(help.usage)")
         io.writeErrorLine("  See '\(ContractCheck.toolName) \(name) --help' for more information.")

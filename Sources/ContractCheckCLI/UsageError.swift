@@ -2,7 +2,7 @@ import PushCore
 
 /// A command line that cannot be run as written: an unknown subcommand or option, a missing
 /// or malformed value. Printed as `Error: … / Usage: …` and exits 64.
-public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {
+package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, CodedError {
     /// The kinds; `==` compares these, the message carries the details.
     package enum Code: Hashable, Sendable {
         case unknownSubcommand, unknownOption, missingValue, invalidValue, repeatedOption,
@@ -11,25 +11,25 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
 
     package let code: Code
     /// The sentence after `Error: `, including any "did you mean" hint.
-    public let message: String
+    package let message: String
 
     /// A subcommand name that is not in the command table.
-    public static func unknownSubcommand(_ name: String, suggestion: String?) -> UsageError {
+    package static func unknownSubcommand(_ name: String, suggestion: String?) -> UsageError {
         UsageError(code: .unknownSubcommand, message: "unknown subcommand '\(name)'" + hint(suggestion))
     }
 
     /// An option the command does not take.
-    public static func unknownOption(_ option: String, suggestion: String?) -> UsageError {
+    package static func unknownOption(_ option: String, suggestion: String?) -> UsageError {
         UsageError(code: .unknownOption, message: "unknown option '\(option)'" + hint(suggestion))
     }
 
     /// An option that needs a value was the last argument (or was followed by another option).
-    public static func missingValue(option: String, valueName: String) -> UsageError {
+    package static func missingValue(option: String, valueName: String) -> UsageError {
         UsageError(code: .missingValue, message: "option '\(option)' needs a value: \(option) \(valueName)")
     }
 
     /// A value outside the option's allowed set.
-    public static func invalidValue(_ value: String, option: String, allowed: [String], suggestion: String?) -> UsageError {
+    package static func invalidValue(_ value: String, option: String, allowed: [String], suggestion: String?) -> UsageError {
         let choices = allowed.map { "'\($0)'" }.joined(separator: ", ")
         return UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': expected one of \(choices)" + hint(suggestion))
     }
@@ -38,34 +38,34 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, Co
     /// `invalid value '70000' for '--backend-port': expected a port from 0 to 65535`.
     /// - Parameter outOfRange: the value is a number of the right kind outside the range
     ///   (`-1` for a port): said as "out of range" before what is expected.
-    public static func invalidValue(_ value: String, option: String, expected: String, outOfRange: Bool = false) -> UsageError {
+    package static func invalidValue(_ value: String, option: String, expected: String, outOfRange: Bool = false) -> UsageError {
         UsageError(code: .invalidValue, message: "invalid value '\(value)' for '\(option)': " + (outOfRange ? "out of range; " : "") + "expected \(expected)")
     }
 
     /// Two options that contradict each other: `--check and --write cannot be combined; give one`.
     /// - Parameter advice: what to do instead, after the semicolon.
-    public static func conflictingOptions(_ first: String, _ second: String, advice: String) -> UsageError {
+    package static func conflictingOptions(_ first: String, _ second: String, advice: String) -> UsageError {
         UsageError(code: .conflictingOptions, message: "\(first) and \(second) cannot be combined; \(advice)")
     }
 
     /// A value of the right form that cannot be used: an empty path, a folder that does not
     /// exist, a git ref git does not know. `reason` says what is wrong and what to give.
-    public static func unusableValue(_ value: String, option: String, reason: String) -> UsageError {
+    package static func unusableValue(_ value: String, option: String, reason: String) -> UsageError {
         UsageError(code: .invalidValue, message: "cannot use '\(value)' for '\(option)': \(reason)")
     }
 
     /// An option given twice that may appear only once.
-    public static func repeatedOption(_ option: String) -> UsageError {
+    package static func repeatedOption(_ option: String) -> UsageError {
         UsageError(code: .repeatedOption, message: "option '\(option)' given more than once; give it once")
     }
 
     /// A required positional argument is absent.
-    public static func missingArgument(_ name: String) -> UsageError {
+    package static func missingArgument(_ name: String) -> UsageError {
         UsageError(code: .missingArgument, message: "missing expected argument '\(name)'")
     }
 
     /// A positional argument the command does not take.
-    public static func unexpectedArgument(_ argument: String, hint: String? = nil) -> UsageError {
+    package static func unexpectedArgument(_ argument: String, hint: String? = nil) -> UsageError {
         UsageError(code: .unexpectedArgument, message: "unexpected argument '\(argument)'" + (hint.map { "; \($0)" } ?? ""))
     }
 

@@ -11,11 +11,11 @@ import Darwin
 /// (`path:line:col: error: /pointer: message [rule-id]`), then a summary. Files that cannot
 /// be checked (unreadable, empty, binary, not JSON, no contract) get an error line each and
 /// the run goes on. Exit 0 clean (warnings allowed), 1 any error, 64 usage error.
-public enum ValidateCommand: Subcommand {
-    public static let name = "validate"
+package enum ValidateCommand: Subcommand {
+    package static let name = "validate"
 
     /// Abstract, usage, options and the rules for choosing a contract.
-    public static var help: CommandHelp {
+    package static var help: CommandHelp {
         CommandHelp(
             abstract: "Validate JSON files against the contracts.",
             usage: "validate [--contract NAME] [--format text|json|github] [--verbose] PATH...",
@@ -52,7 +52,7 @@ public enum ValidateCommand: Subcommand {
     ]
 
     /// Validates with the v1 contracts. Returns 0 (no errors), 1 (errors) or 64 (usage).
-    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    package static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         run(arguments, io: io, checker: ContractSetChecker(.v1))
     }
 

@@ -44,10 +44,7 @@ extension APNsAdmin {
             let content = activity.contentState
             contentState = ContentState(
                 stage: content.stage.rawValue,
-                eta: content.eta.map { eta -> String in
-                    let ms = (eta.timeIntervalSince1970 * 1000).rounded(.down)
-                    return AdminJSON.timestamp(milliseconds: Int64(exactly: ms) ?? 0)
-                },
+                eta: content.eta.map(AdminJSON.timestamp),
                 itemsPicked: content.itemsPicked, itemsTotal: content.itemsTotal)
             changedAt = AdminJSON.timestamp(milliseconds: activity.changedAt)
             startedAt = AdminJSON.timestamp(milliseconds: activity.startedAt)

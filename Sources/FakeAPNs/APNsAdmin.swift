@@ -94,47 +94,36 @@ enum APNsAdmin {
         }
     }
 
-    struct TokenRegistration: Codable, AdminRequestBody {
+    struct TokenRegistration: Codable, FlatAdminRequestBody {
         enum CodingKeys: String, CodingKey, CaseIterable { case token, topic, environment }
-        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var token: String
         var topic: String
         var environment: APNsEnvironment?
     }
 
-    struct TokenUnregistration: Codable, AdminRequestBody {
+    struct TokenUnregistration: Codable, FlatAdminRequestBody {
         enum CodingKeys: String, CodingKey, CaseIterable { case token, at }
-        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var token: String
         /// Milliseconds since 1970; now when absent.
         var at: Int64?
     }
 
-    struct KeyRegistration: Codable, AdminRequestBody {
+    struct KeyRegistration: Codable, FlatAdminRequestBody {
         enum CodingKeys: String, CodingKey, CaseIterable { case keyID, teamID, pem, environment }
-        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var keyID: String
         var teamID: String
         var pem: String
         var environment: APNsEnvironment?
     }
 
-    struct OnlineRequest: Codable, AdminRequestBody {
+    struct OnlineRequest: Codable, FlatAdminRequestBody {
         enum CodingKeys: String, CodingKey, CaseIterable { case token, online }
-        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var token: String
         var online: Bool
     }
 
-    struct OfflineRequest: Codable, AdminRequestBody {
-        enum CodingKeys: String, CodingKey, CaseIterable { case offline }
-        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
-        var offline: Bool
-    }
-
-    struct DuplicateRequest: Codable, AdminRequestBody {
+    struct DuplicateRequest: Codable, FlatAdminRequestBody {
         enum CodingKeys: String, CodingKey, CaseIterable { case count, probability, seed, token }
-        static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
         var count: Int?
         var probability: Double?
         var seed: UInt64?
@@ -156,8 +145,7 @@ enum APNsAdmin {
 
         enum CodingKeys: String, CodingKey, CaseIterable { case fault, count, probability, seed, token }
         static var members: [String] {
-            CodingKeys.allCases.filter { $0 != .fault }.map { "/" + $0.rawValue }
-                + Fault.CodingKeys.allCases.map { "/fault/" + $0.rawValue }
+            pointers(to: CodingKeys.self).filter { $0 != "/fault" } + pointers(to: Fault.CodingKeys.self, under: "/fault")
         }
 
         var fault: Fault

@@ -1,12 +1,15 @@
 import Contracts
 
-/// One of Apple's APNs error answers: the HTTP status and the `reason` string of the JSON body.
+/// An error answer the fake sends: the HTTP status and the `reason` string of the JSON body
+/// (and, for a scripted fault, its `timestamp`). Any status and string fit, so a fault can
+/// script answers Apple does not document.
 ///
 /// Apple's reasons and their statuses come from the one table, ``APNsErrorReason`` in
-/// Contracts (which also says which ones the fake's validation produces and which only a
-/// scripted fault); the static members here name them for ``APNsFault/reason(_:)``. Two
-/// fake-only reasons (``invalidPayloadJSON`` and ``payloadContractViolation``) cover cases
-/// Apple documents no reason for, and say so in their names.
+/// Contracts (``APNsErrorReason/fakeSource`` says which ones the fake's validation produces
+/// and which only a scripted fault); the static members here name them for
+/// ``APNsFault/reason(_:)``. Two fake-only reasons (``invalidPayloadJSON`` and
+/// ``payloadContractViolation``) cover cases Apple documents no reason for, and say so in
+/// their names.
 public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status code sent with this reason.
     public var status: Int

@@ -109,7 +109,7 @@ extension FakeAPNs {
                 }
             },
             AdminAPI.Route(method: "POST", path: "/apns/offline", summary: #"Refuse or accept connections on the APNs port: {"offline"}"#) { [self] request in
-                AdminAPI.withBody(APNsAdmin.OfflineRequest.self, of: request) { body in
+                AdminAPI.withBody(AdminOfflineBody.self, of: request) { body in
                     refuseConnections(body.offline)
                     return HTTPResponse(status: .noContent)
                 }

@@ -54,51 +54,54 @@ extension ProviderToken {
     /// says how such a value was read. Anything else (`true`, `"soon"`, `"-1"`, a number
     /// outside ±9.2e18) is ``ProviderTokenError/illTypedIssuedAt``.
     package static func decode(_ token: some StringProtocol) -> Result<DecodedProviderToken, ProviderTokenError> {
+        func fail(_ code: ProviderTokenError.Code, _ detail: String) -> Result<DecodedProviderToken, ProviderTokenError> {
+            .failure(ProviderTokenError(code, detail))
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return .failure(.notThreeParts(parts.count)) }
-        guard let headerBytes = Base64URL.decode(parts[0]) else { return .failure(.badBase64URL("header")) }
-        guard let claimsBytes = Base64URL.decode(parts[1]) else { return .failure(.badBase64URL("claims")) }
-        guard let signature = Base64URL.decode(parts[2]) else { return .failure(.badBase64URL("signature")) }
+        guard parts.count == 3 else { return fail(.notThreeParts, "\(parts.count)") }
+        guard let headerBytes = Base64URL.decode(parts[0]) else { return fail(.badBase64URL, "header") }
+        guard let claimsBytes = Base64URL.decode(parts[1]) else { return fail(.badBase64URL, "claims") }
+        guard let signature = Base64URL.decode(parts[2]) else { return fail(.badBase64URL, "signature") }
 
         let header: [JSONMember]
         switch object(headerBytes) {
         case .success(let members): header = members
-        case .failure(let problem): return .failure(.headerNotJSON(problem.detail))
+        case .failure(let problem): return fail(.headerNotJSON, problem.detail)
         }
-        if let duplicate = duplicateKey(header) { return .failure(.duplicateMember("header", duplicate)) }
+        if let duplicate = duplicateKey(header) { return fail(.duplicateMember, "\"\(duplicate)\" in the header") }
         guard let algorithmValue = header.first(where: { $0.key == "alg" })?.value.value else {
-            return .failure(.algorithmNotES256("missing"))
+            return fail(.algorithmNotES256, "missing")
         }
         guard algorithmValue.stringValue == "ES256" else {
-            return .failure(.algorithmNotES256(describe(algorithmValue)))
+            return fail(.algorithmNotES256, describe(algorithmValue))
         }
         guard let keyIDValue = header.first(where: { $0.key == "kid" })?.value.value else {
-            return .failure(.missingKeyID("no \"kid\""))
+            return fail(.missingKeyID, "no \"kid\"")
         }
         guard let keyID = keyIDValue.stringValue, !keyID.isEmpty else {
-            return .failure(.missingKeyID("\"kid\": \(describe(keyIDValue))"))
+            return fail(.missingKeyID, "\"kid\": \(describe(keyIDValue))")
         }
 
         let claims: [JSONMember]
         switch object(claimsBytes) {
         case .success(let members): claims = members
-        case .failure(let problem): return .failure(.claimsNotJSON(problem.detail))
+        case .failure(let problem): return fail(.claimsNotJSON, problem.detail)
         }
-        if let duplicate = duplicateKey(claims) { return .failure(.duplicateMember("claims", duplicate)) }
+        if let duplicate = duplicateKey(claims) { return fail(.duplicateMember, "\"\(duplicate)\" in the claims") }
         guard let issuerValue = claims.first(where: { $0.key == "iss" })?.value.value else {
             return .failure(.missingIssuer)
         }
         guard let teamID = issuerValue.stringValue, !teamID.isEmpty else {
-            return .failure(.illTypedIssuer(describe(issuerValue)))
+            return fail(.illTypedIssuer, describe(issuerValue))
         }
         guard let issuedAtValue = claims.first(where: { $0.key == "iat" })?.value.value else {
             return .failure(.missingIssuedAt)
         }
         guard let (issuedAt, issuedAtReading) = readIssuedAt(issuedAtValue) else {
-            return .failure(.illTypedIssuedAt(describe(issuedAtValue)))
+            return fail(.illTypedIssuedAt, describe(issuedAtValue))
         }
 
-        guard signature.count == 64 else { return .failure(.signatureNotSixtyFourBytes(signature.count)) }
+        guard signature.count == 64 else { return fail(.signatureNotSixtyFourBytes, "\(signature.count)") }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         return .success(DecodedProviderToken(
             keyID: keyID, algorithm: "ES256", teamID: teamID, issuedAt: issuedAt, issuedAtReading: issuedAtReading,

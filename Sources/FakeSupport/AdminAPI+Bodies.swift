@@ -12,6 +12,33 @@ package protocol AdminRequestBody: Decodable {
     static var members: [String] { get }
 }
 
+extension AdminRequestBody {
+    /// The JSON Pointers of `keys`' cases under `parent` (`""`: the body's root): `/count`,
+    /// or `/fault/kind` under `/fault`.
+    package static func pointers<Keys: CodingKey & CaseIterable>(to keys: Keys.Type, under parent: String = "") -> [String] {
+        keys.allCases.map { parent + "/" + $0.stringValue }
+    }
+}
+
+/// An admin body whose members all sit at its root and are exactly its `CodingKeys`, so
+/// ``AdminRequestBody/members`` comes from them.
+package protocol FlatAdminRequestBody: AdminRequestBody {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
+
+extension FlatAdminRequestBody {
+    /// The `CodingKeys` as pointers from the root: `/token`, `/topic`.
+    package static var members: [String] { pointers(to: CodingKeys.self) }
+}
+
+/// `POST /offline` and `POST /apns/offline`: `{"offline": true}` refuses connections on the
+/// fake's port, `false` accepts them again.
+package struct AdminOfflineBody: Codable, FlatAdminRequestBody {
+    package enum CodingKeys: String, CodingKey, CaseIterable { case offline }
+    /// Whether the fake refuses connections.
+    package var offline: Bool
+}
+
 // What every admin route shares: JSON answers, problem answers, one strict body decoder and
 // query parsing. A fake's route only says what its body is and what it does with it.
 extension AdminAPI {

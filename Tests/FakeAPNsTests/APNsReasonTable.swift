@@ -177,7 +177,7 @@ enum APNsReasonTable {
         #expect(entry?.reason == row.reason)
     }
 
-    /// The rows cover exactly the reasons the Contracts' table says validation produces,
+    /// The rows cover exactly the reasons FakeAPNs' `fakeSource` says validation produces,
     /// plus the two fake-only ones.
     @Test func everyValidationReasonOfTheTableHasARow() {
         let covered = Set(APNsReasonTable.cases.compactMap(\.reason))

@@ -36,6 +36,19 @@ import FoundationNetworking
         #expect(bed.fake.faults.isEmpty)
     }
 
+    /// The fault body's members are its own keys and the nested fault's under `/fault`: every
+    /// one is taken, and a misspelt nested one is named with its full pointer.
+    @Test func theNestedFaultMembersAreKnownByTheirPointers() {
+        let bed = T()
+        let whole = call(bed.fake, "POST", "/apns/faults",
+                         #"{"fault":{"kind":"reason","status":410,"reason":"Unregistered","delay":0,"timestamp":1},"count":1,"token":"\#(T.token)"}"#)
+        #expect(whole.status.code == 201, "\(detail(whole))")
+        let misspelt = call(bed.fake, "POST", "/apns/faults", #"{"fault":{"kind":"delay","dealy":5},"count":1}"#)
+        #expect(misspelt.status.code == 400)
+        #expect((AdminRoutesTests.object(misspelt)["violations"] as? [[String: Any]])?.map { $0["pointer"] as? String } == ["/fault/dealy"])
+        #expect(detail(misspelt).contains(#"did you mean "delay"?"#), "\(detail(misspelt))")
+    }
+
     @Test func aReasonAloneTakesItsStatusFromApplesTable() {
         let bed = T()
         #expect(call(bed.fake, "POST", "/apns/faults", #"{"fault":{"reason":"TooManyRequests"},"count":1}"#).status.code == 201)

@@ -277,4 +277,18 @@ import Testing
         #expect(item["orderId"] as? String == "8F3K")
         #expect((item["contentState"] as? [String: Any])?["stage"] as? String == "confirmed")
     }
+
+    /// The content state's `eta` (seconds since 2001, as ActivityKit decodes it) is written as
+    /// the admin API writes every time; one past the year 9999 is clamped to its last instant
+    /// (the journal's rule), not written as 1970.
+    @Test(arguments: [("820000000.25", "2026-12-26T17:46:40.250Z"), ("1e300", "9999-12-31T23:59:59.999Z")])
+    func theAdminViewWritesTheETAAsEveryAdminTime(eta: String, expected: String) throws {
+        let (bed, activity) = try Self.withActivity()
+        let update = Self.push(activity.pushToken, #""event":"update","timestamp":\#(Self.now + 1),"content-state":{"stage":"onTheWay","eta":\#(eta)}"#)
+        #expect(bed.fake.handle(update).status.code == 200)
+        let response = AdminRoutesTests.call(bed.fake, "GET", "/apns/live-activities")
+        let devices = try #require(AdminRoutesTests.object(response)["devices"] as? [[String: Any]])
+        let item = try #require((devices.first?["activities"] as? [[String: Any]])?.first)
+        #expect((item["contentState"] as? [String: Any])?["eta"] as? String == expected)
+    }
 }

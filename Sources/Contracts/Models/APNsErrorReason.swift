@@ -7,9 +7,9 @@
 /// `third-party-auth-error` reports, provider logs) receive `BadEnvironmentKeyInToken`.
 /// ``documentedName`` gives the docs' spelling.
 ///
-/// This file is the one table of APNs reasons in the package: the strings, their statuses,
-/// Apple's meaning and how the fake APNs server produces each. FakeAPNs, the contracts, the
-/// docs and the reason-table tests all read it; nothing else spells a reason string.
+/// This file is the one table of APNs reasons in the package: the strings, their statuses and
+/// Apple's meaning. FakeAPNs, the contracts, the docs and the reason-table tests all read it;
+/// nothing else spells a reason string.
 public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     // MARK: 400
     case badCollapseId = "BadCollapseId"
@@ -52,16 +52,6 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     case serviceUnavailable = "ServiceUnavailable"
     case shutdown = "Shutdown"
 
-    /// How the fake APNs server comes to answer with a reason.
-    public enum FakeSource: String, Sendable, Hashable, CaseIterable {
-        /// The fake's request validation answers with it when a request breaks Apple's rule.
-        case validation
-        /// Only a scripted fault (`APNsFault.reason(…)`, `goAway(reason:)` or the admin API)
-        /// produces it: the fake has no certificates, no idle GOAWAY, no expiring tokens and
-        /// no outages of its own.
-        case scriptedFaultOnly
-    }
-
     /// Reads what APNs sends, or the spelling in Apple's documentation where it differs.
     public init?(rawValue: String) {
         if let reason = Self.byName[rawValue] {
@@ -100,47 +90,44 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// What the reason means, after Apple's "Handling notification responses from APNs".
     public var summary: String { row.summary }
 
-    /// Whether the fake APNs server's validation produces this reason, or only a scripted fault.
-    public var fakeSource: FakeSource { row.source }
-
     /// True for the 410 reasons, whose responses carry a `timestamp`.
     public var carriesTimestamp: Bool { status == 410 }
 
     /// The table: one row per reason.
-    private var row: (status: Int, summary: String, source: FakeSource) {
+    private var row: (status: Int, summary: String) {
         switch self {
-        case .badCollapseId: (400, "The `apns-collapse-id` is longer than 64 bytes.", .validation)
-        case .badDeviceToken: (400, "The device token is malformed, unknown, or of the other environment.", .validation)
-        case .badExpirationDate: (400, "`apns-expiration` is not a non-negative integer.", .validation)
-        case .badMessageId: (400, "`apns-id` is not a UUID (8-4-4-4-12 hex digits).", .validation)
-        case .badPriority: (400, "`apns-priority` is not 10, 5 or 1, or is 10 on a background push.", .validation)
-        case .badTopic: (400, "`apns-topic` is malformed or does not fit the push type.", .validation)
-        case .deviceTokenNotForTopic: (400, "The device token is not registered for this topic.", .validation)
-        case .duplicateHeaders: (400, "A header APNs reads once was sent more than once.", .validation)
-        case .idleTimeout: (400, "The connection was idle too long (APNs sends it in a GOAWAY).", .scriptedFaultOnly)
-        case .invalidPushType: (400, "`apns-push-type` is not one APNs knows.", .validation)
-        case .missingDeviceToken: (400, "The path has no device token after `/3/device/`.", .validation)
-        case .missingTopic: (400, "`apns-topic` is missing (it is required with token authentication).", .validation)
-        case .payloadEmpty: (400, "The request has no payload.", .validation)
-        case .topicDisallowed: (400, "Pushes to this topic are not allowed.", .validation)
-        case .badCertificate: (403, "The client certificate is invalid (certificate authentication only).", .scriptedFaultOnly)
-        case .badCertificateEnvironment: (403, "The client certificate is for the other environment.", .scriptedFaultOnly)
-        case .expiredProviderToken: (403, "The provider token is older than an hour; mint a new one.", .validation)
-        case .forbidden: (403, "The action is not allowed.", .scriptedFaultOnly)
-        case .invalidProviderToken: (403, "The provider token is malformed, its key unknown or its signature wrong.", .validation)
-        case .missingProviderToken: (403, "No `authorization: bearer <token>` header.", .validation)
-        case .unrelatedKeyIdInToken: (403, "The token's team differs from the connection's first token.", .validation)
-        case .badEnvironmentKeyInToken: (403, "The token's key is for the other environment.", .validation)
-        case .badPath: (404, "The path is not `/3/device/<token>`.", .validation)
-        case .methodNotAllowed: (405, "The method is not POST.", .validation)
-        case .expiredToken: (410, "The device token has expired.", .scriptedFaultOnly)
-        case .unregistered: (410, "The device token is no longer active for the topic (the body carries a timestamp).", .validation)
-        case .payloadTooLarge: (413, "The payload exceeds 4096 bytes (5120 for VoIP).", .validation)
-        case .tooManyProviderTokenUpdates: (429, "The provider token was replaced too often (within 20 minutes).", .validation)
-        case .tooManyRequests: (429, "Too many requests to the same device token.", .validation)
-        case .internalServerError: (500, "An internal server error.", .scriptedFaultOnly)
-        case .serviceUnavailable: (503, "The service is unavailable.", .scriptedFaultOnly)
-        case .shutdown: (503, "The APNs server is shutting down.", .scriptedFaultOnly)
+        case .badCollapseId: (400, "The `apns-collapse-id` is longer than 64 bytes.")
+        case .badDeviceToken: (400, "The device token is malformed, unknown, or of the other environment.")
+        case .badExpirationDate: (400, "`apns-expiration` is not a non-negative integer.")
+        case .badMessageId: (400, "`apns-id` is not a UUID (8-4-4-4-12 hex digits).")
+        case .badPriority: (400, "`apns-priority` is not 10, 5 or 1, or is 10 on a background push.")
+        case .badTopic: (400, "`apns-topic` is malformed or does not fit the push type.")
+        case .deviceTokenNotForTopic: (400, "The device token is not registered for this topic.")
+        case .duplicateHeaders: (400, "A header APNs reads once was sent more than once.")
+        case .idleTimeout: (400, "The connection was idle too long (APNs sends it in a GOAWAY).")
+        case .invalidPushType: (400, "`apns-push-type` is not one APNs knows.")
+        case .missingDeviceToken: (400, "The path has no device token after `/3/device/`.")
+        case .missingTopic: (400, "`apns-topic` is missing (it is required with token authentication).")
+        case .payloadEmpty: (400, "The request has no payload.")
+        case .topicDisallowed: (400, "Pushes to this topic are not allowed.")
+        case .badCertificate: (403, "The client certificate is invalid (certificate authentication only).")
+        case .badCertificateEnvironment: (403, "The client certificate is for the other environment.")
+        case .expiredProviderToken: (403, "The provider token is older than an hour; mint a new one.")
+        case .forbidden: (403, "The action is not allowed.")
+        case .invalidProviderToken: (403, "The provider token is malformed, its key unknown or its signature wrong.")
+        case .missingProviderToken: (403, "No `authorization: bearer <token>` header.")
+        case .unrelatedKeyIdInToken: (403, "The token's team differs from the connection's first token.")
+        case .badEnvironmentKeyInToken: (403, "The token's key is for the other environment.")
+        case .badPath: (404, "The path is not `/3/device/<token>`.")
+        case .methodNotAllowed: (405, "The method is not POST.")
+        case .expiredToken: (410, "The device token has expired.")
+        case .unregistered: (410, "The device token is no longer active for the topic (the body carries a timestamp).")
+        case .payloadTooLarge: (413, "The payload exceeds 4096 bytes (5120 for VoIP).")
+        case .tooManyProviderTokenUpdates: (429, "The provider token was replaced too often (within 20 minutes).")
+        case .tooManyRequests: (429, "Too many requests to the same device token.")
+        case .internalServerError: (500, "An internal server error.")
+        case .serviceUnavailable: (503, "The service is unavailable.")
+        case .shutdown: (503, "The APNs server is shutting down.")
         }
     }
 }
