@@ -41,7 +41,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// Seconds a request may take to arrive in full (head and body) once its first byte
     /// arrived; then HTTP/1.1 answers 408 and closes. Stops slow-header clients.
     package var requestTimeout: Double = 10
-    /// At most this many open connections; further connects wait in the listen backlog.
+    /// At most this many open connections. A client that connects when all are open is
+    /// admitted by closing the connection idle the longest (nothing in flight or unwritten);
+    /// only when every connection is busy does it wait in the listen backlog, and accepting
+    /// resumes as connections close.
     package var maxConnections: Int = 4096
     /// Requests served on one connection before the server ends it gracefully (nginx's
     /// `keepalive_requests`): HTTP/1.1 answers the last with `connection: close`, HTTP/2
