@@ -23,22 +23,38 @@ package struct HTTP1Codec: ConnectionCodec {
     /// The `Allow` header value of a 405.
     package static let allowedMethodsList = "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS"
 
-    enum State: Equatable {
+    /// Where the connection is: reading a request (head, body, chunks, trailers), waiting
+    /// for the response to the one dispatched, or closed. What follows a response is part
+    /// of the waiting state, so a connection cannot be closing and reading at once.
+    enum State {
         case head
         case fixedBody(remaining: Int)
         case chunkHeader
         case chunkData(remaining: Int)
         case chunkDataEnd
         case trailers(bytes: Int)
-        case awaitingResponse
+        case awaitingResponse(InFlight)
         case closed
     }
 
+    /// The request dispatched and not yet answered.
     struct InFlight {
         var stream: UInt32
         var isHead: Bool
-        var keepAlive: Bool
         var minorVersion: Int
+        var afterResponse: AfterResponse
+    }
+
+    /// What follows the response being awaited, in order of finality.
+    enum AfterResponse: Comparable {
+        /// Read the next request; pipelined bytes wait in the input, bounded.
+        case nextRequest
+        /// Answer the requests the input already holds, then close: the peer closed its side.
+        case finishBuffered
+        /// Close (`connection: close`): the request asked for it or was the connection's
+        /// last (`maxRequestsPerConnection`), its body was over the limit, pipelined input
+        /// overflowed, or the server is shutting down. Input arriving meanwhile is dropped.
+        case close
     }
 
     let maxHeaderBytes: Int
@@ -53,17 +69,9 @@ package struct HTTP1Codec: ConnectionCodec {
     var state: State = .head
     var head: HTTP1RequestHead?
     var body: [UInt8] = []
-    var inFlight: InFlight?
     var nextStream: UInt32 = 1
-    var peerHasClosed = false
-    var draining = false
-    /// Pipelined input overflowed while a response was pending, or the request was the
-    /// connection's last (`maxRequestsPerConnection`): answer it, then close.
-    var closeAfterResponse = false
     let maxRequests: Int
     var requestsDispatched = 0
-    /// A request over the body limit was dispatched: every later byte is dropped unread.
-    var discardingInput = false
 
     /// - Parameters:
     ///   - configuration: supplies `maxHeaderBytes` and `maxBodyBytes`.
@@ -82,28 +90,36 @@ package struct HTTP1Codec: ConnectionCodec {
     package var bufferedBodyBytes: Int { body.count }
 
     package var activity: ConnectionActivity {
-        if inFlight != nil { return .awaitingResponse }
-        if state == .closed { return .idle }
-        if state != .head || inputStart < input.count { return .readingRequest }
-        return .idle
+        switch state {
+        case .awaitingResponse: return .awaitingResponse
+        case .closed: return .idle
+        case .head: return inputStart < input.count ? .readingRequest : .idle
+        case .fixedBody, .chunkHeader, .chunkData, .chunkDataEnd, .trailers: return .readingRequest
+        }
     }
 
     package mutating func start(into actions: inout [ConnectionAction]) {}
 
     package mutating func receive(_ bytes: UnsafeRawBufferPointer, into actions: inout [ConnectionAction]) {
-        guard state != .closed, !closeAfterResponse, !discardingInput else { return }
-        compactInput()
-        input.append(contentsOf: bytes)
-        if state == .awaitingResponse {
+        switch state {
+        case .closed:
+            return
+        case .awaitingResponse(var flight):
+            guard flight.afterResponse != .close else { return }
+            compactInput()
+            input.append(contentsOf: bytes)
             // Pipelined bytes wait; bound them so a client cannot grow memory without limit.
             if input.count - inputStart > maxHeaderBytes + maxBodyBytes + 65_536 {
-                closeAfterResponse = true
+                flight.afterResponse = .close
+                state = .awaitingResponse(flight)
                 input = []
                 inputStart = 0
             }
-            return
+        case .head, .fixedBody, .chunkHeader, .chunkData, .chunkDataEnd, .trailers:
+            compactInput()
+            input.append(contentsOf: bytes)
+            parse(into: &actions)
         }
-        parse(into: &actions)
     }
 
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
@@ -124,9 +140,8 @@ package struct HTTP1Codec: ConnectionCodec {
     /// action; they come before everything this call appends to `actions`.
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, forceClose: Bool,
                                   writingTo output: inout [UInt8], into actions: inout [ConnectionAction]) {
-        guard state == .awaitingResponse, let flight = inFlight, flight.stream == stream else { return }
-        inFlight = nil
-        let closing = forceClose || !flight.keepAlive || draining || closeAfterResponse
+        guard case .awaitingResponse(let flight) = state, flight.stream == stream else { return }
+        let closing = forceClose || flight.afterResponse == .close
         HTTP1ResponseWriter.serialize(
             response, headRequest: flight.isHead, minorVersion: flight.minorVersion, closing: closing, into: &output)
         if closing {
@@ -135,14 +150,12 @@ package struct HTTP1Codec: ConnectionCodec {
         }
         state = .head
         parse(into: &actions)
-        if peerHasClosed && inFlight == nil && state != .closed {
-            close(into: &actions)
-        }
+        // The peer has closed: a request the buffered input completed is answered too.
+        if flight.afterResponse == .finishBuffered { endReading(.finishBuffered, into: &actions) }
     }
 
     package mutating func abandon(stream: UInt32, disposition: ResponseDisposition, into actions: inout [ConnectionAction]) {
-        guard state == .awaitingResponse, let flight = inFlight, flight.stream == stream else { return }
-        inFlight = nil
+        guard case .awaitingResponse(let flight) = state, flight.stream == stream else { return }
         state = .closed
         input = []
         inputStart = 0
@@ -154,21 +167,21 @@ package struct HTTP1Codec: ConnectionCodec {
     }
 
     package mutating func peerClosed(into actions: inout [ConnectionAction]) {
-        peerHasClosed = true
-        // A response still owed is written (the peer may only have half-closed);
-        // a partial request can never complete, so it is dropped.
-        if inFlight == nil && state != .closed { close(into: &actions) }
+        // A response still owed is written (the peer may only have half-closed).
+        endReading(.finishBuffered, into: &actions)
     }
 
     package mutating func shutdown(into actions: inout [ConnectionAction]) {
-        draining = true
-        if inFlight == nil && state != .closed { close(into: &actions) }
+        endReading(.close, into: &actions)
     }
 
     /// The request timeout fired: a partial request gets 408 and the connection closes;
     /// an idle connection just closes.
     package mutating func requestTimedOut(into actions: inout [ConnectionAction]) {
-        guard inFlight == nil, state != .closed else { return }
+        switch state {
+        case .awaitingResponse, .closed: return
+        case .head, .fixedBody, .chunkHeader, .chunkData, .chunkDataEnd, .trailers: break
+        }
         if activity == .readingRequest {
             fail(.requestTimeout, into: &actions)
         } else {
@@ -178,14 +191,29 @@ package struct HTTP1Codec: ConnectionCodec {
 
     // MARK: - Transitions
 
+    /// No new request is to be read: the one awaited is answered and followed by `after` at
+    /// least; a partial request can never complete, so it is dropped and the connection closes.
+    mutating func endReading(_ after: AfterResponse, into actions: inout [ConnectionAction]) {
+        switch state {
+        case .awaitingResponse(var flight):
+            flight.afterResponse = max(flight.afterResponse, after)
+            state = .awaitingResponse(flight)
+        case .closed:
+            break
+        case .head, .fixedBody, .chunkHeader, .chunkData, .chunkDataEnd, .trailers:
+            close(into: &actions)
+        }
+    }
+
     mutating func dispatch(into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
         guard var head = head.take() else { return }
         let stream = nextStream
         nextStream &+= 1
         requestsDispatched += 1
-        if requestsDispatched >= maxRequests { closeAfterResponse = true }  // `connection: close` on its response
-        inFlight = InFlight(stream: stream, isHead: head.method == "HEAD", keepAlive: head.keepAlive, minorVersion: head.minorVersion)
-        state = .awaitingResponse
+        // The connection's last request gets `connection: close` on its response.
+        let afterResponse: AfterResponse = head.keepAlive && requestsDispatched < maxRequests ? .nextRequest : .close
+        state = .awaitingResponse(InFlight(
+            stream: stream, isHead: head.method == "HEAD", minorVersion: head.minorVersion, afterResponse: afterResponse))
         // The head's Strings and fields and the body move into the request: swapped out for
         // empty values (no allocation), not copied (retained) and released with the head.
         var requestBody: [UInt8] = [], target = "", headers = HTTPFields()
@@ -199,11 +227,11 @@ package struct HTTP1Codec: ConnectionCodec {
     }
 
     /// The body exceeds the limit: dispatch the head alone, marked, and drop the rest of
-    /// the input; the answer closes the connection (no 100 Continue is sent).
+    /// the input (now and while the answer is awaited); the answer closes the connection
+    /// (no 100 Continue is sent).
     mutating func dispatchOverLimit(into actions: inout [ConnectionAction]) {
         body = []
         head?.keepAlive = false
-        discardingInput = true
         input = []
         inputStart = 0
         dispatch(into: &actions, bodyLimitExceeded: true)
