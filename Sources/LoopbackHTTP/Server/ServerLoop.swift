@@ -124,8 +124,12 @@ final class ServerLoop {
             return
         }
         if count == 0 {
-            connection.readEOF = true
-            if connection.lingering || connection.closeWhenFlushed && connection.pendingOutput == 0 {
+            switch connection.lifecycle {
+            case .open:
+                connection.lifecycle = .open(peerClosed: true)
+            case .closing(_, let discarded) where connection.pendingOutput > 0:
+                connection.lifecycle = .closing(peerClosed: true, discarded: discarded)
+            case .closing, .lingering:
                 destroy(connection)
                 return
             }
@@ -142,9 +146,16 @@ final class ServerLoop {
         }
         connection.movedBytes = true
         connection.lastTrafficTurn = turn
-        if connection.lingering || connection.closeWhenFlushed {
-            connection.discardedWhileLingering += count
-            if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection) }
+        switch connection.lifecycle {
+        case .open:
+            break
+        case .closing(let peerClosed, let discarded):
+            connection.lifecycle = .closing(peerClosed: peerClosed, discarded: discarded + count)
+            if discarded + count > 64 * 1024 * 1024 { destroy(connection) }
+            return
+        case .lingering(let discarded):
+            connection.lifecycle = .lingering(discarded: discarded + count)
+            if discarded + count > 64 * 1024 * 1024 { destroy(connection) }
             return
         }
         var actions: [ConnectionAction] = []
@@ -197,7 +208,9 @@ final class ServerLoop {
                     ? HTTPResponse.bodyLimitExceeded(configuration.maxBodyBytes) : handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
-                connection.closeWhenFlushed = true
+                if case .open(let peerClosed) = connection.lifecycle {
+                    connection.lifecycle = .closing(peerClosed: peerClosed, discarded: 0)
+                }
             case .reset:
                 destroy(connection, reset: true)
                 return
@@ -272,15 +285,15 @@ final class ServerLoop {
                 connection.output.removeAll(keepingCapacity: connection.output.capacity <= 256 * 1024)
                 connection.outputStart = 0
             }
-            if connection.closeWhenFlushed && !connection.lingering {
-                if connection.readEOF {
+            if case .closing(let peerClosed, let discarded) = connection.lifecycle {
+                if peerClosed {
                     destroy(connection)
                     return
                 }
                 // Half-close and keep reading until the peer closes: closing with unread
                 // input would send a reset that can destroy the response in flight.
                 Sockets.shutdownWrite(connection.fd)
-                connection.lingering = true
+                connection.lifecycle = .lingering(discarded: discarded)
                 connection.deadline = TimerQueue<TimerEvent>.now &+ lingerNanos
             }
         } else if connection.outputStart >= 1 << 20 && connection.outputStart * 2 >= connection.output.count {
