@@ -90,3 +90,50 @@ extension ByteBudget where Purpose: ByteBudgetPurpose {
     /// starve tests running beside them).
     package static var shared: ByteBudget { Purpose.shared }
 }
+
+// MARK: - The process's two budgets
+
+/// Request-body bytes buffered (received, not yet handed to a handler) across every
+/// connection of every server that shares this budget; ``ByteBudget/shared`` is the process's.
+///
+/// A fake runs inside its user's test process, next to other fakes and other tests, so a
+/// per-connection bound alone does not bound the process: 50 connections × 100 streams of
+/// 1 MiB bodies would hold 3.5 GB. Past `limit`, new body bytes are refused
+/// (``ByteBudget/reserve(_:)``) rather than buffered: HTTP/2 resets the stream with
+/// REFUSED_STREAM (the client may retry it), and HTTP/1.1 answers 503 and closes.
+package typealias RequestBodyBudget = ByteBudget<BufferedRequestBodies>
+
+/// Response bytes held for peers that have not read them (unwritten socket output, and
+/// HTTP/2 DATA waiting for flow-control window) across every connection of every server
+/// that shares this budget; ``ByteBudget/shared`` is the process's.
+///
+/// `maxPendingOutputBytes` bounds one connection; the damage adds up across connections:
+/// 200 HTTP/2 connections × 100 zero-window streams, each a 15 KB 404, hold ~300 MB. Past
+/// `limit` (``ByteBudget/adjust(by:)`` says so) the loop closes its connections whose held
+/// output stalled the longest (nginx and nghttp2 reset such streams after their send
+/// timeouts; this does it at once).
+package typealias HeldOutputBudget = ByteBudget<HeldOutput>
+
+/// What ``RequestBodyBudget`` counts.
+package enum BufferedRequestBodies: ByteBudgetPurpose {
+    package static let shared = RequestBodyBudget(limit: 64 * 1024 * 1024)
+}
+
+/// What ``HeldOutputBudget`` counts.
+package enum HeldOutput: ByteBudgetPurpose {
+    package static let shared = HeldOutputBudget(limit: 64 * 1024 * 1024)
+}
+
+extension ByteBudget where Purpose == BufferedRequestBodies {
+    /// Bytes buffered right now.
+    package var bufferedBytes: Int { usedBytes }
+    /// Reservations refused so far (each a body refused).
+    package var refusals: Int { enforcements }
+}
+
+extension ByteBudget where Purpose == HeldOutput {
+    /// Bytes held right now.
+    package var heldBytes: Int { usedBytes }
+    /// Connections closed to bring the total back under the limit.
+    package var connectionsClosed: Int { enforcements }
+}
