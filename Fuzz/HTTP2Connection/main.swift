@@ -10,9 +10,10 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2Connection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
-    var configuration = HTTP2Configuration()
+    var configuration = HTTPServerConfiguration()
     configuration.maxBodyBytes = 4_096
-    configuration.maxConcurrentStreams = 8
+    configuration.requestBodyBudget = RequestBodyBudget(limit: 1 << 40)  // never the limit: not under test here
+    configuration.http2.maxConcurrentStreams = 8
     var session = Session(connection: HTTP2Connection(configuration: configuration, connectionID: 3), maxBody: configuration.maxBodyBytes)
     session.run { $0.start(into: &$1) }
     let opening = HTTP2Frame.clientPreface + HTTP2Frame(stream: 0, payload: .settings(ack: false, [])).bytes
@@ -46,9 +47,10 @@ public func fuzzHTTP2Connection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
 /// of the dispatches: it is not dispatched when the reset arrives in the same read
 /// (Rapid Reset), so whether it was depends on the chunking.
 func deferredTranscript(of chunks: [ArraySlice<UInt8>], prelude: [UInt8]) -> [String] {
-    var configuration = HTTP2Configuration()
+    var configuration = HTTPServerConfiguration()
     configuration.maxBodyBytes = 4_096
-    configuration.maxConcurrentStreams = 10_000
+    configuration.requestBodyBudget = RequestBodyBudget(limit: 1 << 40)  // never the limit: not under test here
+    configuration.http2.maxConcurrentStreams = 10_000
     var connection = HTTP2Connection(configuration: configuration, connectionID: 3)
     var output = HTTP2FrameDecoder(maximumFrameSize: 1 << 24)
     // Kept apart: within one call the codec emits writes before dispatches, so their

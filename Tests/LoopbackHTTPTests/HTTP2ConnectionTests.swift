@@ -3,13 +3,14 @@ import Testing
 
 @Suite struct HTTP2ConnectionTests {
     @Test func startAdvertisesSettingsAndRaisesConnectionWindow() {
-        var connection = HTTP2Connection(configuration: HTTP2Configuration(), connectionID: 1)
+        var connection = HTTP2Connection(configuration: HTTPServerConfiguration(), connectionID: 1)
         var actions: [ConnectionAction] = []
         connection.start(into: &actions)
         var expected = HTTP2Frame(stream: 0, payload: .settings(ack: false, [
-            .init(3, 1000), .init(4, 65_535), .init(5, 16_384), .init(6, 16_384), .init(2, 0),
+            .init(3, 100), .init(4, 65_535), .init(5, 16_384), .init(6, 16_384), .init(2, 0),
         ])).bytes
-        expected += HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32((1 << 20) - 65_535))).bytes
+        // Raised so that every concurrent stream's whole body fits: 100 × (1 MiB + 1 KiB).
+        expected += HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32(100 * (1_048_576 + 1_024) - 65_535))).bytes
         #expect(actions == [.write(expected)])
     }
 
@@ -137,8 +138,8 @@ import Testing
     }
 
     @Test func streamsBeyondTheLimitAreRefused() {
-        var configuration = HTTP2Configuration()
-        configuration.maxConcurrentStreams = 2
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.maxConcurrentStreams = 2
         var peer = HTTP2TestPeer(configuration: configuration)
         let output = peer.send([1, 3, 5].map { peer.headers($0, HTTP2TestPeer.requestFields(), endStream: false) })
         #expect(output.resets() == [5: .refusedStream])
@@ -149,25 +150,26 @@ import Testing
     }
 
     @Test func tenThousandStreamsAtOnceAreBounded() {
-        var configuration = HTTP2Configuration()
-        configuration.maxConcurrentStreams = 100
-        configuration.streamResetsPerSecond = 0  // no refill: the count below is exact
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.maxConcurrentStreams = 100
+        configuration.http2.streamResetsPerSecond = 0  // no refill: the count below is exact
         var peer = HTTP2TestPeer(configuration: configuration)
         var frames: [HTTP2Frame] = []
         for index in 0..<10_000 { frames.append(peer.headers(UInt32(2 * index + 1), HTTP2TestPeer.requestFields(), endStream: false)) }
         let output = peer.send(frames)
         // Refused streams spend the reset budget (Rapid Reset, issue 13): after the burst
         // the connection ends instead of refusing 9,900 streams.
-        #expect(output.resets().count == configuration.streamResetBurst + 1)
+        #expect(output.resets().count == configuration.http2.streamResetBurst + 1)
         #expect(output.resets().values.allSatisfy { $0 == .refusedStream })
         #expect(output.goAway?.code == .enhanceYourCalm)
         #expect(peer.connection.streams.count == 100)
     }
 
     @Test func bodyOverTheLimitIsDispatchedMarkedAndTheRestIsCreditedAndDropped() {
-        var configuration = HTTP2Configuration()
+        var configuration = HTTPServerConfiguration()
         configuration.maxBodyBytes = 10
-        configuration.connectionWindowSize = 65_535
+        configuration.http2.connectionWindowSize = 65_535
+        configuration.http2.maxConcurrentStreams = 1  // the window stays 65,535: 1 × (10 + 1,024) fits
         var peer = HTTP2TestPeer(configuration: configuration)
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
         let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 11), endStream: false, padding: nil))])
@@ -205,9 +207,9 @@ import Testing
     /// back: a client that used its whole stream window (Python `h2` sending without a
     /// content-length) would otherwise wait for a WINDOW_UPDATE that never comes.
     @Test func theDataThatCrossesTheLimitGetsItsStreamWindowBack() {
-        var configuration = HTTP2Configuration()
+        var configuration = HTTPServerConfiguration()
         configuration.maxBodyBytes = 10
-        configuration.initialWindowSize = 100
+        configuration.http2.initialWindowSize = 100
         var peer = HTTP2TestPeer(configuration: configuration)
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: false)])
         let output = peer.send([HTTP2Frame(stream: 1, payload: .data([UInt8](repeating: 0, count: 100), endStream: false, padding: nil))])
@@ -216,7 +218,7 @@ import Testing
     }
 
     @Test func aDeclaredLengthOverTheLimitIsDispatchedAtOnceAndAClientThatFinishedIsNotReset() {
-        var configuration = HTTP2Configuration()
+        var configuration = HTTPServerConfiguration()
         configuration.maxBodyBytes = 10
         var peer = HTTP2TestPeer(configuration: configuration)
         let fields = HTTP2TestPeer.requestFields(extra: [("content-length", "11")])
@@ -255,8 +257,8 @@ import Testing
     }
 
     @Test func pingIsAnsweredAndPingFloodIsRefused() {
-        var configuration = HTTP2Configuration()
-        configuration.maxControlFramesBetweenRequests = 100
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.maxControlFramesBetweenRequests = 100
         var peer = HTTP2TestPeer(configuration: configuration)
         let output = peer.send([HTTP2Frame(stream: 0, payload: .ping(ack: false, opaque: 42))])
         #expect(output.frames == [HTTP2Frame(stream: 0, payload: .ping(ack: true, opaque: 42))])
@@ -283,8 +285,8 @@ import Testing
     }
 
     @Test func oversizedHeaderListGets431AndKeepsHPACKInStep() {
-        var configuration = HTTP2Configuration()
-        configuration.maxHeaderListSize = 200
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.maxHeaderListSize = 200
         var peer = HTTP2TestPeer(configuration: configuration)
         var output = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(extra: [("x-big", String(repeating: "b", count: 300))]), endStream: true)])
         #expect(peer.responseFields(output, stream: 1)[":status"] == "431")
@@ -325,10 +327,10 @@ import Testing
         server.http2.maxConcurrentStreams = 1000
         server.maxBodyBytes = 4096
         server.maxHeaderBytes = 8192
-        let configuration = HTTP2Configuration(server)
-        #expect(configuration.maxConcurrentStreams == 1000)
-        #expect(configuration.maxBodyBytes == 4096)
-        #expect(configuration.maxHeaderListSize == 8192)
+        let connection = HTTP2Connection(configuration: server)
+        #expect(connection.configuration.maxConcurrentStreams == 1000)
+        #expect(connection.maxBodyBytes == 4096)
+        #expect(connection.maxHeaderListSize == 8192)
     }
 
     @Test func peerGoAwayFinishesInFlightStreamsThenCloses() {

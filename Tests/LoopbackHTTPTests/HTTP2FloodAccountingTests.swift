@@ -8,8 +8,8 @@ import Testing
     /// 1,000,000 WINDOW_UPDATEs on a closed stream were all processed before; now they
     /// end the connection once the control-frame budget is spent.
     @Test func aWindowUpdateFloodEndsInEnhanceYourCalm() {
-        var configuration = HTTP2Configuration()
-        configuration.maxControlFramesBetweenRequests = 100
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.maxControlFramesBetweenRequests = 100
         var peer = HTTP2TestPeer(configuration: configuration)
         let request = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)])
         #expect(request.dispatches.count == 1)
@@ -23,8 +23,8 @@ import Testing
     /// WINDOW_UPDATEs that let response DATA out are progress, not a flood: a client with a
     /// one-octet window reads a 500-octet body one WINDOW_UPDATE at a time.
     @Test func windowUpdatesThatReleaseDataAreNotCounted() {
-        var configuration = HTTP2Configuration()
-        configuration.maxControlFramesBetweenRequests = 100
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.maxControlFramesBetweenRequests = 100
         var peer = HTTP2TestPeer(configuration: configuration, settings: [.init(HTTP2Frame.Setting.initialWindowSize, 1)])
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)])
         var body = peer.respond(HTTPResponse(status: .ok, body: Array(repeating: 0x61, count: 500)), stream: 1).data(on: 1)

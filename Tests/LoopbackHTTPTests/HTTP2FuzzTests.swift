@@ -47,7 +47,9 @@ import Testing
                 }
                 if bytes.count <= HTTP2Frame.clientPreface.count { break }
             }
-            var connection = HTTP2Connection(configuration: HTTP2Configuration(), connectionID: 1)
+            var configuration = HTTPServerConfiguration()
+            configuration.requestBodyBudget = RequestBodyBudget(limit: 64 * 1024 * 1024)  // not the process's
+            var connection = HTTP2Connection(configuration: configuration, connectionID: 1)
             var actions: [ConnectionAction] = []
             connection.start(into: &actions)
             // Deliver in random chunks, answer every dispatch, and check the output parses.

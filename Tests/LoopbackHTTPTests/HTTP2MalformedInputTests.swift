@@ -120,8 +120,8 @@ import Testing
 
     @Test(arguments: cases)
     func malformedInput(_ testCase: Case) {
-        var configuration = HTTP2Configuration()
-        configuration.initialWindowSize = testCase.initialWindowSize
+        var configuration = HTTPServerConfiguration()
+        configuration.http2.initialWindowSize = testCase.initialWindowSize
         var peer = HTTP2TestPeer(configuration: configuration)
         let bytes = testCase.frames(&peer)
         let output = peer.send(bytes)

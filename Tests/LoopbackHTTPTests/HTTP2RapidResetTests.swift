@@ -83,7 +83,7 @@ import Testing
     /// The request cap ends an HTTP/2 connection gracefully: GOAWAY NO_ERROR naming the
     /// last request, which is still answered; later streams are ignored; then close.
     @Test func theRequestCapSendsGoAwayNoErrorAndFinishesTheLastRequest() {
-        var configuration = HTTP2Configuration()
+        var configuration = HTTPServerConfiguration()
         configuration.maxRequestsPerConnection = 3
         var peer = HTTP2TestPeer(configuration: configuration)
         let output = peer.send((0..<5).map { peer.headers(UInt32(2 * $0 + 1), HTTP2TestPeer.requestFields(method: "GET"), endStream: true) })

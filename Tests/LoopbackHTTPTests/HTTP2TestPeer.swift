@@ -9,7 +9,13 @@ struct HTTP2TestPeer {
     var closed = false
     var wasReset = false
 
-    init(configuration: HTTP2Configuration = HTTP2Configuration(), settings: [HTTP2Frame.Setting] = []) {
+    init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), settings: [HTTP2Frame.Setting] = []) {
+        var configuration = configuration
+        // Bodies a peer leaves buffered must not fill the process-wide budget of the servers
+        // tested beside it: unless the test gives one, a peer has a budget of its own.
+        if configuration.requestBodyBudget === RequestBodyBudget.shared {
+            configuration.requestBodyBudget = RequestBodyBudget(limit: 64 * 1024 * 1024)
+        }
         connection = HTTP2Connection(configuration: configuration, connectionID: 7)
         var actions: [ConnectionAction] = []
         connection.start(into: &actions)

@@ -23,7 +23,11 @@ import Testing
     /// credit comes once they reach the handler. (Crediting as data is buffered fails the
     /// first expectation: 600 KiB crosses the 512 KiB threshold.)
     @Test func theConnectionWindowIsCreditedOnlyAsBodiesReachTheHandler() {
-        var peer = HTTP2TestPeer()
+        // A 1 MiB connection window: 10 streams × (64 KiB + 1 KiB) need no more.
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodyBytes = 64 * 1024
+        configuration.http2.maxConcurrentStreams = 10
+        var peer = HTTP2TestPeer(configuration: configuration)
         var credited = 0
         for index in 0..<10 {
             let stream = UInt32(2 * index + 1)
@@ -50,8 +54,8 @@ import Testing
     /// connection sharing it, and bodies that reach the handler or are dropped give it back.
     @Test func bodiesPastTheSharedBudgetAreRefusedAndTheBudgetComesBack() {
         let budget = RequestBodyBudget(limit: 100_000)
-        var configuration = HTTP2Configuration()
-        configuration.bodyBudget = budget
+        var configuration = HTTPServerConfiguration()
+        configuration.requestBodyBudget = budget
         var first = HTTP2TestPeer(configuration: configuration)
         var second = HTTP2TestPeer(configuration: configuration)
         let fields = HTTP2TestPeer.requestFields()
@@ -83,14 +87,14 @@ import Testing
         var server = HTTPServerConfiguration()
         server.maxBodyBytes = 8 * 1024
         server.http2.maxConcurrentStreams = 1000
-        let small = HTTP2Configuration(server)
+        let small = HTTP2Connection(configuration: server).configuration
         #expect(small.initialWindowSize == 65_535)
         #expect(small.connectionWindowSize == 1000 * 9 * 1024)
-        let defaults = HTTP2Configuration(HTTPServerConfiguration())
-        #expect(defaults.initialWindowSize == 65_535)
+        let defaults = HTTP2Connection(configuration: HTTPServerConfiguration())
+        #expect(defaults.configuration.initialWindowSize == 65_535)
         #expect(defaults.bodyBudget === RequestBodyBudget.shared)
         server.maxBodyBytes = Int.max
-        #expect(HTTP2Configuration(server).connectionWindowSize == Int(Int32.max))
+        #expect(HTTP2Connection(configuration: server).configuration.connectionWindowSize == Int(Int32.max))
     }
 
     /// HTTP/1.1: a body that does not fit in the budget is answered 503 and the connection

@@ -11,7 +11,7 @@ import Testing
 
     @Test func theDefaultIsEightKibibytesAsNginx() {
         #expect(Self.limit == 8 * 1024)
-        #expect(HTTP2Configuration(HTTPServerConfiguration()).maxRequestTargetBytes == 8 * 1024)
+        #expect(HTTP2Connection(configuration: HTTPServerConfiguration()).maxRequestTargetBytes == 8 * 1024)
     }
 
     @Test(arguments: [1, 100, 100_000])
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func http2PathOverTheLimitIs414WithoutDispatch() {
-        var peer = HTTP2TestPeer(configuration: HTTP2Configuration(HTTPServerConfiguration()))
+        var peer = HTTP2TestPeer(configuration: HTTPServerConfiguration())
         let long = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET", path: Self.path(Self.limit + 1)), endStream: true)])
         #expect(long.dispatches.isEmpty)
         #expect(peer.responseFields(long, stream: 1)[":status"] == "414")

@@ -95,7 +95,7 @@ extension HTTP2Connection {
             }
             pending.block.append(contentsOf: block)
             pending.frames += 1
-            let limit = 4 * configuration.maxHeaderListSize + 1024
+            let limit = 4 * maxHeaderListSize + 1024
             if pending.block.count > limit || pending.frames > 1024 {
                 pendingBlock = nil
                 throw HTTP2ProtocolError(.enhanceYourCalm, "header block on stream \(frame.stream) exceeds \(limit) octets or 1024 frames without END_HEADERS")
@@ -230,8 +230,7 @@ extension HTTP2Connection {
             creditConnection(flowLength)
             throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window")
         }
-        if current.body.count + data.count <= configuration.maxBodyBytes, let budget = configuration.bodyBudget,
-           !budget.reserve(data.count) {
+        if current.body.count + data.count <= maxBodyBytes, !bodyBudget.reserve(data.count) {
             // The process holds as much request body as it may: refuse this one rather than
             // buffer it (REFUSED_STREAM: the handler never ran, the client may retry).
             creditConnection(flowLength)
@@ -242,7 +241,7 @@ extension HTTP2Connection {
         let tooLarge = streams[stream]?.update { s -> Bool in
             s.receiveWindow -= flowLength
             s.heldConnectionCredit += flowLength
-            guard s.body.count + data.count <= configuration.maxBodyBytes else { return true }
+            guard s.body.count + data.count <= maxBodyBytes else { return true }
             s.body.append(contentsOf: data)
             return false
         } ?? false

@@ -76,7 +76,7 @@ extension HTTP2Connection {
         case .request(let endStream):
             controlFrameBudget = configuration.maxControlFramesBetweenRequests
             requestsOpened += 1
-            if requestsOpened >= configuration.maxRequestsPerConnection { startDraining() }
+            if requestsOpened >= maxRequestsPerConnection { startDraining() }
             let receiveWindow = settingsAcknowledged ? configuration.initialWindowSize : max(configuration.initialWindowSize, 65_535)
             var state = HTTP2Stream(sendWindow: peerInitialWindowSize, receiveWindow: receiveWindow)
             if listTooLarge {
@@ -84,12 +84,12 @@ extension HTTP2Connection {
                 return
             }
             try Self.parseRequest(fields, stream: stream, into: &state)
-            if state.path.utf8.count > configuration.maxRequestTargetBytes {
+            if state.path.utf8.count > maxRequestTargetBytes {
                 try refuseAtCodec(stream, state, status: .uriTooLong, endStream: endStream)
                 return
             }
             streams[stream] = state
-            if let length = state.contentLength, length > configuration.maxBodyBytes {
+            if let length = state.contentLength, length > maxBodyBytes {
                 try refuseBody(stream, stillReceiving: !endStream)
                 return
             }

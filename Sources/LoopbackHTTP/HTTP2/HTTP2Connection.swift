@@ -34,7 +34,18 @@ package struct HTTP2Connection: ConnectionCodec {
         var frames: Int
     }
 
+    /// The settings in force: the server's ``HTTPServerConfiguration/http2`` with its
+    /// connection window raised as ``HTTP2Configuration/connectionWindow(for:)`` says.
     let configuration: HTTP2Configuration
+    /// SETTINGS_MAX_HEADER_LIST_SIZE advertised and enforced.
+    let maxHeaderListSize: Int
+    /// The server's limits shared with HTTP/1.1.
+    let maxBodyBytes: Int
+    let maxRequestTargetBytes: Int
+    let maxRequestsPerConnection: Int
+    /// Shared across connections (and servers): body bytes are reserved from it as they are
+    /// buffered; when it is spent a stream's body is refused (RST_STREAM REFUSED_STREAM).
+    let bodyBudget: RequestBodyBudget
     let connectionID: UInt64
     var phase: Phase = .awaitingPreface
     var frames: HTTP2FrameDecoder
@@ -64,7 +75,7 @@ package struct HTTP2Connection: ConnectionCodec {
     var resetBudget: HTTP2StreamResetBudget
     /// Streams opened for requests, against `maxRequestsPerConnection`.
     var requestsOpened = 0
-    /// Request-body octets buffered in `streams`, reserved from `configuration.bodyBudget`.
+    /// Request-body octets buffered in `streams`, reserved from `bodyBudget`.
     package internal(set) var bufferedBodyBytes = 0
 
     // MARK: Per-call output
@@ -74,14 +85,26 @@ package struct HTTP2Connection: ConnectionCodec {
     var resetNow = false
 
     /// - Parameters:
-    ///   - configuration: settings to advertise and bounds to enforce.
+    ///   - configuration: the server's configuration: its ``HTTPServerConfiguration/http2``
+    ///     settings to advertise and enforce, and the request limits shared with HTTP/1.1.
     ///   - connectionID: copied into every `HTTPRequest` from this connection.
-    package init(configuration: HTTP2Configuration = HTTP2Configuration(), connectionID: UInt64 = 0) {
+    package init(configuration server: HTTPServerConfiguration = HTTPServerConfiguration(), connectionID: UInt64 = 0) {
+        var configuration = server.http2
+        // Not shrunk to the body limit: a client that sends before reading our SETTINGS
+        // (httpx does) would see its stream window go negative, and httpcore 1.0.9 then sends
+        // empty DATA frames forever. The body limit bounds what a stream buffers; DATA past it
+        // is credited and dropped.
+        configuration.connectionWindowSize = HTTP2Configuration.connectionWindow(for: server)
         self.configuration = configuration
+        maxHeaderListSize = configuration.maxHeaderListSize ?? server.maxHeaderBytes
+        maxBodyBytes = server.maxBodyBytes
+        maxRequestTargetBytes = server.maxRequestTargetBytes
+        maxRequestsPerConnection = server.maxRequestsPerConnection
+        bodyBudget = server.requestBodyBudget
         self.connectionID = connectionID
         frames = HTTP2FrameDecoder(maximumFrameSize: configuration.maxFrameSize)
         decoder = HPACKDecoder(maximumTableSize: configuration.headerTableSize,
-                               maximumHeaderListSize: configuration.maxHeaderListSize)
+                               maximumHeaderListSize: maxHeaderListSize)
         controlFrameBudget = configuration.maxControlFramesBetweenRequests
         resetBudget = HTTP2StreamResetBudget(burst: configuration.streamResetBurst,
                                              refillPerSecond: configuration.streamResetsPerSecond,
@@ -95,7 +118,7 @@ package struct HTTP2Connection: ConnectionCodec {
             .init(HTTP2Frame.Setting.maxConcurrentStreams, UInt32(clamping: configuration.maxConcurrentStreams)),
             .init(HTTP2Frame.Setting.initialWindowSize, UInt32(clamping: configuration.initialWindowSize)),
             .init(HTTP2Frame.Setting.maxFrameSize, UInt32(clamping: configuration.maxFrameSize)),
-            .init(HTTP2Frame.Setting.maxHeaderListSize, UInt32(clamping: configuration.maxHeaderListSize)),
+            .init(HTTP2Frame.Setting.maxHeaderListSize, UInt32(clamping: maxHeaderListSize)),
             .init(HTTP2Frame.Setting.enablePush, 0),
         ]
         write(HTTP2Frame(stream: 0, payload: .settings(ack: false, settings)))
@@ -246,14 +269,14 @@ package struct HTTP2Connection: ConnectionCodec {
     mutating func releaseBody(byteCount: Int, connectionCredit: Int) {
         if byteCount > 0 {
             bufferedBodyBytes -= byteCount
-            configuration.bodyBudget?.release(byteCount)
+            bodyBudget.release(byteCount)
         }
         if connectionCredit > 0 && phase != .closed { creditConnection(connectionCredit) }
     }
 
     /// The connection is gone: every body still buffered goes back to the shared budget.
     package mutating func releaseBufferedBodies() {
-        configuration.bodyBudget?.release(bufferedBodyBytes)
+        bodyBudget.release(bufferedBodyBytes)
         bufferedBodyBytes = 0
         for id in Array(streams.keys) { streams[id]?.body = [] }
     }

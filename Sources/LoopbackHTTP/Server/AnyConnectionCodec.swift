@@ -206,7 +206,7 @@ package final class CodecBox<Codec> {
 /// Buffers a connection's first bytes until they show which protocol it speaks.
 package struct ProtocolSniffer {
     /// The HTTP/2 client connection preface (RFC 9113 §3.4).
-    package static let http2Preface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    package static let http2Preface: [UInt8] = HTTP2Frame.clientPreface
 
     package enum Verdict: Equatable { case http1, http2 }
 

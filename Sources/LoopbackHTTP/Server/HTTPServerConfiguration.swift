@@ -41,7 +41,10 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// Seconds a request may take to arrive in full (head and body) once its first byte
     /// arrived; then HTTP/1.1 answers 408 and closes. Stops slow-header clients.
     package var requestTimeout: Double = 10
-    /// At most this many open connections; further connects wait in the listen backlog.
+    /// At most this many open connections. A client that connects when all are open is
+    /// admitted by closing the connection idle the longest (nothing in flight or unwritten);
+    /// only when every connection is busy does it wait in the listen backlog, and accepting
+    /// resumes as connections close.
     package var maxConnections: Int = 4096
     /// Requests served on one connection before the server ends it gracefully (nginx's
     /// `keepalive_requests`): HTTP/1.1 answers the last with `connection: close`, HTTP/2
@@ -62,39 +65,8 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// (ALPN `h2` and `http/1.1`); nil (the default) serves plain HTTP/1.1 and h2c. Test-only
     /// TLS: see ``TLSServerConnection`` for what it implements.
     package var tls: TLSServerIdentity? = nil
-    /// Settings for connections that open with the HTTP/2 (h2c, prior knowledge) preface.
-    package var http2: HTTP2Settings = HTTP2Settings()
+    /// Settings for connections that speak HTTP/2 (h2c with prior knowledge, or `h2` over TLS).
+    package var http2: HTTP2Configuration = HTTP2Configuration()
 
     package init() {}
-
-    /// HTTP/2 settings the server advertises and enforces (RFC 9113 §6.5.2).
-    package struct HTTP2Settings: Sendable, Hashable {
-        /// Whether the HTTP/2 preface is answered by ``HTTP2Connection``; when false the
-        /// server answers it with GOAWAY HTTP_1_1_REQUIRED (an HTTP/1.1-only fake).
-        package var enabled: Bool = true
-        /// SETTINGS_MAX_CONCURRENT_STREAMS.
-        package var maxConcurrentStreams: Int = 100
-        /// SETTINGS_INITIAL_WINDOW_SIZE for streams opened by the peer, at most: the server
-        /// advertises no more than ``HTTPServerConfiguration/maxBodyBytes`` + 1 KiB, so a
-        /// stream cannot send much more body than the server takes.
-        package var initialWindowSize: Int = 65_535
-        /// The connection's receive window, at least (raised from 65,535 at start). It is
-        /// credited back as bodies reach the handler (or are dropped), not as they are
-        /// buffered, so it bounds the body bytes one connection can have buffered; it is
-        /// raised to `maxConcurrentStreams` × (`maxBodyBytes` + 1 KiB) so that unfinished
-        /// bodies can never use it all up and stall one another.
-        package var connectionWindowSize: Int = 1 << 20
-        /// SETTINGS_MAX_FRAME_SIZE (16 KiB ... 16 MiB - 1).
-        package var maxFrameSize: Int = 16_384
-        /// SETTINGS_HEADER_TABLE_SIZE for the HPACK decoder.
-        package var headerTableSize: Int = 4_096
-        /// SETTINGS_MAX_HEADER_LIST_SIZE; nil uses ``HTTPServerConfiguration/maxHeaderBytes``.
-        package var maxHeaderListSize: Int? = nil
-        /// Streams a client may reset (or have refused, or send malformed) in a burst before
-        /// GOAWAY ENHANCE_YOUR_CALM; the Rapid Reset bound (CVE-2023-44487).
-        package var streamResetBurst: Int = 1000
-        /// How fast that allowance refills, in streams per second.
-        package var streamResetsPerSecond: Double = 33
-        package init() {}
-    }
 }

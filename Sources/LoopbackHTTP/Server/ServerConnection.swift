@@ -14,17 +14,12 @@ final class ServerConnection {
     @exclusivity(unchecked) var outputStart = 0
     /// What the poller currently watches for.
     @exclusivity(unchecked) var interest: PollInterest = .none
-    /// The peer closed its side (read returned 0).
-    @exclusivity(unchecked) var readEOF = false
     /// Reading paused because too much output is unwritten (backpressure).
     @exclusivity(unchecked) var readPaused = false
     /// Actions held back while the peer is not reading our output (backpressure).
     @exclusivity(unchecked) var deferredActions: [ConnectionAction] = []
-    /// The codec asked to close: close once `output` is flushed.
-    @exclusivity(unchecked) var closeWhenFlushed = false
-    /// Our side is shut down; reading and discarding until the peer closes or time runs out.
-    @exclusivity(unchecked) var lingering = false
-    @exclusivity(unchecked) var discardedWhileLingering = 0
+    /// Open, closing once its output is flushed, or lingering until the peer closes.
+    @exclusivity(unchecked) var lifecycle: Lifecycle = .open(peerClosed: false)
     /// When the current timeout (idle, request, linger) expires; nil while a response is awaited.
     @exclusivity(unchecked) var deadline: UInt64?
     /// The earliest check already queued in the timer heap for this connection.
@@ -65,6 +60,38 @@ final class ServerConnection {
         self.fd = fd
         self.id = id
         codec = AnyConnectionCodec(configuration: configuration, connectionID: id)
+    }
+
+    /// Where a connection is in its life. Once closing, nothing more is dispatched or
+    /// written but what is already in `output`, and input is read only to be dropped
+    /// (`discarded` counts it, against a bound).
+    enum Lifecycle: Equatable {
+        /// Reading requests and writing responses. `peerClosed`: the peer closed its side
+        /// (read returned 0); responses still owed are written.
+        case open(peerClosed: Bool)
+        /// The codec asked to close: close once `output` is flushed.
+        case closing(peerClosed: Bool, discarded: Int)
+        /// Our side is shut down (output flushed); reading and discarding until the peer
+        /// closes or the linger time runs out.
+        case lingering(discarded: Int)
+    }
+
+    /// The peer closed its side (read returned 0).
+    var readEOF: Bool {
+        switch lifecycle {
+        case .open(let peerClosed), .closing(let peerClosed, _): peerClosed
+        case .lingering: false
+        }
+    }
+    /// The codec asked to close (the connection is closing or lingering).
+    var closeWhenFlushed: Bool {
+        if case .open = lifecycle { return false }
+        return true
+    }
+    /// Our side is shut down; the connection waits for the peer to close.
+    var lingering: Bool {
+        if case .lingering = lifecycle { return true }
+        return false
     }
 
     var pendingOutput: Int { output.count - outputStart }

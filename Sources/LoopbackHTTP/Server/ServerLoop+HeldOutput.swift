@@ -20,7 +20,7 @@ extension ServerLoop {
             .sorted { ($0.lastWriteProgress, $0.id) < ($1.lastWriteProgress, $1.id) }
         for connection in holding {
             guard configuration.heldOutputBudget.isExceeded else { return }
-            configuration.heldOutputBudget.noteConnectionClosed()
+            configuration.heldOutputBudget.noteEnforced()
             destroy(connection, reset: true)
         }
     }

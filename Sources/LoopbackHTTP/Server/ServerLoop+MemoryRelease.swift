@@ -1,8 +1,8 @@
 import CLoopbackShim
 
 /// Returning memory after an attack. glibc keeps freed heap pages, so without this a
-/// process that once held many stalled responses or bodies stays at that RSS (without it,
-/// 651 MB stayed resident after 200 stalled connections closed). After a turn that dropped
+/// process that once held many stalled responses or bodies stays at that RSS (651 MB
+/// stayed resident after 200 stalled connections closed). After a turn that dropped
 /// at least 16 MiB of buffers the loop asks for them back (`malloc_trim(0)` on glibc,
 /// nothing elsewhere: Darwin's allocator returns large blocks itself).
 extension ServerLoop {
@@ -23,7 +23,7 @@ extension ServerLoop {
     /// Response bytes a connection holds: unwritten output, plus (HTTP/2) DATA queued behind
     /// flow control. Past `maxPendingOutputBytes` no further handler runs on the connection
     /// until they drain, so a client that never opens its windows cannot make the server
-    /// build more answers (without the bound, 20 `GET /journal` on zero-window streams held 423 MB).
+    /// build more answers (20 `GET /journal` on zero-window streams would hold 423 MB).
     func heldOutputBytes(_ connection: ServerConnection) -> Int {
         connection.pendingOutput + connection.codec.queuedResponseBytes
     }

@@ -94,42 +94,6 @@ final class ServerLoop {
         readBuffer.deallocate()
     }
 
-    // MARK: - Commands
-
-    func perform(_ command: ServerCommand) {
-        switch command {
-        case .refuse(let done):
-            closeListener()
-            for connection in Array(connections.values) { destroy(connection) }
-            done.signal()
-        case .listen(let port, let outcome, let done):
-            if !stopping && listener < 0 {
-                do {
-                    listener = try Sockets.listen(host: configuration.host, port: port, portable: poller.backend.usesPortableSockets).fd
-                    setListenerInterest(.readable)
-                } catch {
-                    outcome.withLock { $0 = error }
-                }
-            }
-            done.signal()
-        case .stop:
-            guard !stopping else { return }
-            stopping = true
-            closeListener()
-            for connection in Array(connections.values) where connections[connection.fd] === connection {
-                if connection.hungStreams > 0 && connection.pendingDelays == 0 {
-                    destroy(connection)  // a hung request will never be answered
-                    continue
-                }
-                var actions: [ConnectionAction] = []
-                connection.codec.shutdown(into: &actions)
-                run(actions, on: connection)
-            }
-            let grace = Self.nanoseconds(configuration.shutdownGracePeriod)
-            timers.schedule(at: TimerQueue<TimerEvent>.now &+ grace, .stopGraceElapsed)
-        }
-    }
-
     // MARK: - Events
 
     func handle(_ event: PollEvent) {
@@ -146,105 +110,59 @@ final class ServerLoop {
         if event.failed && !event.readable && connections[event.fd] === connection { destroy(connection) }
     }
 
-    /// Accepts up to 64 waiting clients per turn. At `maxConnections` each is admitted by
-    /// closing a connection idle the longest, all of them found in one pass over the
-    /// connections (one admission per turn, each scanning 4,096 connections, would leave a
-    /// new client 3 s behind 900 queued connects).
-    func acceptConnections() {
-        var evictable: [ServerConnection]?  // the longest idle last
-        for _ in 0..<64 {
-            let full = connections.count >= configuration.maxConnections
-            if full && evictable == nil { evictable = longestIdleConnections(limit: 64) }
-            guard !full || evictable?.isEmpty == false else {
-                // Every slot is busy: retry shortly (and whenever a connection closes).
-                backOffAccepting()
-                return
-            }
-            let fd: Int32
-            do {
-                guard let accepted = try Sockets.accept(listener, portable: poller.backend.usesPortableSockets) else { return }
-                fd = accepted
-            } catch {
-                if error.errno == EMFILE || error.errno == ENFILE {
-                    if evictable == nil { evictable = longestIdleConnections(limit: 64) }
-                    if let oldest = evictable?.popLast() {
-                        destroy(oldest)
-                        continue
-                    }
-                }
-                // Out of descriptors or memory: back off briefly instead of spinning.
-                backOffAccepting()
-                return
-            }
-            // Accepted before closing one for it, so nobody is closed for a client that left.
-            if full, let oldest = evictable?.popLast() { destroy(oldest) }
-            let connection = ServerConnection(fd: fd, id: nextConnectionID, configuration: configuration)
-            connection.acceptedInTurn = turn
-            connection.lastTrafficTurn = turn
-            nextConnectionID &+= 1
-            do {
-                try poller.update(fd, from: .none, to: .readable)
-            } catch {
-                closeDescriptor(fd)
-                continue
-            }
-            connection.interest = .readable
-            connections[fd] = connection
-            control.updateCounters { $0.openConnections += 1; $0.acceptedConnections += 1 }
-            updateDeadline(connection)
-        }
-    }
-
-    func backOffAccepting() {
-        setListenerInterest(.none)
-        acceptBackoff = true
-        timers.schedule(at: TimerQueue<TimerEvent>.now &+ 100_000_000, .resumeAccepting)
-    }
+    // MARK: - Reading
 
     /// One read (at most 64 KiB) per readable connection per turn, so one busy connection
-    /// cannot hold the loop while others wait.
+    /// cannot hold the loop while others wait; what is left stays readable for the next turn.
     func read(_ connection: ServerConnection) {
-        for _ in 0..<1 {
-            let count: Int
-            do {
-                guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
-                count = read
-            } catch {
-                destroy(connection)  // ECONNRESET and friends: the peer is gone
-                return
-            }
-            if count == 0 {
-                connection.readEOF = true
-                if connection.lingering || connection.closeWhenFlushed && connection.pendingOutput == 0 {
-                    destroy(connection)
-                    return
-                }
-                var actions: [ConnectionAction] = []
-                connection.codec.peerClosed(into: &actions)
-                run(actions, on: connection)
-                if connections[connection.fd] === connection, connection.hungStreams > 0,
-                   connection.pendingDelays == 0, connection.pendingOutput == 0 {
-                    // Only hung requests are left and the peer has given up: nothing will
-                    // ever be written, so do not hold the descriptor until stop().
-                    destroy(connection)
-                }
-                return
-            }
-            connection.movedBytes = true
-            connection.lastTrafficTurn = turn
-            if connection.lingering || connection.closeWhenFlushed {
-                connection.discardedWhileLingering += count
-                if connection.discardedWhileLingering > 64 * 1024 * 1024 { destroy(connection); return }
-            } else {
-                var actions: [ConnectionAction] = []
-                swap(&actions, &spareActions)
-                connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
-                if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
-                run(consume actions, on: connection)  // unique: run() edits the list in place
-                guard connections[connection.fd] === connection, !connection.readPaused else { return }
-            }
-            if count < readBuffer.count { return }
+        let count: Int
+        do {
+            guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
+            count = read
+        } catch {
+            destroy(connection)  // ECONNRESET and friends: the peer is gone
+            return
         }
+        if count == 0 {
+            switch connection.lifecycle {
+            case .open:
+                connection.lifecycle = .open(peerClosed: true)
+            case .closing(_, let discarded) where connection.pendingOutput > 0:
+                connection.lifecycle = .closing(peerClosed: true, discarded: discarded)
+            case .closing, .lingering:
+                destroy(connection)
+                return
+            }
+            var actions: [ConnectionAction] = []
+            connection.codec.peerClosed(into: &actions)
+            run(actions, on: connection)
+            if connections[connection.fd] === connection, connection.hungStreams > 0,
+               connection.pendingDelays == 0, connection.pendingOutput == 0 {
+                // Only hung requests are left and the peer has given up: nothing will
+                // ever be written, so do not hold the descriptor until stop().
+                destroy(connection)
+            }
+            return
+        }
+        connection.movedBytes = true
+        connection.lastTrafficTurn = turn
+        switch connection.lifecycle {
+        case .open:
+            break
+        case .closing(let peerClosed, let discarded):
+            connection.lifecycle = .closing(peerClosed: peerClosed, discarded: discarded + count)
+            if discarded + count > 64 * 1024 * 1024 { destroy(connection) }
+            return
+        case .lingering(let discarded):
+            connection.lifecycle = .lingering(discarded: discarded + count)
+            if discarded + count > 64 * 1024 * 1024 { destroy(connection) }
+            return
+        }
+        var actions: [ConnectionAction] = []
+        swap(&actions, &spareActions)
+        connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
+        if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
+        run(consume actions, on: connection)  // unique: run() edits the list in place
     }
 
     // MARK: - Actions
@@ -290,7 +208,9 @@ final class ServerLoop {
                     ? HTTPResponse.bodyLimitExceeded(configuration.maxBodyBytes) : handler(request)
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
-                connection.closeWhenFlushed = true
+                if case .open(let peerClosed) = connection.lifecycle {
+                    connection.lifecycle = .closing(peerClosed: peerClosed, discarded: 0)
+                }
             case .reset:
                 destroy(connection, reset: true)
                 return
@@ -365,15 +285,15 @@ final class ServerLoop {
                 connection.output.removeAll(keepingCapacity: connection.output.capacity <= 256 * 1024)
                 connection.outputStart = 0
             }
-            if connection.closeWhenFlushed && !connection.lingering {
-                if connection.readEOF {
+            if case .closing(let peerClosed, let discarded) = connection.lifecycle {
+                if peerClosed {
                     destroy(connection)
                     return
                 }
                 // Half-close and keep reading until the peer closes: closing with unread
                 // input would send a reset that can destroy the response in flight.
                 Sockets.shutdownWrite(connection.fd)
-                connection.lingering = true
+                connection.lifecycle = .lingering(discarded: discarded)
                 connection.deadline = TimerQueue<TimerEvent>.now &+ lingerNanos
             }
         } else if connection.outputStart >= 1 << 20 && connection.outputStart * 2 >= connection.output.count {
@@ -411,34 +331,6 @@ final class ServerLoop {
     }
 
     // MARK: - Teardown
-
-    /// Under connection pressure (`maxConnections` reached, or out of descriptors), the
-    /// connections to close to admit new ones: up to `limit` of those idle the longest —
-    /// nothing in flight, nothing to write, not accepted this turn — the longest idle last,
-    /// found in one pass, as nginx reuses idle keep-alive connections. Empty when every
-    /// connection is busy.
-    func longestIdleConnections(limit: Int) -> [ServerConnection] {
-        // Sorted by (last traffic, id): ties (accepted or served in the same turn) go to
-        // the one accepted first.
-        var oldest: [ServerConnection] = []
-        oldest.reserveCapacity(limit + 1)
-        func key(_ connection: ServerConnection) -> (UInt64, UInt64) { (connection.lastTrafficTurn, connection.id) }
-        for connection in connections.values where connection.acceptedInTurn != turn {
-            let done = connection.lingering
-                || connection.codec.activity == .idle && connection.pendingOutput == 0 && connection.deferredActions.isEmpty
-                    && connection.hungStreams == 0 && connection.pendingDelays == 0
-            guard done else { continue }
-            if oldest.count >= limit, let last = oldest.last, key(last) < key(connection) { continue }
-            var low = 0, high = oldest.count
-            while low < high {
-                let middle = (low + high) / 2
-                if key(oldest[middle]) < key(connection) { low = middle + 1 } else { high = middle }
-            }
-            oldest.insert(connection, at: low)
-            if oldest.count > limit { oldest.removeLast() }
-        }
-        return oldest.reversed()
-    }
 
     func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }

@@ -1,0 +1,132 @@
+/// What the fields say about the connection and the body's framing (`Host`, `Connection`,
+/// `Content-Length`, `Transfer-Encoding`, `Expect`), shared by both parsers.
+extension HTTP1RequestHead {
+    /// Where the fields that decide framing and the connection are, noted while parsing so
+    /// the common request (one `Host`, at most one plain `Content-Length`) is interpreted
+    /// without another pass or any intermediate String.
+    struct SpecialFields {
+        let minorVersion: Int
+        var hostCount = 0
+        var firstHost: String?
+        /// What `Connection` says, token by token in order: `close` ends, `keep-alive` keeps
+        /// an HTTP/1.0 connection; nil when it says neither.
+        var keepAlive: Bool?
+        var contentLengthCount = 0
+        /// The value of the only `Content-Length`, when it is 1 to 18 decimal digits.
+        var plainLength: Int?
+        var transferEncodingCount = 0
+        var expect: String?
+
+        mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+            switch name.count {
+            case 4 where equalsLowercase(name, "host"):
+                hostCount += 1
+                if firstHost == nil { firstHost = String(decoding: value, as: UTF8.self) }
+            case 6 where equalsLowercase(name, "expect"):
+                if expect == nil { expect = String(decoding: value, as: UTF8.self) }
+            case 10 where equalsLowercase(name, "connection"):
+                noteConnection(value)
+            case 14 where equalsLowercase(name, "content-length"):
+                contentLengthCount += 1
+                plainLength = contentLengthCount == 1 ? Self.plainDecimal(value) : nil
+            case 17 where equalsLowercase(name, "transfer-encoding"):
+                transferEncodingCount += 1
+            default:
+                break
+            }
+        }
+
+        /// Comma-separated tokens, trimmed, compared case-insensitively to `close` and `keep-alive`.
+        mutating func noteConnection(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start, last = end
+                while first < last, bytes[first] == ASCII.space || bytes[first] == ASCII.tab { first += 1 }
+                while last > first, bytes[last - 1] == ASCII.space || bytes[last - 1] == ASCII.tab { last -= 1 }
+                let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
+                if token.count == 5 && equalsLowercase(token, "close") { keepAlive = false }
+                if token.count == 10 && equalsLowercase(token, "keep-alive") && minorVersion == 0 { keepAlive = true }
+                start = end + 1
+            }
+        }
+
+        /// 1 to 18 ASCII digits as a number (no overflow possible), else nil.
+        static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+            var number = 0
+            for byte in bytes {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                number = number * 10 + Int(byte - 0x30)
+            }
+            return number
+        }
+    }
+
+    mutating func interpretFields(_ special: SpecialFields, maxBodyBytes: Int) throws(HTTP1RequestError) {
+        if special.hostCount > 1 { throw .malformed("more than one Host header") }
+        if minorVersion == 1 && special.hostCount == 0 { throw .malformed("HTTP/1.1 requests need a Host header") }
+        if authority == nil { authority = special.firstHost }
+
+        if let connection = special.keepAlive { keepAlive = connection }
+
+        if special.transferEncodingCount == 0 && special.contentLengthCount <= 1
+            && (special.contentLengthCount == 0 || special.plainLength != nil) {
+            if let length = special.plainLength {
+                guard length <= maxBodyBytes else { throw .bodyTooLarge(limit: maxBodyBytes) }
+                framing = length == 0 ? .none : .length(length)
+            }
+        } else {
+            try interpretFraming(maxBodyBytes: maxBodyBytes)
+        }
+
+        if let expectation = special.expect {
+            var bytes = expectation
+            let isContinue = bytes.withUTF8 { $0.count == 12 && equalsLowercase($0, "100-continue") }
+            guard isContinue else { throw .expectationFailed(expectation) }
+            expectsContinue = minorVersion == 1 && framing != .none
+        }
+    }
+
+    /// The uncommon framing cases (`Transfer-Encoding`, several or list-valued
+    /// `Content-Length` fields), on Strings: comma-separated tokens of every value.
+    mutating func interpretFraming(maxBodyBytes: Int) throws(HTTP1RequestError) {
+        var transferEncoding: [String] = []
+        var contentLength: [String] = []
+        for field in headers {
+            var name = field.name
+            name.withUTF8 { name in
+                if name.count == 14 && equalsLowercase(name, "content-length") { contentLength.append(field.value) }
+                if name.count == 17 && equalsLowercase(name, "transfer-encoding") { transferEncoding.append(field.value) }
+            }
+        }
+        let codings = Self.tokens(transferEncoding)
+        let lengths = Self.tokens(contentLength)
+        if !codings.isEmpty {
+            guard lengths.isEmpty else { throw .malformed("both Content-Length and Transfer-Encoding are present") }
+            guard minorVersion == 1 else { throw .malformed("Transfer-Encoding is not allowed in HTTP/1.0") }
+            guard codings == ["chunked"] else {
+                throw .notImplemented("transfer coding \(codings.joined(separator: ", ")) is not supported; only chunked is")
+            }
+            framing = .chunked
+        } else if let firstLength = lengths.first {
+            guard lengths.allSatisfy({ $0 == firstLength }) else { throw .malformed("conflicting Content-Length values") }
+            guard !firstLength.isEmpty, firstLength.utf8.count <= 18, firstLength.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let length = Int(firstLength)
+            else {
+                throw .malformed("Content-Length \"\(firstLength)\" is not a decimal number")
+            }
+            guard length <= maxBodyBytes else { throw .bodyTooLarge(limit: maxBodyBytes) }
+            framing = length == 0 ? .none : .length(length)
+        }
+    }
+
+    /// Comma-separated tokens of every value, trimmed and lowercased.
+    static func tokens(_ values: [String]) -> [String] {
+        if values.isEmpty { return [] }
+        return values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingSpacesAndTabs().lowercased() }
+            .filter { !$0.isEmpty }
+    }
+}
