@@ -7,7 +7,7 @@ import PushCore
 /// Apple's push provider API (`POST /3/device/<token>`) as a loopback fake, with provider
 /// tokens, a device-token registry, throttling, faults and a simulated device per token.
 ///
-/// The logic is a handler (``handle(_:)``) callable without a socket (STYLE 9); the server
+/// The logic is a handler (``handle(_:)``) callable without a socket; the server
 /// is a thin shell around it.
 ///
 /// ```swift
@@ -28,8 +28,8 @@ public final class FakeAPNs: Sendable {
     let inspectionCache = PayloadInspectionCache()
     let decodeToken: ProviderTokenDecoder
     let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
-    /// The HTTP server while listening.
-    let server_ = Locked<HTTPServer?>(nil)
+    /// The server while it listens, and whether it has stopped (which ends every wait).
+    let lifecycle = FakeLifecycle()
 
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:

@@ -19,8 +19,6 @@ struct BackendStore {
     var sessions: SessionTable
     var acceptsAnyBearer: Bool
     var waiters: [UInt64: Waiter] = [:]
-    /// Set by stop(): later waits fail at once instead of timing out.
-    var isStopped = false
     var nextWaiterID: UInt64 = 0
 
     /// A pending `waitFor`.
