@@ -22,25 +22,11 @@ extension FakeAPNs {
     public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(5),
                                 where predicate: @escaping @Sendable (APNsJournalEntry) -> Bool = { _ in true })
         async throws -> [APNsJournalEntry] {
-        let id = state.withLock { $0.makeID() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                if Task.isCancelled { continuation.resume(throwing: FakeAPNsError.cancelled); return }
-                let what = "\(count) request(s)"
-                let ready = state.withLock { s -> Result<[APNsJournalEntry], FakeAPNsError>? in
-                    // Read under this lock: stop() sets it before it fails the waits here.
-                    guard !lifecycle.isStopped else { return .failure(.stopped(what)) }
-                    let matched = s.journal.elements.filter(predicate)
-                    if matched.count >= count { return .success(Array(matched.prefix(count))) }
-                    s.requestWaiters[id] = .init(count: count, matching: predicate, matched: matched, continuation: continuation)
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready); return }
-                scheduleTimeout(id: id, after: timeout, what: what)
-                if Task.isCancelled { failWaiter(id: id, with: .cancelled) }   // cancelled while registering
-            }
-        } onCancel: {
-            failWaiter(id: id, with: .cancelled)
+        try await wait("\(count) request(s)", timeout: timeout) { s, id, continuation in
+            let matched = s.journal.elements.filter(predicate)
+            if matched.count >= count { return Array(matched.prefix(count)) }
+            s.requestWaiters[id] = .init(count: count, matching: predicate, matched: matched, continuation: continuation)
+            return nil
         }
     }
 
@@ -52,18 +38,30 @@ extension FakeAPNs {
     public func waitForDeliveries(to token: String, count: Int = 1, timeout: Duration = .seconds(5))
         async throws -> [DeliveredNotification] {
         let key = token.lowercased()
+        return try await wait("\(count) delivery(ies) to \(key)", timeout: timeout) { s, id, continuation in
+            if let device = s.devices[key], device.deliveredCount >= count {
+                return device.keptDeliveries(s.configuration.deliveriesKeptPerDevice)
+            }
+            s.deliveryWaiters[id] = .init(deviceToken: key, count: count, continuation: continuation)
+            return nil
+        }
+    }
+
+    /// What both waits do: `register` runs under the lock, unless the fake has stopped, and
+    /// returns the answer when it is there already, or keeps the continuation (under the id it
+    /// is given) and returns nil; then the timeout starts.
+    private func wait<Value: Sendable>(
+        _ what: String, timeout: Duration,
+        register: (inout FakeAPNsState, UInt64, CheckedContinuation<Value, any Error>) -> Value?
+    ) async throws -> Value {
         let id = state.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if Task.isCancelled { continuation.resume(throwing: FakeAPNsError.cancelled); return }
-                let what = "\(count) delivery(ies) to \(key)"
-                let ready = state.withLock { s -> Result<[DeliveredNotification], FakeAPNsError>? in
+                let ready = state.withLock { s -> Result<Value, FakeAPNsError>? in
+                    // Read under this lock: stop() sets it before it fails the waits kept here.
                     guard !lifecycle.isStopped else { return .failure(.stopped(what)) }
-                    if let device = s.devices[key], device.deliveredCount >= count {
-                        return .success(device.keptDeliveries(s.configuration.deliveriesKeptPerDevice))
-                    }
-                    s.deliveryWaiters[id] = .init(deviceToken: key, count: count, continuation: continuation)
-                    return nil
+                    return register(&s, id, continuation).map { .success($0) }
                 }
                 if let ready { continuation.resume(with: ready); return }
                 scheduleTimeout(id: id, after: timeout, what: what)
