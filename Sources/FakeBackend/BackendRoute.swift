@@ -105,9 +105,9 @@ extension BackendRoute.Path {
 
     /// Whether `literal` sits at `offset` (the caller checked that it fits).
     private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ literal: [UInt8]) -> Bool {
-        literal.withUnsafeBufferPointer { literal in
-            guard let start = literal.baseAddress else { return true }
-            guard let base = bytes.baseAddress else { return false }
+        guard !literal.isEmpty else { return true }
+        return literal.withUnsafeBufferPointer { literal in
+            guard let start = literal.baseAddress, let base = bytes.baseAddress else { return false }
             return memcmp(base + offset, start, literal.count) == 0
         }
     }
