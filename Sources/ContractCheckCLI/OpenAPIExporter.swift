@@ -1,32 +1,15 @@
 import Contracts
 import FakeBackend
 
-/// The OpenAPI 3.1 document of the backend endpoints, built from the same contract
-/// declarations as the JSON Schemas: path parameters from the path contracts, request bodies
-/// from the body contracts, and error responses in the problem+json shape FakeBackend sends
-/// (``BackendProblemDetails``).
+/// The OpenAPI 3.1 document of the backend endpoints, built from their table
+/// (``FakeBackend/Endpoint/table``) and the same contract declarations as the JSON Schemas:
+/// path parameters from the path contracts, request bodies from the body contracts, and
+/// error responses in the problem+json shape FakeBackend sends (``BackendProblemDetails``).
 ///
 /// ```swift
 /// let text = JSONTreeWriter.prettyText(OpenAPIExporter.document(for: .v1))
 /// ```
 package enum OpenAPIExporter {
-    /// The contract that describes each endpoint's request body, if it has one.
-    static func bodyContract(for endpoint: FakeBackend.Endpoint) -> String? {
-        switch endpoint {
-        case .putDevice: return "device-registration"
-        case .deleteDevice: return nil
-        case .opened: return "notification-opened"
-        }
-    }
-
-    static func summary(of endpoint: FakeBackend.Endpoint) -> String {
-        switch endpoint {
-        case .putDevice: return "Register this phone's device token for the signed-in account (idempotent)."
-        case .deleteDevice: return "Remove a device token at sign-out."
-        case .opened: return "Report that a notification was opened (once per notification id)."
-        }
-    }
-
     /// The error responses every operation declares, with their component names.
     static let errorResponses: [(status: String, name: String, description: String)] = [
         ("400", "ContractViolation", "The request breaks a contract; `violations` lists each break with its rule id."),
@@ -45,13 +28,13 @@ package enum OpenAPIExporter {
             "ProblemViolation": violationSchema,
         ]
         var paths: [String: [String: JSONTree]] = [:]
-        for endpoint in FakeBackend.Endpoint.allCases {
+        for endpoint in FakeBackend.Endpoint.table {
             var operation: [String: JSONTree] = [
-                "operationId": .string(endpoint.rawValue),
-                "summary": .string(summary(of: endpoint)),
+                "operationId": .string(endpoint.endpoint.rawValue),
+                "summary": .string(endpoint.summary),
                 "security": .array([.object(["bearer": .array([])])]),
             ]
-            if let bodyName = bodyContract(for: endpoint), let contract = contracts.contract(named: bodyName) {
+            if let bodyName = endpoint.bodyContract, let contract = contracts.contract(named: bodyName) {
                 schemas[bodyName] = componentSchema(contract)
                 operation["requestBody"] = .object([
                     "required": .bool(true),
@@ -68,7 +51,7 @@ package enum OpenAPIExporter {
 
             var pathItem = paths[endpoint.pathTemplate] ?? [:]
             if pathItem["parameters"] == nil {
-                pathItem["parameters"] = .array(pathParameters(endpoint.pathTemplate, contracts: contracts, schemas: &schemas))
+                pathItem["parameters"] = .array(pathParameters(endpoint, contracts: contracts, schemas: &schemas))
             }
             pathItem[endpoint.method.lowercased()] = .object(operation)
             paths[endpoint.pathTemplate] = pathItem
@@ -112,22 +95,18 @@ package enum OpenAPIExporter {
         ])
     }
 
-    /// The `{name}` parameters of `template`, each from the contract whose `pathParameter` is the name.
-    static func pathParameters(_ template: String, contracts: ContractSet, schemas: inout [String: JSONTree]) -> [JSONTree] {
-        var result: [JSONTree] = []
-        for segment in template.split(separator: "/") where segment.hasPrefix("{") && segment.hasSuffix("}") {
-            let name = String(segment.dropFirst().dropLast())
-            guard let contract = contracts.contracts.first(where: { $0.pathParameter == name }) else { continue }
-            schemas[contract.name] = componentSchema(contract)
-            result.append(.object([
-                "name": .string(name),
-                "in": .string("path"),
-                "required": .bool(true),
-                "description": .string(contract.summary),
-                "schema": reference(contract.name),
-            ]))
-        }
-        return result
+    /// The endpoint's path parameter, described by its parameter contract.
+    static func pathParameters(_ endpoint: EndpointDeclaration, contracts: ContractSet, schemas: inout [String: JSONTree]) -> [JSONTree] {
+        guard let name = endpoint.pathParts.parameter,
+              let contract = contracts.contract(named: endpoint.parameterContract) else { return [] }
+        schemas[contract.name] = componentSchema(contract)
+        return [.object([
+            "name": .string(name),
+            "in": .string("path"),
+            "required": .bool(true),
+            "description": .string(contract.summary),
+            "schema": reference(contract.name),
+        ])]
     }
 
     /// A contract's emitted schema without `$schema` and `$id` (a component is not a resource).

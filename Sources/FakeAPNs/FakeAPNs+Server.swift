@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import PushCore
+import FakeSupport
 
 extension FakeAPNs {
     /// Starts FakeAPNs on loopback: HTTP/1.1 and HTTP/2 cleartext (prior knowledge) on one
@@ -37,11 +38,7 @@ extension FakeAPNs {
     /// The synchronous form of ``stop()``, for XCTest's `tearDown()`: blocks the calling
     /// thread until the port is free (use ``stop()`` from `async` code).
     public func stopListening() {
-        let server = server_.withLock { s -> HTTPServer? in
-            defer { s = nil }
-            return s
-        }
-        server?.stop()
+        lifecycle.stopListening(failingPendingWaits: failAllWaiters)
     }
 
     /// Binds the configured address and serves this fake's handler.
@@ -55,40 +52,33 @@ extension FakeAPNs {
         server.dispatchesOversizedRequests = true  // answered PayloadTooLarge and journaled
         server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
         server.tls = configuration.tls?.identity
-        let started: HTTPServer
         do {
-            started = try HTTPServer.start(configuration: server) { [weak self] request in
-                guard let self else { return HTTPResponse(status: .serviceUnavailable) }
-                return self.handle(request)
-            }
+            try lifecycle.listen(server, owner: self) { fake, request in fake.handle(request) }
         } catch {
             throw FakeAPNsError.serverUnavailable("FakeAPNs could not listen on \(configuration.host):\(configuration.port): \(error)")
         }
-        server_.withLock { $0 = started }
     }
 
     /// The port FakeAPNs listens on (0 before ``start(configuration:payloadInspector:)``).
-    public var port: UInt16 { server_.withLock { $0?.port ?? 0 } }
+    public var port: UInt16 { lifecycle.port }
 
     /// `http://HOST:PORT` (`https://` with ``FakeAPNsConfiguration/tls``), the base a sender
     /// posts `/3/device/<token>` to.
     public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port, secure: configuration.tls != nil) }
 
-    /// Stops listening; returns when the port is free. Idempotent. State (journal,
-    /// deliveries) stays readable.
+    /// Stops listening: in-flight responses finish, every connection closes, and the port is
+    /// free when this returns. Pending waits fail with ``FakeAPNsError/cancelled``, and so does
+    /// a wait started later. State (journal, deliveries) stays readable. Calling it twice is
+    /// harmless.
     public func stop() async {
-        let server = server_.withLock { s -> HTTPServer? in
-            defer { s = nil }
-            return s
-        }
-        await server?.stop()
+        await lifecycle.stop(failingPendingWaits: failAllWaiters)
     }
 
     /// "Offline" for the whole service: connections are refused until called with false.
     /// Takes effect before it returns (blocking the calling thread briefly; use the `async`
     /// form from `async` code).
     public func refuseConnections(_ refuse: Bool) {
-        _ = server_.withLock { $0 }?.refuseConnections(refuse)
+        _ = lifecycle.server?.refuseConnections(refuse)
     }
 
     /// ``refuseConnections(_:)`` without blocking a thread of Swift's cooperative pool.
@@ -112,13 +102,6 @@ public func withFakeAPNs<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (FakeAPNs) async throws -> Result
 ) async throws -> Result {
-    let fake = try await FakeAPNs.start(configuration: configuration, payloadInspector: payloadInspector)
-    do {
-        let result = try await body(fake)
-        await fake.stop()
-        return result
-    } catch {
-        await fake.stop()
-        throw error
-    }
+    try await withRunningFake(start: { try await FakeAPNs.start(configuration: configuration, payloadInspector: payloadInspector) },
+                              stop: { await $0.stop() }, isolation: isolation, body)
 }

@@ -28,8 +28,8 @@ public final class FakeAPNs: Sendable {
     let inspectionCache = PayloadInspectionCache()
     let decodeToken: ProviderTokenDecoder
     let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
-    /// The HTTP server while listening.
-    let server_ = Locked<HTTPServer?>(nil)
+    /// The server while it listens, and whether it has stopped (which ends every wait).
+    let lifecycle = FakeLifecycle()
 
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:

@@ -4,92 +4,53 @@ import FakeSupport
 
 /// One request the backend received, whatever became of it.
 ///
+/// Its values are the members of ``Fields``, read and set as the entry's own
+/// (`entry.status`, `entry.path`). They are kept in one box, so a copy (for every reader of
+/// the journal) is one retain; setting one puts the changed values in a new box.
+///
 /// In JSON (`GET /journal`) it has the members FakeAPNs' journal entries share: `sequence`,
 /// `time` (millisecond ISO 8601, UTC), `method`, `path`, `status`, `detail`, `fault`,
 /// `violations` (`pointer`, `rule`, `severity`, `message`, `line`, `column`) and, over TLS,
 /// `serverName`.
+@dynamicMemberLookup
 public struct BackendJournalEntry: Sendable, Hashable, Codable {
-    /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
-    public var sequence: UInt64 {
-        get { storage.value.sequence }
-        set { update { $0.sequence = newValue } }
-    }
-    /// When the request arrived, on the backend's clock.
-    public var time: Date {
-        get { storage.value.time }
-        set { update { $0.time = newValue } }
-    }
-    /// The endpoint, or nil for a path the backend does not serve (404/405).
-    public var endpoint: FakeBackend.Endpoint? {
-        get { storage.value.endpoint }
-        set { update { $0.endpoint = newValue } }
-    }
-    /// The request's method.
-    public var method: String {
-        get { storage.value.method }
-        set { update { $0.method = newValue } }
-    }
-    /// The request target as sent.
-    public var path: String {
-        get { storage.value.path }
-        set { update { $0.path = newValue } }
-    }
-    /// The account named by the bearer, or nil when it was missing or unknown.
-    public var account: String? {
-        get { storage.value.account }
-        set { update { $0.account = newValue } }
-    }
-    /// The status of the response the backend produced, or nil when it produced none
-    /// (offline, hang, reset faults).
-    public var status: Int? {
-        get { storage.value.status }
-        set { update { $0.status = newValue } }
-    }
-    /// Contract violations found in the request (the reason for a 400).
-    public var violations: [Violation] {
-        get { storage.value.violations }
-        set { update { $0.violations = newValue } }
-    }
-    /// The fault applied to this request, if any.
-    public var fault: BackendFault? {
-        get { storage.value.fault }
-        set { update { $0.fault = newValue } }
-    }
-    /// Why, in words, when the status alone does not say (which bearer check failed, why a
-    /// content type or body was refused).
-    public var detail: String? {
-        get { storage.value.detail }
-        set { update { $0.detail = newValue } }
-    }
-    /// The host name the client put in TLS SNI, as sent; nil on a plain port and for a TLS
-    /// client that sent none.
-    public var serverName: String? {
-        get { storage.value.serverName }
-        set { update { $0.serverName = newValue } }
+    /// The values of a journal entry (equality and hashing are theirs, member by member).
+    public struct Fields: Sendable, Hashable {
+        /// 1, 2, 3… in arrival order; never reused, even after entries are dropped.
+        public var sequence: UInt64
+        /// When the request arrived, on the backend's clock.
+        public var time: Date
+        /// The endpoint, or nil for a path the backend does not serve (404/405).
+        public var endpoint: FakeBackend.Endpoint?
+        /// The request's method.
+        public var method: String
+        /// The request target as sent.
+        public var path: String
+        /// The account named by the bearer, or nil when it was missing or unknown.
+        public var account: String?
+        /// The status of the response the backend produced, or nil when it produced none
+        /// (offline, hang, reset faults).
+        public var status: Int?
+        /// Contract violations found in the request (the reason for a 400).
+        public var violations: [Violation]
+        /// The fault applied to this request, if any.
+        public var fault: BackendFault?
+        /// Why, in words, when the status alone does not say (which bearer check failed, why a
+        /// content type or body was refused).
+        public var detail: String?
+        /// The host name the client put in TLS SNI, as sent; nil on a plain port and for a TLS
+        /// client that sent none.
+        public var serverName: String?
     }
 
     /// The entry's values, in one box (an entry is copied for every reader of the journal).
-    private var storage: ValueBox<Fields>
+    @usableFromInline var storage: ValueBox<Fields>
 
-    /// The stored values (equality and hashing are theirs, member by member).
-    private struct Fields: Sendable, Hashable {
-        var sequence: UInt64
-        var time: Date
-        var endpoint: FakeBackend.Endpoint?
-        var method: String
-        var path: String
-        var account: String?
-        var status: Int?
-        var violations: [Violation]
-        var fault: BackendFault?
-        var detail: String?
-        var serverName: String?
-    }
-
-    private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.value
-        change(&fields)
-        storage = ValueBox(fields)
+    /// One of the entry's values, e.g. `entry.status`.
+    @inlinable
+    public subscript<Value>(dynamicMember member: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.value[keyPath: member] }
+        set { storage = storage.setting(member, to: newValue) }
     }
 
     /// An entry from its parts (for tests and tools that build journals).
@@ -131,23 +92,24 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
 
     /// Violations are written as ``ViolationRecord``s, the one shape of both fakes' JSON.
     public func encode(to encoder: any Encoder) throws {
+        let fields = storage.value
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sequence, forKey: .sequence)
-        try container.encode(time, forKey: .time)
-        try container.encodeIfPresent(endpoint, forKey: .endpoint)
-        try container.encode(method, forKey: .method)
-        try container.encode(path, forKey: .path)
-        try container.encodeIfPresent(account, forKey: .account)
-        try container.encodeIfPresent(status, forKey: .status)
-        try container.encode(violations.map(ViolationRecord.init(journaling:)), forKey: .violations)
-        try container.encodeIfPresent(fault, forKey: .fault)
-        try container.encodeIfPresent(detail, forKey: .detail)
-        try container.encodeIfPresent(serverName, forKey: .serverName)
+        try container.encode(fields.sequence, forKey: .sequence)
+        try container.encode(fields.time, forKey: .time)
+        try container.encodeIfPresent(fields.endpoint, forKey: .endpoint)
+        try container.encode(fields.method, forKey: .method)
+        try container.encode(fields.path, forKey: .path)
+        try container.encodeIfPresent(fields.account, forKey: .account)
+        try container.encodeIfPresent(fields.status, forKey: .status)
+        try container.encode(fields.violations.map(ViolationRecord.init(journaling:)), forKey: .violations)
+        try container.encodeIfPresent(fields.fault, forKey: .fault)
+        try container.encodeIfPresent(fields.detail, forKey: .detail)
+        try container.encodeIfPresent(fields.serverName, forKey: .serverName)
     }
 
     /// `PUT /v1/devices/0a1b2c3d…e8f9 204 account=a1 violations=0`: the `serve` log line. The
     /// path is the one requested (device tokens shortened and lowercased as FakeAPNs' lines
-    /// do them), then the status, account, violation count, fault and the ``detail``.
+    /// do them), then the status, account, violation count, fault and the ``Fields/detail``.
     public var logLine: String {
         var line: [UInt8] = []
         appendLogLine(to: &line)
@@ -156,13 +118,14 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
 
     /// ``logLine``, appended to a line being built (`serve` writes one per request).
     package func appendLogLine(to line: inout [UInt8]) {
-        LogText.appendRequest(method: method, path: path, status: status, to: &line)
+        let fields = storage.value
+        LogText.appendRequest(method: fields.method, path: fields.path, status: fields.status, to: &line)
         line.append(contentsOf: " account=".utf8)
-        line.append(contentsOf: (account ?? "-").utf8)
+        line.append(contentsOf: (fields.account ?? "-").utf8)
         line.append(contentsOf: " violations=".utf8)
-        LogText.appendDecimal(violations.count, to: &line)
-        if let fault { line.append(contentsOf: " fault=\(fault)".utf8) }
-        LogText.appendDetail(detail, to: &line)
+        LogText.appendDecimal(fields.violations.count, to: &line)
+        if let fault = fields.fault { line.append(contentsOf: " fault=\(fault)".utf8) }
+        LogText.appendDetail(fields.detail, to: &line)
     }
 }
 

@@ -30,47 +30,85 @@ enum BackendRoute: Equatable {
         case notFound
     }
 
+    /// A path the backend serves and the endpoints on it, from ``FakeBackend/Endpoint/table``.
+    /// Made once: matching a request reads these and builds nothing.
+    struct Path {
+        /// The template's bytes before its parameter, and after it.
+        let prefix: [UInt8]
+        let suffix: [UInt8]
+        /// False for a template without a parameter: the target must then be the prefix.
+        let hasParameter: Bool
+        /// The endpoints on this path, in table order.
+        var endpoints: [(method: String, endpoint: FakeBackend.Endpoint)]
+        /// Their methods, as a 405 lists them (`Allow`).
+        var allow: [String]
+        /// The template, as a 404 names it.
+        let template: String
+    }
+
+    /// The table's paths, each once, in the order they first appear.
+    static let paths: [Path] = {
+        var paths: [Path] = []
+        for declaration in FakeBackend.Endpoint.table {
+            let row = (method: declaration.method, endpoint: declaration.endpoint)
+            if let index = paths.firstIndex(where: { $0.template == declaration.pathTemplate }) {
+                paths[index].endpoints.append(row)
+                paths[index].allow.append(declaration.method)
+                continue
+            }
+            let parts = declaration.pathParts
+            paths.append(Path(prefix: Array(parts.prefix.utf8), suffix: Array(parts.suffix.utf8),
+                              hasParameter: parts.parameter != nil, endpoints: [row], allow: [declaration.method],
+                              template: declaration.pathTemplate))
+        }
+        return paths
+    }()
+
+    /// What a 404 says the backend serves: `PUT and DELETE /v1/devices/{token} and POST …`.
+    static let servedPaths: String = paths
+        .map { "\($0.allow.joined(separator: " and ")) \($0.template)" }
+        .joined(separator: " and ")
+
     /// The route of `method` on `target`, the UTF-8 of the request target (query included).
     static func match(method: String, target bytes: UnsafeBufferPointer<UInt8>) -> Match {
         let end = firstIndex(of: UInt8(ascii: "?"), in: bytes, 0..<bytes.count) ?? bytes.count
-        let devices: StaticString = "/v1/devices/"
-        if starts(bytes, end: end, with: devices) {
-            let start = devices.utf8CodeUnitCount
-            guard firstIndex(of: UInt8(ascii: "/"), in: bytes, start..<end) == nil else { return .notFound }
-            switch method {
-            case "PUT": return .endpoint(.putDevice, parameter: start..<end)
-            case "DELETE": return .endpoint(.deleteDevice, parameter: start..<end)
-            default: return .methodNotAllowed(allow: ["PUT", "DELETE"])
+        for index in paths.indices {
+            guard let parameter = paths[index].parameter(in: bytes, end: end) else { continue }
+            for row in paths[index].endpoints where row.method == method {
+                return .endpoint(row.endpoint, parameter: parameter)
             }
-        }
-        let notifications: StaticString = "/v1/notifications/"
-        let opened: StaticString = "/opened"
-        let prefix = notifications.utf8CodeUnitCount
-        let suffix = opened.utf8CodeUnitCount
-        if starts(bytes, end: end, with: notifications), end >= prefix + suffix,
-           equal(bytes, at: end - suffix, opened) {
-            guard firstIndex(of: UInt8(ascii: "/"), in: bytes, prefix..<(end - suffix)) == nil else { return .notFound }
-            return method == "POST"
-                ? .endpoint(.opened, parameter: prefix..<(end - suffix))
-                : .methodNotAllowed(allow: ["POST"])
+            return .methodNotAllowed(allow: paths[index].allow)
         }
         return .notFound
     }
 
     /// The first `byte` in `bytes[range]` (memchr: a target is scanned whole on every request).
-    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         guard !range.isEmpty, let base = bytes.baseAddress,
               let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
+}
 
-    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, with literal: StaticString) -> Bool {
-        end >= literal.utf8CodeUnitCount && equal(bytes, at: 0, literal)
+extension BackendRoute.Path {
+    /// Where the parameter sits when `bytes[..<end]` (the target without its query) is this
+    /// path: after the prefix, before the suffix, without a `/`. Nil when it is not this path.
+    func parameter(in bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Range<Int>? {
+        let start = prefix.count
+        guard end >= start + suffix.count, Self.equal(bytes, at: 0, prefix),
+              Self.equal(bytes, at: end - suffix.count, suffix) else { return nil }
+        let parameter = start..<(end - suffix.count)
+        if !hasParameter { return parameter.isEmpty ? parameter : nil }
+        guard BackendRoute.firstIndex(of: UInt8(ascii: "/"), in: bytes, parameter) == nil else { return nil }
+        return parameter
     }
 
     /// Whether `literal` sits at `offset` (the caller checked that it fits).
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ literal: StaticString) -> Bool {
-        guard let base = bytes.baseAddress else { return literal.utf8CodeUnitCount == 0 }
-        return memcmp(base + offset, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ literal: [UInt8]) -> Bool {
+        guard !literal.isEmpty else { return true }
+        return literal.withUnsafeBufferPointer { literal in
+            guard let start = literal.baseAddress, let base = bytes.baseAddress else { return false }
+            return memcmp(base + offset, start, literal.count) == 0
+        }
     }
 }

@@ -11,7 +11,7 @@ struct BackendStore {
     /// `account NUL idempotency-key` → how many kept opens carry it: a repeat is found in O(1).
     var openKeys: [String: Int] = [:]
     var journal: BoundedRing<BackendJournalEntry>
-    /// Requests per endpoint, in `Endpoint.allCases` order: counted by index, not by hash.
+    /// Requests per endpoint, by ``FakeBackend/Endpoint/index``: counted by index, not by hash.
     private var countsByEndpoint = [Int](repeating: 0, count: FakeBackend.Endpoint.allCases.count)
     var sequence: UInt64 = 0
     var faults: [ActiveFault]
@@ -19,8 +19,6 @@ struct BackendStore {
     var sessions: SessionTable
     var acceptsAnyBearer: Bool
     var waiters: [UInt64: Waiter] = [:]
-    /// Set by stop(): later waits fail at once instead of timing out.
-    var isStopped = false
     var nextWaiterID: UInt64 = 0
 
     /// A pending `waitFor`.
@@ -42,8 +40,8 @@ struct BackendStore {
 
     var snapshot: FakeBackendState {
         var requestCounts: [FakeBackend.Endpoint: Int] = [:]
-        for (index, endpoint) in FakeBackend.Endpoint.allCases.enumerated() where countsByEndpoint[index] > 0 {
-            requestCounts[endpoint] = countsByEndpoint[index]
+        for endpoint in FakeBackend.Endpoint.allCases where countsByEndpoint[endpoint.index] > 0 {
+            requestCounts[endpoint] = countsByEndpoint[endpoint.index]
         }
         return FakeBackendState(devices: devices, opens: opens, requestCounts: requestCounts,
                          journalDropped: journal.dropped, isOffline: isOffline, journalBuffer: journal)
@@ -142,15 +140,6 @@ struct BackendStore {
         for index in countsByEndpoint.indices { countsByEndpoint[index] = 0 }
     }
 
-    /// The index of `endpoint` in `Endpoint.allCases` (a switch: this runs for every request).
-    static func countIndex(_ endpoint: FakeBackend.Endpoint) -> Int {
-        switch endpoint {
-        case .putDevice: return 0
-        case .deleteDevice: return 1
-        case .opened: return 2
-        }
-    }
-
     /// Picks the fault for a request to `endpoint`: the first plan that strikes. Spent plans go.
     mutating func drawFault(for endpoint: FakeBackend.Endpoint) -> BackendFault? {
         var hit: BackendFault?
@@ -170,7 +159,7 @@ struct BackendStore {
         let entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
                                  account: account, status: status, violations: violations, fault: fault, detail: detail,
                                  serverName: serverName)
-        if let endpoint { countsByEndpoint[Self.countIndex(endpoint)] &+= 1 }
+        if let endpoint { countsByEndpoint[endpoint.index] &+= 1 }
         journal.append(entry)
         return entry
     }

@@ -58,7 +58,7 @@ extension FakeBackend {
             } else {
                 response = BackendProblemDetails(
                     type: BackendProblemDetails.typeURI("not-found"), title: "Not Found", status: 404,
-                    detail: "No endpoint at \(ProblemResponse.quoted(request.pathWithoutQuery)). The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened.")
+                    detail: "No endpoint at \(ProblemResponse.quoted(request.pathWithoutQuery)). The backend serves \(BackendRoute.servedPaths).")
                     .response()
             }
             let account = store.withLock { try? $0.account(forAuthorization: authorization).get() }

@@ -29,7 +29,7 @@ extension FakeBackend {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FakeBackendState, any Error>) in
                 let accepted = store.withLock { store -> Bool in
                     // A wait that starts after stop() would otherwise sit out its whole timeout.
-                    guard !store.isStopped else { return false }
+                    guard !lifecycle.isStopped else { return false }
                     store.waiters[id] = BackendStore.Waiter(what: what, condition: condition,
                                                             continuation: continuation, timeoutTask: nil)
                     return true
@@ -128,7 +128,6 @@ extension FakeBackend {
     /// Fails every pending wait (the backend stopped).
     func failAllWaiters() {
         let waiters = store.withLock { store -> [BackendStore.Waiter] in
-            store.isStopped = true
             defer { store.waiters.removeAll() }
             return Array(store.waiters.values)
         }

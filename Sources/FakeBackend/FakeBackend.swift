@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTP
 import Contracts
 import PushCore
+import FakeSupport
 
 /// A fake of the app's backend on a loopback port: it checks every request against the
 /// contracts, remembers devices and opens, keeps a journal, and can be scripted to have a
@@ -25,7 +26,8 @@ public final class FakeBackend: Sendable {
     /// Whether a plain valid PUT is answered in one critical section (see
     /// `registerPlainly`); false only in the tests that compare the two paths.
     let registersPlainly: Bool
-    private let server = Locked<HTTPServer?>(nil)
+    /// The server while it listens, and whether it has stopped (which ends every wait).
+    let lifecycle = FakeLifecycle()
 
     /// A backend that is not listening: call ``handle(_:)`` directly. Use ``start(configuration:)``
     /// for one on a socket.
@@ -71,21 +73,17 @@ public final class FakeBackend: Sendable {
         serverConfiguration.maxBodyBytes = configuration.maxBodyBytes
         serverConfiguration.dispatchesOversizedRequests = true  // its own 413 problem, journaled
         serverConfiguration.tls = configuration.tls?.identity
-        let server: HTTPServer
         do {
-            server = try HTTPServer.start(configuration: serverConfiguration) { [weak backend] request in
-                backend?.handle(request) ?? HTTPResponse(status: .serviceUnavailable)
-            }
+            try backend.lifecycle.listen(serverConfiguration, owner: backend) { backend, request in backend.handle(request) }
         } catch {
             throw FakeBackendError.cannotListen(host: configuration.host, port: configuration.port, underlying: error)
         }
-        if backend.store.withLock({ $0.isOffline }) { server.refuseConnections(true) }
-        backend.server.withLock { $0 = server }
+        if backend.store.withLock({ $0.isOffline }) { backend.lifecycle.server?.refuseConnections(true) }
         return backend
     }
 
     /// The port it listens on; 0 when it was made with ``init(configuration:)``.
-    public var port: UInt16 { server.withLock { $0?.port ?? 0 } }
+    public var port: UInt16 { lifecycle.port }
 
     /// `http://127.0.0.1:PORT` (`https://` with ``Configuration/tls``), the base URL for a client.
     public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port, secure: configuration.tls != nil) }
@@ -93,23 +91,13 @@ public final class FakeBackend: Sendable {
     /// Stops listening: in-flight responses finish, every connection closes, and the port is
     /// free when this returns. Pending waits fail. Calling it twice is harmless.
     public func stop() async {
-        let running = server.withLock { server -> HTTPServer? in
-            defer { server = nil }
-            return server
-        }
-        await running?.stop()
-        failAllWaiters()
+        await lifecycle.stop(failingPendingWaits: failAllWaiters)
     }
 
     /// The synchronous form of ``stop()``, for XCTest's `tearDown()`: blocks the calling
     /// thread until the port is free (use ``stop()`` from `async` code).
     public func stopListening() {
-        let running = server.withLock { server -> HTTPServer? in
-            defer { server = nil }
-            return server
-        }
-        running?.stop()
-        failAllWaiters()
+        lifecycle.stopListening(failingPendingWaits: failAllWaiters)
     }
 
     // MARK: Accounts
@@ -235,7 +223,7 @@ public final class FakeBackend: Sendable {
     @discardableResult
     public func setOffline(_ offline: Bool) -> FakeBackendError? {
         defer { notifyWaiters() }
-        guard let running = server.withLock({ $0 }) else {
+        guard let running = lifecycle.server else {
             store.withLock { $0.isOffline = offline }
             return nil
         }
@@ -285,13 +273,6 @@ public func withFakeBackend<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (FakeBackend) async throws -> Result
 ) async throws -> Result {
-    let backend = try await FakeBackend.start(configuration: configuration)
-    do {
-        let result = try await body(backend)
-        await backend.stop()
-        return result
-    } catch {
-        await backend.stop()
-        throw error
-    }
+    try await withRunningFake(start: { try await FakeBackend.start(configuration: configuration) },
+                              stop: { await $0.stop() }, isolation: isolation, body)
 }

@@ -1,61 +1,39 @@
 import Foundation
 
 /// A device token as the backend holds it after a successful `PUT /v1/devices/{token}`.
+///
+/// Its values are the members of ``Fields``, read and set as the device's own
+/// (`device.account`, `device.updatedAt = now`). They are kept in one box, so a copy (into
+/// every snapshot) is one retain; setting one puts the changed values in a new box.
+@dynamicMemberLookup
 public struct RegisteredDevice: Sendable, Hashable, Codable {
-    /// The token, lowercase hex (tokens compare case-insensitively).
-    public var token: String {
-        get { storage.value.token }
-        set { update { $0.token = newValue } }
-    }
-    /// The account that registered it last (from the bearer, never from the body).
-    public var account: String {
-        get { storage.value.account }
-        set { update { $0.account = newValue } }
-    }
-    /// `production` or `sandbox`.
-    public var environment: String {
-        get { storage.value.environment }
-        set { update { $0.environment = newValue } }
-    }
-    /// The app version that registered, `MAJOR.MINOR.PATCH`.
-    public var appVersion: String {
-        get { storage.value.appVersion }
-        set { update { $0.appVersion = newValue } }
-    }
-    /// Base64 of the device's P-256 public key.
-    public var publicKey: String {
-        get { storage.value.publicKey }
-        set { update { $0.publicKey = newValue } }
-    }
-    /// `ios`.
-    public var platform: String {
-        get { storage.value.platform }
-        set { update { $0.platform = newValue } }
-    }
-    /// When the record last changed; an identical PUT leaves it alone (PUT is idempotent).
-    public var updatedAt: Date {
-        get { storage.value.updatedAt }
-        set { update { $0.updatedAt = newValue } }
+    /// The values of a device record (equality, hashing and the JSON shape are theirs,
+    /// member by member).
+    public struct Fields: Sendable, Hashable, Codable {
+        /// The token, lowercase hex (tokens compare case-insensitively).
+        public var token: String
+        /// The account that registered it last (from the bearer, never from the body).
+        public var account: String
+        /// `production` or `sandbox`.
+        public var environment: String
+        /// The app version that registered, `MAJOR.MINOR.PATCH`.
+        public var appVersion: String
+        /// Base64 of the device's P-256 public key.
+        public var publicKey: String
+        /// `ios`.
+        public var platform: String
+        /// When the record last changed; an identical PUT leaves it alone (PUT is idempotent).
+        public var updatedAt: Date
     }
 
     /// The values, in one box (the handler reads the stored device on every PUT).
-    private var storage: ValueBox<Fields>
+    @usableFromInline var storage: ValueBox<Fields>
 
-    /// The stored values (equality, hashing and the JSON shape are theirs, member by member).
-    private struct Fields: Sendable, Hashable, Codable {
-        var token: String
-        var account: String
-        var environment: String
-        var appVersion: String
-        var publicKey: String
-        var platform: String
-        var updatedAt: Date
-    }
-
-    private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.value
-        change(&fields)
-        storage = ValueBox(fields)
+    /// One of the device's values, e.g. `device.account`.
+    @inlinable
+    public subscript<Value>(dynamicMember member: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.value[keyPath: member] }
+        set { storage = storage.setting(member, to: newValue) }
     }
 
     /// A device record from its parts.
@@ -67,8 +45,9 @@ public struct RegisteredDevice: Sendable, Hashable, Codable {
 
     /// True when both describe the same registration, whatever the time.
     func sameRegistration(as other: RegisteredDevice) -> Bool {
-        token == other.token && account == other.account && environment == other.environment
-            && appVersion == other.appVersion && publicKey == other.publicKey && platform == other.platform
+        var mine = storage.value
+        mine.updatedAt = other.updatedAt
+        return mine == other.storage.value
     }
 
     public static func == (lhs: RegisteredDevice, rhs: RegisteredDevice) -> Bool {

@@ -22,11 +22,22 @@ final class RequestValidator: Sendable {
     private let registrationFieldOfMember: [Int]
     private let openedFieldOfMember: [Int]
 
+    /// The path parameters' names, for the pointer of their violations (`/path/token`).
+    private let tokenName: String
+    private let notificationIDName: String
+
+    /// Reads which contract checks what from ``FakeBackend/Endpoint/table``: a device token
+    /// is `putDevice`'s path parameter (`deleteDevice` has the same one), a notification id
+    /// is `opened`'s.
     init(contracts: ContractSet) {
-        deviceToken = contracts.contract(named: "device-token")
-        registration = contracts.contract(named: "device-registration")
-        notificationID = contracts.contract(named: "notification-id")
-        opened = contracts.contract(named: "notification-opened")
+        let put = FakeBackend.Endpoint.putDevice.declaration
+        let report = FakeBackend.Endpoint.opened.declaration
+        deviceToken = contracts.contract(named: put.parameterContract)
+        registration = put.bodyContract.flatMap(contracts.contract(named:))
+        notificationID = contracts.contract(named: report.parameterContract)
+        opened = report.bodyContract.flatMap(contracts.contract(named:))
+        tokenName = put.pathParts.parameter ?? ""
+        notificationIDName = report.pathParts.parameter ?? ""
         deviceTokenAcceptor = deviceToken.map(PlainInputAcceptor.init)
         registrationAcceptor = registration.map(PlainInputAcceptor.init)
         notificationIDAcceptor = notificationID.map(PlainInputAcceptor.init)
@@ -59,13 +70,13 @@ final class RequestValidator: Sendable {
     /// The violations of `token` as a `{token}` path parameter.
     func validate(token: String) -> [Violation] {
         if deviceTokenAcceptor?.admits(pathParameter: token) == true { return [] }
-        return pathViolations(deviceToken?.validate(pathParameter: token) ?? [], name: "token")
+        return pathViolations(deviceToken?.validate(pathParameter: token) ?? [], name: tokenName)
     }
 
     /// The violations of `id` as a `{id}` path parameter.
     func validate(notificationID id: String) -> [Violation] {
         if notificationIDAcceptor?.admits(pathParameter: id) == true { return [] }
-        return pathViolations(notificationID?.validate(pathParameter: id) ?? [], name: "id")
+        return pathViolations(notificationID?.validate(pathParameter: id) ?? [], name: notificationIDName)
     }
 
     /// Parses a registration body and checks it; the fields are nil when it is not JSON.
