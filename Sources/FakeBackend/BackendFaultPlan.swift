@@ -51,7 +51,7 @@ extension BackendFaultPlan: Codable, AdminRequestBody {
 
     /// The admin body's members: the fault's and the plan's.
     package static var members: [String] {
-        (BackendFault.CodingKeys.allCases.map(\.rawValue) + CodingKeys.allCases.map(\.rawValue)).map { "/" + $0 }
+        pointers(to: BackendFault.CodingKeys.self) + pointers(to: CodingKeys.self)
     }
 
     /// Reads the admin API's flat form: `{"endpoint": "putDevice", "kind": "status",

@@ -47,7 +47,7 @@ extension FakeBackend {
             return HTTPResponse(status: .noContent)
         }
         admin.add("POST", "/offline", summary: "Refuse connections on the backend's port, or stop refusing") { [backend] request in
-            AdminAPI.withBody(OfflineBody.self, of: request) { body in
+            AdminAPI.withBody(AdminOfflineBody.self, of: request) { body in
                 if let failure = backend.setOffline(body.offline) { return AdminAPI.cannotComeOnline(failure) }
                 return HTTPResponse(status: .noContent)
             }
@@ -95,17 +95,9 @@ struct FaultsBody: Encodable {
     static let order = "Plans are tried in the order they were added; the first whose endpoint matches and whose trigger strikes answers the request, and only that one fires (a probability plan that does not strike lets the next plan try). A count plan is removed once spent. offline is server-wide and comes before every plan."
 }
 
-/// `POST /offline`.
-struct OfflineBody: Codable, AdminRequestBody {
-    enum CodingKeys: String, CodingKey, CaseIterable { case offline }
-    static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
-    var offline: Bool
-}
-
 /// `POST /sessions`.
-struct SessionBody: Codable, AdminRequestBody {
+struct SessionBody: Codable, FlatAdminRequestBody {
     enum CodingKeys: String, CodingKey, CaseIterable { case bearer, account }
-    static var members: [String] { CodingKeys.allCases.map { "/" + $0.rawValue } }
     var bearer: String
     var account: String
 }

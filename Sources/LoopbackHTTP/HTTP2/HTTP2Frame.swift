@@ -1,15 +1,12 @@
 /// One HTTP/2 frame (RFC 9113 §6), as read from or written to the wire.
 package struct HTTP2Frame: Sendable, Equatable {
     /// Stream dependency information carried by PRIORITY and HEADERS (parsed, then ignored).
+    /// Only the decoder and the tests make one, so the memberwise initializer Swift writes
+    /// (internal) is enough.
     package struct Priority: Sendable, Equatable {
         package var exclusive: Bool
         package var dependency: UInt32
         package var weight: UInt8
-        package init(exclusive: Bool, dependency: UInt32, weight: UInt8) {
-            self.exclusive = exclusive
-            self.dependency = dependency
-            self.weight = weight
-        }
     }
 
     /// A SETTINGS parameter (RFC 9113 §6.5.2); unknown identifiers are kept and ignored.
