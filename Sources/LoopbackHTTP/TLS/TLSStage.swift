@@ -56,26 +56,35 @@ package struct TLSStage {
         // is the order of the write cipher's sequence numbers.
         let start = actions.count
         if completed {
+            // What the chosen codec writes on starting (HTTP/2's SETTINGS) is held until it
+            // next acts, normally on the client's first bytes, and sealed with that output.
             handshakeCompleted = true
-            codec.choose(applicationProtocol: tls.applicationProtocol, into: &actions)
+            codec.choose(applicationProtocol: tls.applicationProtocol, into: &codecActions)
         }
+        var codecActed = false
         if !plaintext.isEmpty {
+            codecActed = true
             plaintext.withUnsafeBytes { codec.receive($0, into: &actions) }
             plaintext.removeAll(keepingCapacity: plaintext.capacity <= 64 * 1024)
         }
         if peerClosed {
-            if handshakeCompleted { codec.peerClosed(into: &actions) } else { close = true }
+            if handshakeCompleted {
+                codecActed = true
+                codec.peerClosed(into: &actions)
+            } else {
+                close = true
+            }
         }
-        protect(&actions, from: start)
+        if codecActed { protect(&actions, from: start) }
         if close { actions.append(.close) }
     }
 
-    /// Rewrites the codec's actions from `start` on: writes sealed into records (before the
-    /// handshake completes nothing is sealed or sent), requests tagged with the SNI name and
-    /// the client certificate, a close preceded by close_notify, a reset dropping what was
-    /// not sealed.
+    /// Rewrites the codec's actions from `start` on, behind any it held from starting:
+    /// writes sealed into records (before the handshake completes nothing is sealed or sent),
+    /// requests tagged with the SNI name and the client certificate, a close preceded by
+    /// close_notify, a reset dropping what was not sealed.
     package mutating func protect(_ actions: inout [ConnectionAction], from start: Int) {
-        guard start < actions.count else { return }
+        guard start < actions.count || !codecActions.isEmpty else { return }
         codecActions.append(contentsOf: actions[start...])
         actions.removeSubrange(start...)
         for action in codecActions {
