@@ -26,3 +26,32 @@ import Testing
         #expect(reader.activity == .idle)
     }
 }
+
+/// Behind TLS the protocol comes from ALPN: the sniffer a connection starts with is replaced
+/// when the handshake completes. Catches a `choose` that ignores ALPN (an `h2` client would
+/// get no SETTINGS until its preface) or that replaces a codec already chosen.
+@Suite struct ApplicationProtocolChoiceTests {
+    @Test func h2StartsHTTP2AndSendsItsSettings() {
+        var codec = AnyConnectionCodec(configuration: HTTPServerConfiguration(), connectionID: 1)
+        var actions: [ConnectionAction] = []
+        codec.choose(applicationProtocol: "h2", into: &actions)
+        guard case .http2 = codec, case .write(let bytes)? = actions.first else {
+            Issue.record("not HTTP/2 with SETTINGS: \(codec), \(actions)")
+            return
+        }
+        #expect(bytes.count >= 9 && bytes[3] == 0x4)  // a SETTINGS frame
+    }
+
+    @Test func http11StartsHTTP1AndNoALPNKeepsSniffing() {
+        var actions: [ConnectionAction] = []
+        var http1 = AnyConnectionCodec(configuration: HTTPServerConfiguration(), connectionID: 1)
+        http1.choose(applicationProtocol: "http/1.1", into: &actions)
+        #expect({ if case .http1 = http1 { true } else { false } }())
+        var sniffing = AnyConnectionCodec(configuration: HTTPServerConfiguration(), connectionID: 2)
+        sniffing.choose(applicationProtocol: nil, into: &actions)
+        #expect({ if case .sniffing = sniffing { true } else { false } }())
+        http1.choose(applicationProtocol: "h2", into: &actions)
+        #expect({ if case .http1 = http1 { true } else { false } }())
+        #expect(actions.isEmpty)
+    }
+}

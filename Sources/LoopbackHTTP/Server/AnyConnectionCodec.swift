@@ -2,7 +2,9 @@
 ///
 /// A connection starts `.sniffing`: if its first 24 bytes are the HTTP/2 client preface
 /// (h2c with prior knowledge) it becomes HTTP/2, otherwise HTTP/1.1; the decision is made
-/// as soon as a byte differs from the preface, so HTTP/1.1 requests are not delayed.
+/// as soon as a byte differs from the preface, so HTTP/1.1 requests are not delayed. Behind
+/// a ``TLSStage`` the protocol ALPN chose replaces the sniffer when the handshake completes
+/// (``choose(applicationProtocol:into:)``); this type never sees a TLS byte.
 ///
 /// HTTP/2 is ``HTTP2Connection``; ``HTTP2PrefaceRefusal`` remains for servers configured
 /// without HTTP/2 (`configuration.http2.enabled == false`).
@@ -17,15 +19,18 @@ package enum AnyConnectionCodec: ConnectionCodec {
     case http2(CodecBox<HTTP2Connection>)
     /// HTTP/2 is disabled: answers the preface with GOAWAY HTTP_1_1_REQUIRED.
     case http2Unavailable(CodecBox<HTTP2PrefaceRefusal>)
-    /// TLS (the server has an identity); the HTTP codec runs inside it.
-    case tls(CodecBox<TLSConnectionCodec>)
 
     package init(configuration: HTTPServerConfiguration, connectionID: UInt64) {
-        if let identity = configuration.tls {
-            self = .tls(CodecBox(TLSConnectionCodec(configuration: configuration, identity: identity, connectionID: connectionID)))
-        } else {
-            self = .sniffing(CodecBox(ProtocolSniffer(configuration: configuration, connectionID: connectionID)))
-        }
+        self = .sniffing(CodecBox(ProtocolSniffer(configuration: configuration, connectionID: connectionID)))
+    }
+
+    /// TLS chose the protocol through ALPN: a connection still sniffing becomes HTTP/2
+    /// (`h2`) or HTTP/1.1 (`http/1.1`) and starts; without ALPN it goes on sniffing its
+    /// first plaintext bytes.
+    package mutating func choose(applicationProtocol: String?, into actions: inout [ConnectionAction]) {
+        guard case .sniffing(let box) = self, let verdict = ProtocolSniffer.verdict(forApplicationProtocol: applicationProtocol) else { return }
+        self = box.codec.makeCodec(for: verdict)
+        start(into: &actions)
     }
 
     package var activity: ConnectionActivity {
@@ -34,7 +39,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): return box.codec.activity
         case .http2(let box): return box.codec.activity
         case .http2Unavailable(let box): return box.codec.activity
-        case .tls(let box): return box.codec.activity
         }
     }
 
@@ -43,7 +47,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
         switch self {
         case .http1(let box): return box.codec.bufferedBodyBytes
         case .http2(let box): return box.codec.bufferedBodyBytes
-        case .tls(let box): return box.codec.inner?.bufferedBodyBytes ?? 0
         case .sniffing, .http2Unavailable: return 0
         }
     }
@@ -52,7 +55,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package var queuedResponseBytes: Int {
         switch self {
         case .http2(let box): return box.codec.queuedResponseBytes
-        case .tls(let box): return box.codec.inner?.queuedResponseBytes ?? 0
         default: return 0
         }
     }
@@ -62,7 +64,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package var heldBufferBytes: Int {
         switch self {
         case .http2(let box): return box.codec.bufferedBodyBytes + box.codec.queuedResponseBytes
-        case .tls(let box): return box.codec.inner?.heldBufferBytes ?? 0
         default: return bufferedBodyBytes
         }
     }
@@ -72,7 +73,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package var oldestStalledSend: UInt64? {
         switch self {
         case .http2(let box): return box.codec.oldestStalledSend
-        case .tls(let box): return box.codec.inner?.oldestStalledSend
         default: return nil
         }
     }
@@ -81,17 +81,15 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package mutating func resetStalledSends(madeNoProgressSince cutoff: UInt64, into actions: inout [ConnectionAction]) {
         switch self {
         case .http2(let box): box.codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
-        case .tls(let box): box.codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
         default: break
         }
     }
 
-    /// HTTP/2 (also inside TLS): gives every body still buffered back to the process-wide
+    /// HTTP/2: gives every body still buffered back to the process-wide
     /// ``RequestBodyBudget``; the connection is going away.
     package mutating func releaseBufferedBodies() {
         switch self {
         case .http2(let box): box.codec.releaseBufferedBodies()
-        case .tls(let box): box.codec.inner?.releaseBufferedBodies()
         default: break
         }
     }
@@ -102,7 +100,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): box.codec.start(into: &actions)
         case .http2(let box): box.codec.start(into: &actions)
         case .http2Unavailable(let box): box.codec.start(into: &actions)
-        case .sniffing, .tls: break
+        case .sniffing: break
         }
     }
 
@@ -117,7 +115,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): box.codec.receive(bytes, into: &actions)
         case .http2(let box): box.codec.receive(bytes, into: &actions)
         case .http2Unavailable(let box): box.codec.receive(bytes, into: &actions)
-        case .tls(let box): box.codec.receive(bytes, into: &actions)
         }
     }
 
@@ -126,7 +123,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): box.codec.respond(response, stream: stream, into: &actions)
         case .http2(let box): box.codec.respond(response, stream: stream, into: &actions)
         case .http2Unavailable(let box): box.codec.respond(response, stream: stream, into: &actions)
-        case .tls(let box): box.codec.respond(response, stream: stream, into: &actions)
         case .sniffing: break
         }
     }
@@ -136,7 +132,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
         case .http2(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
         case .http2Unavailable(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
-        case .tls(let box): box.codec.abandon(stream: stream, disposition: disposition, into: &actions)
         case .sniffing: break
         }
     }
@@ -147,7 +142,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): box.codec.peerClosed(into: &actions)
         case .http2(let box): box.codec.peerClosed(into: &actions)
         case .http2Unavailable(let box): box.codec.peerClosed(into: &actions)
-        case .tls(let box): box.codec.peerClosed(into: &actions)
         }
     }
 
@@ -157,17 +151,12 @@ package enum AnyConnectionCodec: ConnectionCodec {
         case .http1(let box): box.codec.shutdown(into: &actions)
         case .http2(let box): box.codec.shutdown(into: &actions)
         case .http2Unavailable(let box): box.codec.shutdown(into: &actions)
-        case .tls(let box): box.codec.shutdown(into: &actions)
         }
     }
 
     /// Delivers a handler's response according to its disposition (`.delay` and `.hang`
     /// are the shell's business and never arrive here; a delayed response arrives as `.send`).
     package mutating func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
-        if case .tls(let box) = self {
-            box.codec.deliver(response, stream: stream, into: &actions)
-            return
-        }
         switch response.disposition {
         case .send, .delay, .hang:
             respond(response, stream: stream, into: &actions)
@@ -188,7 +177,6 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package mutating func timedOut(into actions: inout [ConnectionAction]) {
         switch self {
         case .http1(let box): box.codec.requestTimedOut(into: &actions)
-        case .tls(let box): box.codec.timedOut(into: &actions)
         default:
             shutdown(into: &actions)
             actions.append(.close)
@@ -225,7 +213,18 @@ package struct ProtocolSniffer {
         return bytes.count >= http2Preface.count ? .http2 : nil
     }
 
-    func makeCodec() -> AnyConnectionCodec {
+    /// The verdict ALPN gives (nil without ALPN: the first bytes decide).
+    static func verdict(forApplicationProtocol applicationProtocol: String?) -> Verdict? {
+        switch applicationProtocol {
+        case "h2": .http2
+        case "http/1.1": .http1
+        default: nil
+        }
+    }
+
+    func makeCodec() -> AnyConnectionCodec { makeCodec(for: verdict) }
+
+    func makeCodec(for verdict: Verdict?) -> AnyConnectionCodec {
         switch verdict {
         case .http2:
             guard configuration.http2.enabled else { return .http2Unavailable(CodecBox(HTTP2PrefaceRefusal())) }

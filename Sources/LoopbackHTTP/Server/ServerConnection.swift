@@ -1,5 +1,10 @@
-/// One accepted connection as the loop thread sees it: socket, codec, output buffer and
-/// timeout bookkeeping. Owned and touched only by its server's loop thread.
+/// One accepted connection as the loop thread sees it: socket, TLS stage, codec, output
+/// buffer and timeout bookkeeping. Owned and touched only by its server's loop thread.
+///
+/// Bytes flow socket → `tls` (when the server has an identity) → `codec`, and back: every
+/// call that gives the codec a chance to act goes through this type's methods (or, reading,
+/// through ``TLSStage/receive(_:codec:into:)``), which pass the codec's actions through the
+/// TLS stage. On a plain port `tls` is nil and that is one check per call.
 ///
 /// Its state is read and written many times per request, and only ever from the loop thread,
 /// in calls that never overlap an access to the same property: the stored properties opt out
@@ -8,7 +13,10 @@
 final class ServerConnection {
     let fd: Int32
     let id: UInt64
+    /// The HTTP protocol: plaintext in, actions out.
     @exclusivity(unchecked) var codec: AnyConnectionCodec
+    /// TLS between the socket and `codec`; nil on a plain port.
+    @exclusivity(unchecked) var tls: TLSStage?
     /// Bytes waiting to be written start at `outputStart`.
     @exclusivity(unchecked) var output: [UInt8] = []
     @exclusivity(unchecked) var outputStart = 0
@@ -60,6 +68,9 @@ final class ServerConnection {
         self.fd = fd
         self.id = id
         codec = AnyConnectionCodec(configuration: configuration, connectionID: id)
+        if let identity = configuration.tls {
+            tls = TLSStage(identity: identity, offersHTTP2: configuration.http2.enabled)
+        }
     }
 
     /// Where a connection is in its life. Once closing, nothing more is dispatched or

@@ -75,7 +75,7 @@ extension ServerLoop {
         func key(_ connection: ServerConnection) -> (UInt64, UInt64) { (connection.lastTrafficTurn, connection.id) }
         for connection in connections.values where connection.acceptedInTurn != turn {
             let done = connection.lingering
-                || connection.codec.activity == .idle && connection.pendingOutput == 0 && connection.deferredActions.isEmpty
+                || connection.activity == .idle && connection.pendingOutput == 0 && connection.deferredActions.isEmpty
                     && connection.hungStreams == 0 && connection.pendingDelays == 0
             guard done else { continue }
             if oldest.count >= limit, let last = oldest.last, key(last) < key(connection) { continue }

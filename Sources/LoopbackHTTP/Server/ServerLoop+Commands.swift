@@ -26,7 +26,7 @@ extension ServerLoop {
                     continue
                 }
                 var actions: [ConnectionAction] = []
-                connection.codec.shutdown(into: &actions)
+                connection.shutdown(into: &actions)
                 run(actions, on: connection)
             }
             let grace = Self.nanoseconds(configuration.shutdownGracePeriod)

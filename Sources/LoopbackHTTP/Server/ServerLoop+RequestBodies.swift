@@ -5,8 +5,7 @@
 extension ServerLoop {
     /// Charges (or gives back) what an HTTP/1.1 connection's codec buffered since the last
     /// call; false when the budget refused it (the caller answers 503 and closes).
-    /// HTTP/1.1 inside TLS is not charged here (its 503 would have to be sealed); its
-    /// per-connection body limit still bounds it.
+    /// Only on a plain port: HTTP/1.1 behind TLS is not charged (see ``read(_:)``).
     func chargeBufferedBody(_ connection: ServerConnection) -> Bool {
         guard case .http1 = connection.codec else { return true }
         let buffered = connection.codec.bufferedBodyBytes

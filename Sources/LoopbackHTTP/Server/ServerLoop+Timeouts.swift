@@ -7,7 +7,7 @@ extension ServerLoop {
     func updateDeadline(_ connection: ServerConnection) {
         let now = TimerQueue<TimerEvent>.now
         if !connection.lingering {
-            let activity = connection.codec.activity
+            let activity = connection.activity
             let changed = connection.lastActivity != activity || connection.deadline == nil
             switch activity {
             case .idle:
@@ -60,7 +60,7 @@ extension ServerLoop {
                 guard let connection = connections[fd], connection.id == id else { continue }
                 connection.pendingDelays -= 1
                 var actions: [ConnectionAction] = []
-                connection.codec.deliver(response, stream: stream, into: &actions)
+                connection.deliver(response, stream: stream, into: &actions)
                 run(actions, on: connection)
             case .resumeAccepting:
                 acceptBackoff = false
@@ -81,7 +81,7 @@ extension ServerLoop {
             }
             var actions: [ConnectionAction] = []
             let held = connection.codec.heldBufferBytes
-            connection.codec.resetStalledSends(madeNoProgressSince: now &- requestNanos, into: &actions)
+            connection.resetStalledSends(madeNoProgressSince: now &- requestNanos, into: &actions)
             noteReleased(held - connection.codec.heldBufferBytes)
             run(actions, on: connection)
             guard connections[connection.fd] === connection else { return }
@@ -96,7 +96,7 @@ extension ServerLoop {
         }
         connection.deadline = nil
         var actions: [ConnectionAction] = []
-        connection.codec.timedOut(into: &actions)
+        connection.timedOut(into: &actions)
         run(actions, on: connection)
     }
 }

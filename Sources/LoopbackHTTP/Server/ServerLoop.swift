@@ -134,7 +134,7 @@ final class ServerLoop {
                 return
             }
             var actions: [ConnectionAction] = []
-            connection.codec.peerClosed(into: &actions)
+            connection.peerClosed(into: &actions)
             run(actions, on: connection)
             if connections[connection.fd] === connection, connection.hungStreams > 0,
                connection.pendingDelays == 0, connection.pendingOutput == 0 {
@@ -160,8 +160,15 @@ final class ServerLoop {
         }
         var actions: [ConnectionAction] = []
         swap(&actions, &spareActions)
-        connection.codec.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), into: &actions)
-        if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
+        let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+        if connection.tls != nil {
+            // HTTP/1.1 bodies behind TLS are not charged to the body budget (the 503 would
+            // have to be sealed); their per-connection limit still bounds them.
+            connection.tls!.receive(bytes, codec: &connection.codec, into: &actions)
+        } else {
+            connection.codec.receive(bytes, into: &actions)
+            if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
+        }
         run(consume actions, on: connection)  // unique: run() edits the list in place
     }
 
@@ -240,13 +247,13 @@ final class ServerLoop {
         case .hang:
             connection.hungStreams += 1
         case .send, .goAway:
-            guard case .http1(let box) = connection.codec, !connection.closeWhenFlushed else {
-                connection.codec.deliver(response, stream: stream, into: &actions)
+            guard case .http1(let box) = connection.codec, !connection.closeWhenFlushed, connection.tls == nil else {
+                connection.deliver(response, stream: stream, into: &actions)
                 return
             }
-            // HTTP/1.1 serialises straight into the connection's output buffer, which keeps
-            // its capacity from one response to the next. (Every earlier action is already
-            // performed: an HTTP/1.1 dispatch is the last action of its read.)
+            // Plain HTTP/1.1 serialises straight into the connection's output buffer, which
+            // keeps its capacity from one response to the next. (Every earlier action is
+            // already performed: an HTTP/1.1 dispatch is the last action of its read.)
             var forceClose = false
             if case .goAway = response.disposition { forceClose = true }  // no GOAWAY in HTTP/1.1: close
             let wasIdle = connection.pendingOutput == 0
@@ -257,7 +264,7 @@ final class ServerLoop {
             box.codec.respond(response, stream: stream, forceClose: forceClose, writingTo: &connection.output, into: &actions)
             if wasIdle && connection.pendingOutput > 0 { connection.lastWriteProgress = TimerQueue<TimerEvent>.now }
         case .reset, .loseResponse:
-            connection.codec.deliver(response, stream: stream, into: &actions)
+            connection.deliver(response, stream: stream, into: &actions)
         }
     }
 
