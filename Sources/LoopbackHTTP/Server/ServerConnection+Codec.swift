@@ -11,36 +11,36 @@ extension ServerConnection {
 
     /// The handler's answer, already past the shell's delay (see ``AnyConnectionCodec/deliver(_:stream:into:)``).
     func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
-        let start = actions.count
-        codec.deliver(response, stream: stream, into: &actions)
-        if tls != nil { tls!.protect(&actions, from: start) }
+        throughTLS(&actions) { codec, actions in codec.deliver(response, stream: stream, into: &actions) }
     }
 
     /// The peer closed its side (read returned 0).
     func peerClosed(into actions: inout [ConnectionAction]) {
-        let start = actions.count
-        codec.peerClosed(into: &actions)
-        if tls != nil { tls!.protect(&actions, from: start) }
+        throughTLS(&actions) { codec, actions in codec.peerClosed(into: &actions) }
     }
 
     /// The server is stopping, or the connection refused a body: finish and close.
     func shutdown(into actions: inout [ConnectionAction]) {
-        let start = actions.count
-        codec.shutdown(into: &actions)
-        if tls != nil { tls!.protect(&actions, from: start) }
+        throughTLS(&actions) { codec, actions in codec.shutdown(into: &actions) }
     }
 
     /// The idle or request timeout fired.
     func timedOut(into actions: inout [ConnectionAction]) {
-        let start = actions.count
-        codec.timedOut(into: &actions)
-        if tls != nil { tls!.protect(&actions, from: start) }
+        throughTLS(&actions) { codec, actions in codec.timedOut(into: &actions) }
     }
 
     /// HTTP/2: resets the streams whose response made no progress since `cutoff`.
     func resetStalledSends(madeNoProgressSince cutoff: UInt64, into actions: inout [ConnectionAction]) {
+        throughTLS(&actions) { codec, actions in codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions) }
+    }
+
+    /// Runs one codec call, then seals what it appended to `actions` if the connection has a
+    /// TLS stage (on a plain port: one nil check).
+    @inline(__always)
+    private func throughTLS(_ actions: inout [ConnectionAction],
+                            _ call: (inout AnyConnectionCodec, inout [ConnectionAction]) -> Void) {
         let start = actions.count
-        codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions)
-        if tls != nil { tls!.protect(&actions, from: start) }
+        call(&codec, &actions)
+        tls?.protect(&actions, from: start)
     }
 }

@@ -164,7 +164,7 @@ final class ServerLoop {
         if connection.tls != nil {
             // HTTP/1.1 bodies behind TLS are not charged to the body budget (the 503 would
             // have to be sealed); their per-connection limit still bounds them.
-            connection.tls!.receive(bytes, codec: &connection.codec, into: &actions)
+            connection.tls?.receive(bytes, codec: &connection.codec, into: &actions)
         } else {
             connection.codec.receive(bytes, into: &actions)
             if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
