@@ -13,7 +13,7 @@ import Testing
         let handler: HTTPHandler = { request in
             guard request.path == "/slow" else { return echoHandler(request) }
             slowArrived.withLock { $0 = true }
-            return HTTPResponse(status: .ok, body: Array("slow".utf8), disposition: .delay(milliseconds: 60_000))  // in flight for the whole test
+            return HTTPResponse(status: .ok, body: Array("slow".utf8), disposition: .delay(milliseconds: 86_400_000))  // in flight for the whole test, however slow (a 60 s delay fired under TSan at load)
         }
         try await withServer({ $0.maxConnections = 20; $0.idleTimeout = 60 }, handler: handler) { server in
             // The connection with the oldest traffic is busy: its request is in flight (the
