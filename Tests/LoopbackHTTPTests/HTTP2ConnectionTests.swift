@@ -7,7 +7,7 @@ import Testing
         var actions: [ConnectionAction] = []
         connection.start(into: &actions)
         var expected = HTTP2Frame(stream: 0, payload: .settings(ack: false, [
-            .init(3, 100), .init(4, 65_535), .init(5, 16_384), .init(6, 16_384), .init(2, 0),
+            .init(3, 100), .init(4, 65_535), .init(5, 16_384), .init(6, 8_192), .init(2, 0),
         ])).bytes
         // Raised so that every concurrent stream's whole body fits: 100 × (1 MiB + 1 KiB).
         expected += HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32(100 * (1_048_576 + 1_024) - 65_535))).bytes

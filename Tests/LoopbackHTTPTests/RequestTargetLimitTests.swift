@@ -33,7 +33,10 @@ import Testing
     }
 
     @Test func http2PathOverTheLimitIs414WithoutDispatch() {
-        var peer = HTTP2TestPeer(configuration: HTTPServerConfiguration())
+        // A header list over `maxHeaderBytes` (8 KiB too) is 431 first: room for the path alone.
+        var configuration = HTTPServerConfiguration()
+        configuration.maxHeaderBytes = 16 * 1024
+        var peer = HTTP2TestPeer(configuration: configuration)
         let long = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET", path: Self.path(Self.limit + 1)), endStream: true)])
         #expect(long.dispatches.isEmpty)
         #expect(peer.responseFields(long, stream: 1)[":status"] == "414")

@@ -96,7 +96,13 @@ extension HTTP1Codec {
             // skip above still applies once its LF arrives in a later read.
             let pending = input.count - inputStart
             headScanned = pending == 1 && input[inputStart] == ASCII.cr ? 0 : pending
-            if headScanned > maxHeaderBytes { throw .headerTooLarge(limit: maxHeaderBytes) }
+            if headScanned > maxHeaderBytes {
+                // A request line that alone does not fit is 414, as nginx answers it (with
+                // the defaults, 8 KiB each, a target over the limit lands here); decided on
+                // the first `maxHeaderBytes` octets, all present, however they arrived.
+                if !input[start..<scanEnd].contains(ASCII.lf) { throw .requestLineTooLong(limit: maxHeaderBytes) }
+                throw .headerTooLarge(limit: maxHeaderBytes)
+            }
             return false
         }
         guard end - inputStart <= maxHeaderBytes else { throw .headerTooLarge(limit: maxHeaderBytes) }

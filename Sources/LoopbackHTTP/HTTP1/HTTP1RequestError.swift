@@ -66,6 +66,10 @@ package struct HTTP1RequestError: Error, Hashable, CustomStringConvertible {
     package static func targetTooLong(limit: Int) -> HTTP1RequestError {
         .init(.targetTooLong, "request target exceeds \(limit) bytes")
     }
+    /// 414: the request line alone does not fit in the head limit.
+    package static func requestLineTooLong(limit: Int) -> HTTP1RequestError {
+        .init(.targetTooLong, "request line exceeds \(limit) bytes")
+    }
     /// 417: an `Expect` other than `100-continue`.
     package static func expectationFailed(_ value: String) -> HTTP1RequestError {
         .init(.expectationFailed, "unsupported expectation \"\(value)\"; only 100-continue is understood")

@@ -85,6 +85,22 @@ package enum AnyConnectionCodec: ConnectionCodec {
         }
     }
 
+    /// HTTP/2: the streams whose response waits for window (see ``HTTP2Connection/stalledSends``).
+    package var stalledSends: [(stream: UInt32, since: UInt64)] {
+        if case .http2(let box) = self { return box.codec.stalledSends }
+        return []
+    }
+
+    /// HTTP/2: resets one stream whose response waits for window (RST_STREAM CANCEL).
+    package mutating func resetStalledSend(_ stream: UInt32, into actions: inout [ConnectionAction]) {
+        if case .http2(let box) = self { box.codec.resetStalledSend(stream, into: &actions) }
+    }
+
+    /// HTTP/2: refuses a request no handler has seen (RST_STREAM REFUSED_STREAM).
+    package mutating func refuseRequest(_ stream: UInt32, into actions: inout [ConnectionAction]) {
+        if case .http2(let box) = self { box.codec.refuseRequest(stream, into: &actions) }
+    }
+
     /// HTTP/2: gives every body still buffered back to the process-wide
     /// ``RequestBodyBudget``; the connection is going away.
     package mutating func releaseBufferedBodies() {

@@ -16,6 +16,7 @@ package final class ByteBudget<Purpose>: Sendable, Hashable {
         var used = 0
         var peak = 0
         var enforcements = 0
+        var streamResets = 0
     }
 
     private let state: Locked<State>
@@ -74,6 +75,13 @@ package final class ByteBudget<Purpose>: Sendable, Hashable {
     /// Counts one enforcement made outside the budget (a connection closed to meet it).
     func noteEnforced() { state.withLock { $0.enforcements += 1 } }
 
+    /// Counts one stream reset to meet the budget (``HeldOutputBudget``, HTTP/2).
+    func noteStreamReset() { state.withLock { $0.streamResets += 1 } }
+
+    /// Streams reset to meet the budget (``HeldOutputBudget``: HTTP/2 streams whose answers
+    /// waited for window, reset before any connection is closed).
+    package var streamResets: Int { state.withLock { $0.streamResets } }
+
     package static func == (lhs: ByteBudget, rhs: ByteBudget) -> Bool { lhs === rhs }
     package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
@@ -109,9 +117,11 @@ package typealias RequestBodyBudget = ByteBudget<BufferedRequestBodies>
 ///
 /// `maxPendingOutputBytes` bounds one connection; the damage adds up across connections:
 /// 200 HTTP/2 connections × 100 zero-window streams, each a 15 KB 404, hold ~300 MB. Past
-/// `limit` (``ByteBudget/adjust(by:)`` says so) the loop closes its connections whose held
-/// output stalled the longest (nginx and nghttp2 reset such streams after their send
-/// timeouts; this does it at once).
+/// `limit` (``ByteBudget/adjust(by:)`` says so) the loop resets its HTTP/2 streams whose
+/// answers waited for window the longest (RST_STREAM CANCEL; nginx and nghttp2 reset such
+/// streams after their send timeouts, this does it at once), then, if that is not enough,
+/// closes its connections whose held output stalled the longest (unread socket output,
+/// which cannot be reset without closing).
 package typealias HeldOutputBudget = ByteBudget<HeldOutput>
 
 /// What ``RequestBodyBudget`` counts.

@@ -8,9 +8,11 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     package var host: String = "127.0.0.1"
     /// The port to bind; 0 picks a free one (read it back from ``HTTPServer/port``).
     package var port: UInt16 = 0
-    /// The largest request head (request line and header fields, CRLFs included).
-    /// Larger: HTTP/1.1 answers 431 and closes.
-    package var maxHeaderBytes: Int = 16 * 1024
+    /// The largest request head (request line and header fields, CRLFs included), 8 KiB as
+    /// nginx's `large_client_header_buffers` (an APNs JWT is ~200 bytes). Larger: HTTP/1.1
+    /// answers 431 and closes; HTTP/2 advertises it as SETTINGS_MAX_HEADER_LIST_SIZE and
+    /// answers a larger header list 431 on its stream (the connection stays).
+    package var maxHeaderBytes: Int = 8 * 1024
     /// Requests one connection may dispatch per loop turn (fairness): one 64 KiB read can
     /// carry ~2,500 tiny pipelined requests; past this many the rest wait for the next turn,
     /// after the other ready connections have been served.
@@ -33,7 +35,8 @@ package struct HTTPServerConfiguration: Sendable, Hashable {
     /// unless a test gives a server its own.
     package var requestBodyBudget: RequestBodyBudget = .shared
     /// Response bytes held for peers that do not read, across connections and servers: past
-    /// its limit the connections stalled the longest are closed. ``HeldOutputBudget/shared``
+    /// its limit the HTTP/2 streams stalled the longest are reset (RST_STREAM CANCEL), then,
+    /// if that is not enough, the connections stalled the longest are closed. ``HeldOutputBudget/shared``
     /// (64 MiB for the whole process) unless a test gives a server its own.
     package var heldOutputBudget: HeldOutputBudget = .shared
     /// Seconds a connection may sit with no request in progress before it is closed.

@@ -34,6 +34,16 @@ extension ServerConnection {
         throughTLS(&actions) { codec, actions in codec.resetStalledSends(madeNoProgressSince: cutoff, into: &actions) }
     }
 
+    /// HTTP/2: resets one stream whose response waits for window (the held-output budget).
+    func resetStalledSend(_ stream: UInt32, into actions: inout [ConnectionAction]) {
+        throughTLS(&actions) { codec, actions in codec.resetStalledSend(stream, into: &actions) }
+    }
+
+    /// HTTP/2: refuses a request no handler has seen (RST_STREAM REFUSED_STREAM).
+    func refuseRequest(_ stream: UInt32, into actions: inout [ConnectionAction]) {
+        throughTLS(&actions) { codec, actions in codec.refuseRequest(stream, into: &actions) }
+    }
+
     /// Runs one codec call, then seals what it appended to `actions` if the connection has a
     /// TLS stage (on a plain port: one nil check).
     @inline(__always)

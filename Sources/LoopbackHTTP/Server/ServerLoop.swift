@@ -38,6 +38,8 @@ final class ServerLoop {
     @exclusivity(unchecked) var turn: UInt64 = 0
     /// Connections whose requests wait for the next turn (``maxDispatchesPerTurn`` reached).
     @exclusivity(unchecked) var resumeNextTurn: [ServerConnection] = []
+    /// Held output is being shed (``shedStalledOutput()``): charges made meanwhile do not shed again.
+    @exclusivity(unchecked) var sheddingHeldOutput = false
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
@@ -198,7 +200,12 @@ final class ServerLoop {
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
                 let turnSpent = dispatchTurnSpent(connection)
-                if framesGoFirst && (turnSpent || !connection.deferredActions.isEmpty || heldOutputBytes(connection) > configuration.maxPendingOutputBytes) {
+                if framesGoFirst && heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
+                    // HTTP/2, stalled: refused (REFUSED_STREAM, the client may retry), not queued.
+                    connection.refuseRequest(stream, into: &actions)
+                    continue processing
+                }
+                if framesGoFirst && (turnSpent || !connection.deferredActions.isEmpty) {
                     connection.deferredActions.append(.dispatch(request, stream: stream))  // HTTP/2: only requests wait, in order
                     continue processing
                 }
