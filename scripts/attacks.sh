@@ -80,6 +80,8 @@ http {
     server {
         listen 127.0.0.1:$backend http2;
         location / { return 200 "ok\n"; }
+        # journal-many: a static file the size of serve's filled /journal.
+        location = /journal { alias $work/journal.json; default_type application/json; }
     }
     # HTTP/1.1 for the neighbour (the h2c port speaks only HTTP/2); same worker.
     server {
@@ -198,6 +200,12 @@ run_nginx_attacks() {
     selected bodies && { start_nginx; measure bodies nginx "$plain" bodies "$backend" --connections "$body_c" --streams "$body_s" --size "$body_size" --hold 5; stop_nginx; }
     selected zero-window && { start_nginx; measure zero-window nginx "$plain" zero-window "$backend" --connections "$zero_c" --streams "$zero_s" --hold "$zero_hold"; stop_nginx; }
     selected long-paths && { start_nginx; measure long-paths nginx "$plain" zero-window "$backend" --connections "$zero_c" --streams "$zero_s" --path "$long_path" --hold 5; stop_nginx; }
+    if selected journal-many; then
+        # The same shape: one GET per zero-window connection of a large static file
+        # (journal_fill × 1 KiB, what serve's filled /journal answers roughly weigh).
+        head -c "$((journal_fill * 1024))" /dev/zero | tr '\0' 'j' > "$work/journal.json"
+        start_nginx; measure journal-many nginx "$plain" zero-window "$backend" --connections "$journal_c" --streams 1 --path /journal --hold "$zero_hold"; stop_nginx
+    fi
     selected idle && { start_nginx; measure idle nginx "$plain" idle "$backend" --count "$idle_n" --hold 5; stop_nginx; }
     return 0
 }
