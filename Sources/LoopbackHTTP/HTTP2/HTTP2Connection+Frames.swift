@@ -162,6 +162,7 @@ extension HTTP2Connection {
                 }
                 let delta = value - peerInitialWindowSize
                 peerInitialWindowSize = value
+                if delta > 0 { windowGrants &+= 1 }
                 for id in Array(streams.keys) {
                     let window = streams[id]?.update { stream -> Int in
                         stream.sendWindow += delta
@@ -183,6 +184,7 @@ extension HTTP2Connection {
     }
 
     mutating func windowUpdate(stream: UInt32, increment: Int) throws(HTTP2ProtocolError) {
+        if increment > 0 { windowGrants &+= 1 }
         if stream == 0 {
             if increment == 0 { throw HTTP2ProtocolError(.protocolError, "WINDOW_UPDATE with increment 0 on the connection") }
             connectionSendWindow += increment

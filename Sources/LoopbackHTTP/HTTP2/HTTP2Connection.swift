@@ -77,6 +77,9 @@ package struct HTTP2Connection: ConnectionCodec {
     var requestsOpened = 0
     /// Request-body octets buffered in `streams`, reserved from `bodyBudget`.
     package internal(set) var bufferedBodyBytes = 0
+    /// Times the peer opened send window (WINDOW_UPDATE, a larger SETTINGS_INITIAL_WINDOW_SIZE):
+    /// a connection the held-output budget marked stalled is unmarked by the next one.
+    package internal(set) var windowGrants = 0
 
     // MARK: Per-call output
     var output: [UInt8] = []

@@ -91,6 +91,12 @@ package enum AnyConnectionCodec: ConnectionCodec {
         return []
     }
 
+    /// HTTP/2: times the peer opened send window (see ``HTTP2Connection/windowGrants``).
+    package var windowGrants: Int {
+        if case .http2(let box) = self { return box.codec.windowGrants }
+        return 0
+    }
+
     /// HTTP/2: resets one stream whose response waits for window (RST_STREAM CANCEL).
     package mutating func resetStalledSend(_ stream: UInt32, into actions: inout [ConnectionAction]) {
         if case .http2(let box) = self { box.codec.resetStalledSend(stream, into: &actions) }

@@ -63,6 +63,9 @@ final class ServerConnection {
     @exclusivity(unchecked) var chargedBodyBytes = 0
     /// Held output charged to the server's ``HeldOutputBudget``.
     @exclusivity(unchecked) var chargedOutputBytes = 0
+    /// HTTP/2: the budget reset a stream of it when the peer had opened window this many
+    /// times; new requests are refused until it opens window again. nil: not marked.
+    @exclusivity(unchecked) var budgetStalledAtGrants: Int?
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
         self.fd = fd

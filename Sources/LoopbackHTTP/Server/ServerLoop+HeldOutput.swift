@@ -42,6 +42,7 @@ extension ServerLoop {
             connection.resetStalledSend(entry.stream, into: &actions)
             noteReleased(held - connection.codec.heldBufferBytes)
             budget.noteStreamReset()
+            connection.budgetStalledAtGrants = connection.codec.windowGrants
             run(actions, on: connection)  // writes the RST_STREAM, charges what is left
         }
     }
@@ -59,6 +60,15 @@ extension ServerLoop {
             configuration.heldOutputBudget.noteEnforced()
             destroy(connection, reset: true)
         }
+    }
+
+    /// HTTP/2: true while the budget's mark on the connection holds (it reset a stream and
+    /// the peer has opened no window since); new requests on it are refused.
+    func isMarkedStalled(_ connection: ServerConnection) -> Bool {
+        guard let mark = connection.budgetStalledAtGrants else { return false }
+        if mark == connection.codec.windowGrants { return true }
+        connection.budgetStalledAtGrants = nil
+        return false
     }
 
     /// The connection is gone: its held output goes back to the budget.

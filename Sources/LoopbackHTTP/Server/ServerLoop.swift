@@ -200,7 +200,7 @@ final class ServerLoop {
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
             case .dispatch(let request, let stream):
                 let turnSpent = dispatchTurnSpent(connection)
-                if framesGoFirst && heldOutputBytes(connection) > configuration.maxPendingOutputBytes {
+                if framesGoFirst && (heldOutputBytes(connection) > configuration.maxPendingOutputBytes || isMarkedStalled(connection)) {
                     // HTTP/2, stalled: refused (REFUSED_STREAM, the client may retry), not queued.
                     connection.refuseRequest(stream, into: &actions)
                     continue processing
