@@ -12,6 +12,9 @@ import PushCore
 /// output first format the pending lines, in arrival order, into its buffer. At
 /// most ``maxPending`` lines wait; past that a loop thread formats its own line (after the
 /// waiting ones), so a writer that falls behind slows the server instead of growing memory.
+///
+/// The writer thread starts with the first line handed over, not before: an idle `serve` (or
+/// a `--quiet` one, which hands over none) has no thread that only waits.
 final class LiveLogWriter: Sendable {
     /// How long the first line of a batch waits for company before the batch is written.
     static let batchDelayMicroseconds: UInt32 = 10_000
@@ -25,6 +28,8 @@ final class LiveLogWriter: Sendable {
         /// The writer thread was woken and will write; later lines ride along.
         var scheduled = false
         var stopped = false
+        /// The writer thread was started (by the first line handed over).
+        var started = false
         /// Lines handed over and not yet formatted, in arrival order.
         var pending: [Line] = []
     }
@@ -40,9 +45,6 @@ final class LiveLogWriter: Sendable {
 
     init(output: CommandIO) {
         self.output = output
-        let thread = Thread { [self] in run() }
-        thread.name = "serve-log"
-        thread.start()
         output.formatsPendingLines { [weak self] in self?.formatHandedOver() }
     }
 
@@ -50,13 +52,15 @@ final class LiveLogWriter: Sendable {
     /// (and a newline) within ~10 ms. After ``stop()``, or with ``maxPending`` lines waiting,
     /// the line is formatted here, after the waiting ones.
     func writeLine(formatting format: @escaping Line) {
-        let (wakeWriter, here, stopped) = state.withLock { state -> (Bool, Bool, Bool) in
-            if state.stopped || state.pending.count >= Self.maxPending { return (false, true, state.stopped) }
+        let (wakeWriter, here, stopped, start) = state.withLock { state -> (Bool, Bool, Bool, Bool) in
+            if state.stopped || state.pending.count >= Self.maxPending { return (false, true, state.stopped, false) }
             state.pending.append(format)
-            if state.scheduled { return (false, false, false) }
+            if state.scheduled { return (false, false, false, false) }
             state.scheduled = true
-            return (true, false, false)
+            defer { state.started = true }
+            return (true, false, false, !state.started)
         }
+        if start { startWriter() }
         if wakeWriter { wake.signal() }
         guard here else { return }
         inFormattingOrder {
@@ -65,6 +69,23 @@ final class LiveLogWriter: Sendable {
         }
         if stopped { output.flush() }
     }
+
+    /// Starts the writer thread (once, for the first line handed over).
+    private func startWriter() {
+        Thread { [self] in
+            // Named from inside: a name set before `start()` does not reach the system thread
+            // on Linux, which would keep the name of the thread that started it (a server's
+            // loop thread, "LoopbackHTTP", for the first request's line).
+            Thread.current.name = Self.threadName
+            run()
+        }.start()
+    }
+
+    /// The writer thread's name, as `/proc/PID/task/*/comm` and a debugger show it.
+    static let threadName = "serve-log"
+
+    /// Whether the writer thread was started (for tests: not before the first line).
+    var writerStarted: Bool { state.withLock { $0.started } }
 
     /// Lines handed over and not yet formatted (for tests).
     var pendingCount: Int { state.withLock { $0.pending.count } }

@@ -95,23 +95,29 @@ package enum ServeCommand: Subcommand {
 
     /// Runs the servers until SIGINT, SIGTERM or SIGHUP, writing through `io` a line at a time;
     /// returns 0 after a clean stop, 1 when a server cannot start, 64 for a usage error.
+    ///
+    /// The calling thread waits for the signal itself (`sigwait`), so no thread is kept only
+    /// to wait for one (a dispatch signal source kept libdispatch's manager thread): the stop
+    /// signals are blocked here before any server starts, so every thread serve starts inherits
+    /// the mask and none of them takes the signal or its default action (libdispatch blocks
+    /// signals in its own worker threads).
     package static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        let stop = DispatchSemaphore(value: 0)
-        // Signals arrive through dispatch sources, so the default action (terminate) is off.
-        let queue = DispatchQueue(label: "contract-check.serve.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for number in stopSignals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            sources.append(source)
-        }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in stopSignals { sigaddset(&signals, number) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
         defer {
-            for source in sources { source.cancel() }
+            // A stop signal sent again while serve was stopping is discarded (ignoring a
+            // signal drops it when pending), not acted on once unblocked.
+            for number in stopSignals { signal(number, SIG_IGN) }
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
             for number in stopSignals { signal(number, SIG_DFL) }
         }
-        return serve(arguments, io: io, until: stop)
+        return serve(arguments, io: io) {
+            var received: Int32 = 0
+            // Fails only for a bad set; then serve stops rather than waits for nothing.
+            _ = sigwait(&signals, &received)
+        }
     }
 
     /// Starts the servers, reports them, and blocks until `stop` is signalled; then stops
@@ -119,6 +125,11 @@ package enum ServeCommand: Subcommand {
     /// `stop`. `io.environment` holds `NO_COLOR` and the `PATH` on which
     /// `--forward-to-simulator` finds `xcrun`.
     static func serve(_ arguments: [String], io: CommandIO, until stop: DispatchSemaphore) -> Int32 {
+        serve(arguments, io: io) { stop.wait() }
+    }
+
+    /// ``serve(_:io:until:)`` around any wait: `waitForStop` returns when serve should stop.
+    static func serve(_ arguments: [String], io: CommandIO, waitingFor waitForStop: () -> Void) -> Int32 {
         let options: Options
         switch parse(arguments, io: io) {
         case .exit(let status):
@@ -224,7 +235,7 @@ package enum ServeCommand: Subcommand {
             }
         }
 
-        stop.wait()
+        waitForStop()
 
         admin.stopNow()
         backend.stopListening()

@@ -27,6 +27,18 @@ import Testing
         #expect(eventually(within: 5) { io.writtenOutput == "first\nsecond\n" })
     }
 
+    /// No writer thread until there is a line to write: an idle or `--quiet` serve keeps no
+    /// thread that only waits (issue 27). The first line starts it, and it writes that line.
+    @Test func theWriterThreadStartsWithTheFirstLine() {
+        let io = CommandIO.capturing()
+        let writer = LiveLogWriter(output: io)
+        defer { writer.stop() }
+        #expect(!writer.writerStarted)
+        writer.writeLine(text: "first")
+        #expect(writer.writerStarted)
+        #expect(eventually(within: 5) { io.writtenOutput == "first\n" })
+    }
+
     @Test func linesWrittenTogetherLeaveInOneBatchInOrder() {
         let io = CommandIO.capturing()
         let writer = LiveLogWriter(output: io)

@@ -107,7 +107,13 @@ import Darwin
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let ready = runTool(["wait-ready", readyFile, "--timeout", "60", "--pid", String(process.processIdentifier)])
         #expect(ready.status == 0, "\(ready.error)")
-        kill(process.processIdentifier, SIGHUP)
+        try await Self.expectCleanStop(process, after: SIGHUP, readyFile: readyFile)
+    }
+
+    /// Sends `signal` to a serve process and expects a clean stop within 10 s: exit 0 (not
+    /// killed by the signal) and the ready file removed.
+    static func expectCleanStop(_ process: Process, after signal: Int32, readyFile: String) async throws {
+        kill(process.processIdentifier, signal)
         for _ in 0..<1000 where process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         #expect(!process.isRunning)
         guard !process.isRunning else { return }
