@@ -29,6 +29,9 @@ import Testing
         let parameterAdmits = orderID.validate(pathParameter: id).isEmpty
         #expect(parameterAdmits == attributesAdmit)
         #expect(parameterAdmits == (["8F3K", "order_2026-12-02", "A", String(repeating: "7", count: 64)].contains(id)))
+        #expect((OrderID(id) != nil) == parameterAdmits, "the model admits what the contract admits")
+        if parameterAdmits { #expect(try JSONDecoder().decode(OrderID.self, from: Data(encodedID.utf8)).rawValue == id) }
+        else { #expect(throws: DecodingError.self) { try JSONDecoder().decode(OrderID.self, from: Data(encodedID.utf8)) } }
     }
 
     @Test func aRegistrationTakesHexTokensOfOneToAHundredBytes() throws {
