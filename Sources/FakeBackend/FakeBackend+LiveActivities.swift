@@ -25,10 +25,7 @@ extension FakeBackend {
         case .putLiveActivity:
             let (body, bodyViolations) = validator.validate(liveActivityBody: request.body)
             var violations = pathViolations + bodyViolations
-            if !violations.contains(where: { $0.severity == .error }), body?.pushToken == nil {
-                violations.append(Self.missing("pushToken", in: "live-activity-registration"))
-            }
-            guard !violations.contains(where: { $0.severity == .error }), let token = body?.pushToken?.lowercased() else {
+            guard let token = Self.token(body?.pushToken, "pushToken", of: "live-activity-registration", &violations) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let registration = RegisteredLiveActivity(orderId: rawParameter, account: account, pushToken: token,
@@ -56,10 +53,7 @@ extension FakeBackend {
         default:
             let (body, bodyViolations) = validator.validate(pushToStartBody: request.body)
             var violations = pathViolations + bodyViolations
-            if !violations.contains(where: { $0.severity == .error }), body?.pushToStartToken == nil {
-                violations.append(Self.missing("pushToStartToken", in: "push-to-start-registration"))
-            }
-            guard !violations.contains(where: { $0.severity == .error }), let token = body?.pushToStartToken?.lowercased() else {
+            guard let token = Self.token(body?.pushToStartToken, "pushToStartToken", of: "push-to-start-registration", &violations) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let device = rawParameter.lowercased()
@@ -107,10 +101,18 @@ extension FakeBackend {
                               detail: detail).response()
     }
 
-    /// The violation for a member the body contract should have required (a contract set
-    /// that declares the endpoint's body more loosely than v1).
-    static func missing(_ member: String, in contract: String) -> Violation {
-        Violation(pointer: "", ruleID: "\(contract).required", message: "expected \"\(member)\", a token as hex; found none.")
+    /// The body's token `value` (its member `member`), lowercase, when `violations` (the
+    /// path's and the body's) has no error; else nil. A body without the member but without
+    /// an error (a contract set that declares it more loosely than v1) gets a `required`
+    /// violation of `contract` added.
+    private static func token(_ value: String?, _ member: String, of contract: String, _ violations: inout [Violation]) -> String? {
+        guard !violations.contains(where: { $0.severity == .error }) else { return nil }
+        guard let value else {
+            violations.append(Violation(pointer: "", ruleID: "\(contract).required",
+                                        message: "expected \"\(member)\", a token as hex; found none."))
+            return nil
+        }
+        return value.lowercased()
     }
 
     // MARK: Test API

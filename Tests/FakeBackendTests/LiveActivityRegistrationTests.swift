@@ -132,6 +132,20 @@ import Testing
         #expect(backend.journal.allSatisfy { !$0.violations.isEmpty })
     }
 
+    /// A contract set without the registration contracts checks nothing in the body, but a
+    /// body without its token is still refused, never stored as an empty token.
+    @Test func withoutTheContractsABodyWithoutItsTokenIsStillRefused() {
+        let loose = FakeBackend(configuration: .init(sessions: Requests.sessions, contracts: ContractSet(contracts: [])))
+        let activity = loose.handle(Self.putActivity("8F3K", body: #"{"environment":"sandbox"}"#))
+        #expect(Requests.violations(activity).map { $0["rule"] as? String } == ["live-activity-registration.required"])
+        _ = loose.handle(Requests.put(Requests.token))
+        let start = loose.handle(Self.putPushToStart(Requests.token, body: "{}"))
+        #expect(Requests.violations(start).map { $0["rule"] as? String } == ["push-to-start-registration.required"])
+        #expect(loose.liveActivities.isEmpty)
+        #expect(loose.handle(Self.putActivity("8F3K")).status == .noContent)
+        #expect(loose.liveActivityToken(forOrder: "8F3K") == Self.tokenA)
+    }
+
     @Test func theBearerAndTheMediaTypeAreCheckedAsForDevices() {
         #expect(backend.handle(Self.putActivity("8F3K", bearer: nil)).status == .unauthorized)
         #expect(backend.handle(Self.deleteActivity("8F3K", bearer: "nobody")).status == .unauthorized)
