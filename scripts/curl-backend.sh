@@ -81,6 +81,16 @@ expect 204 "opened, retried"            -X POST "${JSON[@]}" -H 'Authorization: 
 OPENS="$(curl -s "$ADMIN/opens?id=91" | grep -o '"notificationID"' | wc -l)"
 [ "$OPENS" = "2" ] && echo "ok   both opens recorded (a duplicate)" || { echo "FAIL expected 2 opens, found $OPENS"; FAILURES=$((FAILURES + 1)); }
 
+ACTIVITY=a1c7e05e5e5e5e5e5e5e5e5e5e5e5e5e
+expect 204 "Live Activity of 8F3K starts" -X PUT "${JSON[@]}" -H 'Authorization: Bearer s1' -d "{\"pushToken\":\"$ACTIVITY\",\"environment\":\"sandbox\"}" "$BACKEND/v1/orders/8F3K/live-activity"
+expect 404 "a2 registers a1's order"    -X PUT "${JSON[@]}" -H 'Authorization: Bearer s2' -d "{\"pushToken\":\"$ACTIVITY\",\"environment\":\"sandbox\"}" "$BACKEND/v1/orders/8F3K/live-activity"
+expect 400 "order id with a dot"        -X PUT "${JSON[@]}" -H 'Authorization: Bearer s1' -d "{\"pushToken\":\"$ACTIVITY\",\"environment\":\"sandbox\"}" "$BACKEND/v1/orders/8F3K.1/live-activity"
+expect 204 "push-to-start for a1's device" -X PUT "${JSON[@]}" -H 'Authorization: Bearer s1' -d '{"pushToStartToken":"5a5a0001"}' "$BACKEND/v1/devices/$TOKEN/push-to-start"
+expect 404 "push-to-start, unknown device" -X PUT "${JSON[@]}" -H 'Authorization: Bearer s1' -d '{"pushToStartToken":"5a5a0001"}' "$BACKEND/v1/devices/00ff/push-to-start"
+curl -s "$ADMIN/live-activities" | grep -q "\"pushToken\" : \"$ACTIVITY\"\|\"pushToken\":\"$ACTIVITY\"" && echo "ok   admin lists the activity token" || { echo "FAIL admin /live-activities: $(curl -s "$ADMIN/live-activities")"; FAILURES=$((FAILURES + 1)); }
+expect 204 "Live Activity of 8F3K ends" -X DELETE -H 'Authorization: Bearer s1' "$BACKEND/v1/orders/8F3K/live-activity"
+expect 404 "ends again: none registered" -X DELETE -H 'Authorization: Bearer s1' "$BACKEND/v1/orders/8F3K/live-activity"
+
 expect 204 "admin: offline"             -X POST -d '{"offline":true}' "$ADMIN/offline"
 expect 000 "connection refused"         -X DELETE -H 'Authorization: Bearer s1' "$BACKEND/v1/devices/$TOKEN"
 expect 204 "admin: clear faults"        -X DELETE "$ADMIN/faults"

@@ -14,7 +14,7 @@ package enum OpenAPIExporter {
     static let errorResponses: [(status: String, name: String, description: String)] = [
         ("400", "ContractViolation", "The request breaks a contract; `violations` lists each break with its rule id."),
         ("401", "Unauthorized", "No bearer token, or one that names no session."),
-        ("404", "NotFound", "No such endpoint, or a device registered to another account."),
+        ("404", "NotFound", "No such endpoint; a device registered to another account (or, for push-to-start, not to this one); an order another account holds; no Live Activity to end."),
         ("405", "MethodNotAllowed", "The path exists but not with this method; `Allow` lists the methods."),
         ("413", "ContentTooLarge", "The body is over the backend's limit (1 MiB by default) and was not read."),
         ("415", "UnsupportedMediaType", "The body is not sent as application/json (a charset parameter is fine; no Content-Type is read as JSON)."),

@@ -1,7 +1,8 @@
 extension ContractSet {
     /// The seed app's v1 contracts: `device-registration`, `device-token`,
     /// `notification-opened`, `notification-id`, `payload`, `apns-file`, `apns-error`,
-    /// `live-activity-payload`.
+    /// `live-activity-payload`, `live-activity-registration`, `push-to-start-registration`,
+    /// `order-id`.
     public static let v1 = ContractSet(contracts: [
         AppToBackendContracts.deviceRegistration,
         AppToBackendContracts.deviceToken,
@@ -11,5 +12,8 @@ extension ContractSet {
         APNsContracts.apnsFile,
         APNsContracts.apnsError,
         LiveActivityContracts.payload,
+        LiveActivityRegistrationContracts.registration,
+        LiveActivityRegistrationContracts.pushToStart,
+        LiveActivityRegistrationContracts.orderID,
     ])
 }

@@ -318,6 +318,8 @@ struct KnownKeys: Sendable {
         // live-activity-payload
         "attributes", "attributes-type", "content-state", "dismissal-date", "eta", "event", "input-push-token",
         "itemsPicked", "itemsTotal", "orderId", "stage", "stale-date",
+        // live-activity-registration, push-to-start-registration
+        "pushToken", "pushToStartToken",
     ]
 
     static let v1 = KnownKeys(names: v1Names)

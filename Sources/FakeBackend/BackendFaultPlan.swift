@@ -64,7 +64,7 @@ extension BackendFaultPlan: Codable, AdminRequestBody {
         if let name, name != "all" {
             guard let endpoint = FakeBackend.Endpoint(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(forKey: .endpoint, in: container,
-                    debugDescription: "unknown endpoint \"\(name)\"; use putDevice, deleteDevice, opened or all")
+                    debugDescription: "unknown endpoint \"\(name)\"; use \(FakeBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")) or all")
             }
             self.endpoint = endpoint
         } else {

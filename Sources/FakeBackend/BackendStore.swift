@@ -5,6 +5,13 @@ import FakeSupport
 /// Everything mutable in a FakeBackend, kept in one lock-protected box.
 struct BackendStore {
     var devices: [String: RegisteredDevice] = [:]
+    /// Order id → its Live Activity's token.
+    var liveActivities: [String: RegisteredLiveActivity] = [:]
+    /// Activity push token → the order holding it: a token moving to another order is found
+    /// without a scan.
+    var orderByActivityToken: [String: String] = [:]
+    /// Device token (lowercase) → the app's push-to-start token on it.
+    var pushToStartTokens: [String: RegisteredPushToStart] = [:]
     var opens: [RecordedOpen] = []
     var opensCapacity: Int
     var opensDropped = 0
@@ -43,7 +50,8 @@ struct BackendStore {
         for endpoint in FakeBackend.Endpoint.allCases where countsByEndpoint[endpoint.index] > 0 {
             requestCounts[endpoint] = countsByEndpoint[endpoint.index]
         }
-        return FakeBackendState(devices: devices, opens: opens, requestCounts: requestCounts,
+        return FakeBackendState(devices: devices, liveActivities: liveActivities, pushToStartTokens: pushToStartTokens,
+                         opens: opens, requestCounts: requestCounts,
                          journalDropped: journal.dropped, isOffline: isOffline, journalBuffer: journal)
     }
 

@@ -10,7 +10,7 @@ extension AdminAPI {
 }
 
 extension FakeBackend {
-    /// FakeBackend's admin routes: `GET /journal`, `GET /devices`, `GET /opens[?id=]`,
+    /// FakeBackend's admin routes: `GET /journal`, `GET /devices`, `GET /live-activities`, `GET /opens[?id=]`,
     /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `POST /sessions`,
     /// `POST /reset`. Bodies are decoded, and errors answered, by ``AdminAPI``'s shared helpers.
     package var adminRoutes: [AdminAPI.Route] {
@@ -26,6 +26,12 @@ extension FakeBackend {
         }
         admin.add("GET", "/devices", summary: "Registered devices") { [backend] _ in
             AdminAPI.json(DevicesBody(devices: backend.devices.values.sorted { $0.token < $1.token }))
+        }
+        admin.add("GET", "/live-activities", summary: "Live Activity tokens by order, and push-to-start tokens by device") { [backend] _ in
+            let state = backend.state
+            return AdminAPI.json(LiveActivitiesBody(
+                liveActivities: state.liveActivities.values.sorted { $0.orderId < $1.orderId },
+                pushToStart: state.pushToStartTokens.values.sorted { $0.deviceToken < $1.deviceToken }))
         }
         admin.add("GET", "/opens", summary: "Every opened report, duplicates included; ?id= filters") { [backend] request in
             if let id = AdminAPI.query(request)["id"] {
@@ -61,7 +67,7 @@ extension FakeBackend {
                 return HTTPResponse(status: .noContent)
             }
         }
-        admin.add("POST", "/reset", summary: "Back to start: forget devices, opens, journal, faults and added sessions; come back online") { [backend] _ in
+        admin.add("POST", "/reset", summary: "Back to start: forget devices, Live Activity tokens, opens, journal, faults and added sessions; come back online") { [backend] _ in
             if let failure = backend.reset() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
@@ -78,6 +84,12 @@ struct JournalBody: Codable {
 /// `GET /devices`.
 struct DevicesBody: Codable {
     var devices: [RegisteredDevice]
+}
+
+/// `GET /live-activities`.
+struct LiveActivitiesBody: Codable {
+    var liveActivities: [RegisteredLiveActivity]
+    var pushToStart: [RegisteredPushToStart]
 }
 
 /// `GET /opens`.

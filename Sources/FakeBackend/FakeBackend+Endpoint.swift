@@ -11,6 +11,12 @@ extension FakeBackend {
         case deleteDevice
         /// Reports that a notification was opened.
         case opened
+        /// Registers (or changes) the push token of an order's Live Activity.
+        case putLiveActivity
+        /// Forgets an order's Live Activity token when the activity ends.
+        case deleteLiveActivity
+        /// Registers the app's push-to-start token for a device of the account.
+        case putPushToStart
 
         /// The HTTP method the endpoint answers.
         public var method: String { declaration.method }
@@ -33,6 +39,9 @@ extension FakeBackend {
             case .putDevice: return 0
             case .deleteDevice: return 1
             case .opened: return 2
+            case .putLiveActivity: return 3
+            case .deleteLiveActivity: return 4
+            case .putPushToStart: return 5
             }
         }
 
@@ -51,6 +60,18 @@ extension FakeBackend {
                 .opened, "POST", "/v1/notifications/{id}/opened",
                 parameterContract: "notification-id", bodyContract: "notification-opened",
                 summary: "Report that a notification was opened (once per notification id)."),
+            EndpointDeclaration(
+                .putLiveActivity, "PUT", "/v1/orders/{orderId}/live-activity",
+                parameterContract: "order-id", bodyContract: "live-activity-registration",
+                summary: "Register the push token of the order's Live Activity when it starts or its token changes (idempotent)."),
+            EndpointDeclaration(
+                .deleteLiveActivity, "DELETE", "/v1/orders/{orderId}/live-activity",
+                parameterContract: "order-id", bodyContract: nil,
+                summary: "Forget the order's Live Activity token when the activity ends (404 when none is registered)."),
+            EndpointDeclaration(
+                .putPushToStart, "PUT", "/v1/devices/{token}/push-to-start",
+                parameterContract: "device-token", bodyContract: "push-to-start-registration",
+                summary: "Register the app's push-to-start token for a device registered to the account (idempotent)."),
         ]
     }
 }

@@ -159,6 +159,7 @@ extension FakeBackend {
                         .response()
                 }
                 store.devices[token] = nil
+                store.pushToStartTokens[token] = nil
                 return Self.noContent
             }
 
@@ -180,6 +181,9 @@ extension FakeBackend {
                                               isRepeat: isRepeat))
                 return Self.noContent
             }
+
+        case .putLiveActivity, .deleteLiveActivity, .putPushToStart:
+            return applyLiveActivity(endpoint, parameter: parameter, request: request, account: account, now: now, fault: fault)
         }
     }
 
@@ -226,7 +230,7 @@ extension FakeBackend {
     }
 
     /// A 400 listing every violation; journaled with them.
-    private func reject(_ violations: [Violation], now: Date, request: HTTPRequest, endpoint: Endpoint,
+    func reject(_ violations: [Violation], now: Date, request: HTTPRequest, endpoint: Endpoint,
                         account: String, fault: BackendFault?) -> HTTPResponse {
         let count = violations.count
         // A hostile body can break a rule thousands of times; the answer and the journal keep
@@ -247,11 +251,20 @@ extension FakeBackend {
     /// never shows one without the other; then wakes waiters and calls `onRequest`.
     /// `change` gets the request's journal sequence number.
     @discardableResult
-    private func commit(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: JournalStatus,
-                        violations: [Violation], fault: BackendFault?, detail: String? = nil,
-                        change: (inout BackendStore, UInt64) -> HTTPResponse = { _, _ in HTTPResponse(status: .noContent) }) -> HTTPResponse {
+    func commit(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: JournalStatus,
+                violations: [Violation], fault: BackendFault?, detail: String? = nil,
+                change: (inout BackendStore, UInt64) -> HTTPResponse = { _, _ in HTTPResponse(status: .noContent) }) -> HTTPResponse {
+        commitDescribed(now: now, request: request, endpoint: endpoint, account: account, status: status,
+                        violations: violations, fault: fault) { store, sequence in (change(&store, sequence), detail) }
+    }
+
+    /// ``commit(now:request:endpoint:account:status:violations:fault:detail:change:)`` whose
+    /// change also says, for the journal's detail, what it did (nil: no detail).
+    func commitDescribed(now: Date, request: HTTPRequest, endpoint: Endpoint?, account: String?, status: JournalStatus,
+                         violations: [Violation], fault: BackendFault?,
+                         change: (inout BackendStore, UInt64) -> (HTTPResponse, String?)) -> HTTPResponse {
         let (entry, response, hasWaiters) = store.withLock { store in
-            let response = change(&store, store.sequence &+ 1)
+            let (response, detail) = change(&store, store.sequence &+ 1)
             let entry = store.record(time: now, endpoint: endpoint, method: request.method, path: Self.journaled(request.path),
                                      account: account, status: status.code(response),
                                      violations: violations, fault: fault, detail: detail,
@@ -282,7 +295,7 @@ extension FakeBackend {
     }
 
     /// The status a journal entry records.
-    private enum JournalStatus {
+    enum JournalStatus {
         /// This status.
         case code(Int)
         /// No response was produced (offline, hang, reset).

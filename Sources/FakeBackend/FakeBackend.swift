@@ -141,7 +141,7 @@ public final class FakeBackend: Sendable {
     /// How many journal entries were dropped because the journal was full.
     public var journalDropped: Int { store.withLock { $0.journal.dropped } }
 
-    /// Back to the state at start: forgets devices, opens, the journal and request counts,
+    /// Back to the state at start: forgets devices, Live Activity and push-to-start tokens, opens, the journal and request counts,
     /// clears every fault (also those the configuration started with), puts the sessions
     /// back to the configuration's (sessions added since are forgotten) and comes back
     /// online. The configuration stays; the journal's sequence numbers keep counting, so a
@@ -151,6 +151,9 @@ public final class FakeBackend: Sendable {
     public func reset() -> FakeBackendError? {
         store.withLock { store in
             store.devices.removeAll()
+            store.liveActivities.removeAll()
+            store.orderByActivityToken.removeAll()
+            store.pushToStartTokens.removeAll()
             store.removeOpens()
             store.journal.removeAll()
             store.removeRequestCounts()

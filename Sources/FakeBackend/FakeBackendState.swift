@@ -6,6 +6,10 @@ import FakeSupport
 public struct FakeBackendState: Sendable {
     /// Registered tokens (lowercase) and who holds them.
     public var devices: [String: RegisteredDevice]
+    /// Order id → the push token of its Live Activity (registered, not yet ended).
+    public var liveActivities: [String: RegisteredLiveActivity]
+    /// Device token (lowercase) → the app's push-to-start token on that device.
+    public var pushToStartTokens: [String: RegisteredPushToStart]
     /// Every accepted "opened" report in arrival order, duplicates included.
     public var opens: [RecordedOpen]
     /// Requests per endpoint since start (or reset), whatever their outcome, including any
@@ -35,11 +39,22 @@ public struct FakeBackendState: Sendable {
         devices[token.lowercased()]
     }
 
+    /// The Live Activity registered for `orderId` (order ids are case-sensitive), if any.
+    public func liveActivity(order orderId: String) -> RegisteredLiveActivity? {
+        liveActivities[orderId]
+    }
+
+    /// The push-to-start token registered for a device token, compared case-insensitively.
+    public func pushToStart(device token: String) -> RegisteredPushToStart? {
+        pushToStartTokens[token.lowercased()]
+    }
+
     /// One paragraph for error messages: counts and the last few requests.
     public var summary: String {
         let counts = FakeBackend.Endpoint.allCases.map { "\($0)=\(requestCount($0))" }.joined(separator: " ")
         let recent = journal.suffix(5).map { "  #\($0.sequence) \($0.logLine)" }
-        var text = "\(devices.count) device(s), \(opens.count) open(s), requests: \(counts)"
+        var text = "\(devices.count) device(s), \(liveActivities.count) live activit\(liveActivities.count == 1 ? "y" : "ies"), "
+            + "\(pushToStartTokens.count) push-to-start token(s), \(opens.count) open(s), requests: \(counts)"
         if isOffline { text += ", offline" }
         if !recent.isEmpty { text += "\nlast requests:\n" + recent.joined(separator: "\n") }
         return text

@@ -21,6 +21,13 @@ final class RequestValidator: Sendable {
     /// is, by member index (-1: none).
     private let registrationFieldOfMember: [Int]
     private let openedFieldOfMember: [Int]
+    /// The Live Activity endpoints' contracts (``RequestValidator+LiveActivities``): read
+    /// rarely, so checked on the document without acceptors.
+    let orderID: Contract?
+    let liveActivityRegistration: Contract?
+    let pushToStartRegistration: Contract?
+    /// The `{orderId}` parameter's name, for its violations' pointer.
+    let orderIDName: String
 
     /// The path parameters' names, for the pointer of their violations (`/path/token`).
     private let tokenName: String
@@ -44,6 +51,11 @@ final class RequestValidator: Sendable {
         openedAcceptor = opened.map(PlainInputAcceptor.init)
         registrationFieldOfMember = Self.fieldOfMember(RegistrationFields.names, registrationAcceptor)
         openedFieldOfMember = Self.fieldOfMember(OpenedFields.names, openedAcceptor)
+        let activity = FakeBackend.Endpoint.putLiveActivity.declaration
+        orderID = contracts.contract(named: activity.parameterContract)
+        liveActivityRegistration = activity.bodyContract.flatMap(contracts.contract(named:))
+        pushToStartRegistration = FakeBackend.Endpoint.putPushToStart.declaration.bodyContract.flatMap(contracts.contract(named:))
+        orderIDName = activity.pathParts.parameter ?? ""
     }
 
     private static func fieldOfMember(_ names: [String], _ acceptor: PlainInputAcceptor?) -> [Int] {
@@ -105,7 +117,7 @@ final class RequestValidator: Sendable {
     }
 
     /// `fieldOfMember` names the field of each of the acceptor's members.
-    private func validate<Fields: RequestFields>(body: [UInt8], against contract: Contract?, _ acceptor: PlainInputAcceptor?,
+    func validate<Fields: RequestFields>(body: [UInt8], against contract: Contract?, _ acceptor: PlainInputAcceptor?,
                                                  _ fieldOfMember: [Int]) -> (Fields?, [Violation]) {
         if let acceptor {
             var fields = Fields()
@@ -130,7 +142,7 @@ final class RequestValidator: Sendable {
 
     /// A path parameter's violations point at `/path/{name}`, so a client can tell them
     /// from the body's.
-    private func pathViolations(_ violations: [Violation], name: String) -> [Violation] {
+    func pathViolations(_ violations: [Violation], name: String) -> [Violation] {
         violations.map { violation in
             var violation = violation
             if violation.pointer.isEmpty { violation.pointer = "/path/\(name)" }

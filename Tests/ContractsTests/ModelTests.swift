@@ -18,6 +18,9 @@ import Testing
         case "device-token": return Array(try encoder.encode(try decoder.decode(DeviceToken.self, from: data)))
         case "notification-id": return Array(try encoder.encode(try decoder.decode(NotificationID.self, from: data)))
         case "live-activity-payload": return Array(try encoder.encode(try decoder.decode(LiveActivityPush.self, from: data)))
+        case "live-activity-registration": return Array(try encoder.encode(try decoder.decode(LiveActivityRegistration.self, from: data)))
+        case "push-to-start-registration": return Array(try encoder.encode(try decoder.decode(PushToStartRegistration.self, from: data)))
+        case "order-id": return Array(try encoder.encode(try decoder.decode(OrderID.self, from: data)))
         default: return nil
         }
     }
@@ -68,6 +71,10 @@ import Testing
                 aps: .init(alert: .init(body: "Alarm"), sound: .init(name: "alarm.caf", critical: true, volume: 0.5)), notificationID: id))),
             ("apns-error", try encoder.encode(APNsErrorResponse(reason: .unregistered, timestamp: 1_714_557_600_000))),
             ("apns-error", try encoder.encode(APNsErrorResponse(reason: .badTopic))),
+            ("live-activity-registration", try encoder.encode(LiveActivityRegistration(
+                pushToken: try #require(DeviceToken("A1C7E0")), environment: .production))),
+            ("push-to-start-registration", try encoder.encode(PushToStartRegistration(pushToStartToken: try #require(DeviceToken(bytes: [0x5A, 0x01]))))),
+            ("order-id", try encoder.encode(try #require(OrderID("8F3K")))),
         ]
         for (name, data) in cases {
             let violations = try #require(ContractSet.v1.contract(named: name)).validate(bytes: Array(data))

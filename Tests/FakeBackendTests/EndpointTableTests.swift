@@ -28,7 +28,7 @@ import Testing
         let response = FakeBackend().handle(HTTPRequest(method: "GET", path: "/v2/nothing", headers: HTTPFields(), body: []))
         let body = String(decoding: response.body, as: UTF8.self)
         #expect(response.status.code == 404)
-        #expect(body.contains("The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened."), "\(body)")
+        #expect(body.contains("The backend serves PUT and DELETE /v1/devices/{token} and POST /v1/notifications/{id}/opened and PUT and DELETE /v1/orders/{orderId}/live-activity and PUT /v1/devices/{token}/push-to-start."), "\(body)")
     }
 
     /// `Docs/readme/fake-backend.md` lists the endpoints as `| name | METHOD path … |` rows:
