@@ -4,8 +4,9 @@ import FakeAPNs
 import FakeBackend
 import FakeSupport
 
-/// The four bad days of DESIGN, each an end-to-end run of your client and sender against
-/// FakeBackend and FakeAPNs on loopback, checked from what the user would see.
+/// The four bad days of DESIGN and the order tracker's Live Activity, each an end-to-end
+/// run of your client and sender against FakeBackend and FakeAPNs on loopback, checked from
+/// what the user would see.
 ///
 /// ```swift
 /// let report = await PushScenario.duplicateDelivery.run(
@@ -28,12 +29,18 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     /// A push delivered twice and an "opened" report whose response was lost: the app shows
     /// and routes it once, and the backend counts one open.
     case duplicateDelivery = "duplicate-delivery"
+    /// An order moves through its stages on the lock screen (a Live Activity started by a
+    /// push-to-start token): the team's ``LiveActivitySender`` stamps each push newer than the
+    /// last, encodes dates as ActivityKit reads them, keeps personal data out, pushes to the
+    /// activity's token within the priority-10 budget and nothing after `end`; the device
+    /// ends on `delivered` and the activity is dismissed.
+    case orderTracker = "order-tracker"
 
     /// The name `contract-check serve --scenario` takes.
     public var description: String { rawValue }
 
     /// The scenario named `name` (`throttling`, `410s`, `offline-sign-out`,
-    /// `duplicate-delivery`), or nil.
+    /// `duplicate-delivery`, `order-tracker`), or nil.
     public init?(name: String) {
         self.init(rawValue: name)
     }
@@ -42,13 +49,15 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     public static let topic = "com.example.app"
     /// The device token iOS hands the app in the scenarios.
     public static let deviceToken = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
+    /// The device's push-to-start token for the order tracker in the scenarios.
+    public static let pushToStartToken = "5f0a7c1e9b3d42a8c6e0f1b2d3a4c5e6f708192a3b4c5d6e7f8091a2b3c4d5e6"
 
     /// Starts both fakes, runs the scenario against the client and sender the closures make,
     /// checks what the user would see, and stops the fakes.
     ///
     /// The fakes run on `clock`, which the adapters find in ``ScenarioEnvironment/clock``:
     /// a client and sender that wait (Retry-After, backoff) with its
-    /// ``PushClock/sleep(for:)`` skip the wait, so the four scenarios take well under a
+    /// ``PushClock/sleep(for:)`` skip the wait, so the scenarios take well under a
     /// second each; one that sleeps for real still passes, only slower.
     /// - Parameters:
     ///   - clock: the time both fakes read and the adapters should sleep on; by default a
@@ -58,7 +67,9 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     ///     to return when their work has landed (see ``ScenarioClient/settle()``), so this
     ///     is a margin, and a failing check costs no more than it.
     ///   - client: makes the app adapter for this run's environment.
-    ///   - sender: makes the sender adapter for this run's environment.
+    ///   - sender: makes the sender adapter for this run's environment; for `order-tracker`
+    ///     a ``LiveActivitySender`` (the scenario fails with that sentence otherwise), and the
+    ///     client is not driven (the app's side is ActivityKit, which the scenario plays).
     /// - Returns: the report; ``ScenarioReport/passed`` when nothing failed. A fake that
     ///   cannot start is a failure too.
     public func run(clock: PushClock = PushClock(skippingSleepsFrom: Date()),
@@ -77,7 +88,8 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
                     let key = APNsSigningKey.generate()
                     let environment = ScenarioEnvironment(
                         backend: backend, apns: apns, clock: clock, grace: grace, topic: Self.topic,
-                        deviceToken: Self.deviceToken, account: "a1", sessions: sessions,
+                        deviceToken: Self.deviceToken, pushToStartToken: Self.pushToStartToken,
+                        account: "a1", sessions: sessions,
                         keyID: "SCENARIO01", teamID: "TEAMSCEN01", signingKey: key)
                     apns.registerSigningKey(key.publicKey, keyID: environment.keyID, teamID: environment.teamID)
                     apns.register(token: Self.deviceToken, topic: Self.topic)
@@ -120,6 +132,11 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
             backend.setFault(.loseResponse, on: .opened)
             return ["FakeAPNs: the next accepted push is delivered twice",
                     "FakeBackend: the next POST /v1/notifications/{id}/opened is applied and its response lost"]
+        case .orderTracker:
+            apns.registerPushToStartToken(Self.pushToStartToken, device: Self.deviceToken)
+            return ["FakeAPNs: device \(Self.short(Self.deviceToken)) has push-to-start token \(Self.pushToStartToken); "
+                    + "a start push to it (topic <bundle>.push-type.liveactivity) starts the order tracker, "
+                    + "GET /apns/live-activities shows it"]
         }
     }
 
@@ -138,6 +155,7 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
         case .unregistered: await Self.unregistered(app: app, sender: sender, environment, &report)
         case .offlineSignOut: await Self.offlineSignOut(app: app, sender: sender, environment, &report)
         case .duplicateDelivery: await Self.duplicateDelivery(app: app, sender: sender, environment, &report)
+        case .orderTracker: await Self.followOrder(sender: sender, environment, &report)
         }
         return report
     }

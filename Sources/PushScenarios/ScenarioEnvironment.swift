@@ -23,6 +23,11 @@ public struct ScenarioEnvironment: Sendable {
     public let topic: String
     /// The device token iOS hands the app (lowercase hex, registered in FakeAPNs).
     public let deviceToken: String
+    /// The device's push-to-start token for the order tracker's Live Activities (lowercase
+    /// hex): what `pushToStartTokenUpdates` hands the app. The `order-tracker` scenario
+    /// registers it in FakeAPNs and passes it to
+    /// ``LiveActivitySender/pushToStartTokenRegistered(_:device:)``.
+    public let pushToStartToken: String
     /// The account the user signs in with.
     public let account: String
     /// Bearer token → account, as FakeBackend knows them.
@@ -33,6 +38,9 @@ public struct ScenarioEnvironment: Sendable {
     public let teamID: String
     /// The private half of the registered key.
     public let signingKey: APNsSigningKey
+
+    /// The `apns-topic` of a Live Activity push: ``topic`` + `.push-type.liveactivity`.
+    public var liveActivityTopic: String { topic + ".push-type.liveactivity" }
 
     /// FakeBackend's base URL, `http://127.0.0.1:PORT`.
     public var backendURL: URL { backend.baseURL }

@@ -74,8 +74,8 @@ import FoundationNetworking
         (["extra"], "options only"),
         (["--apns-key", "ABC123DEFG:/x.p8"], "Error: invalid value 'ABC123DEFG:/x.p8' for '--apns-key': expected KEY_ID:TEAM_ID:FILE.p8, e.g. ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8"),
         // Worded as every subcommand words a value outside a set, with its did-you-mean.
-        (["--scenario", "sunny-day"], "invalid value 'sunny-day' for '--scenario': expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery'"),
-        (["--scenario", "410"], "expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery'; did you mean '410s'?"),
+        (["--scenario", "sunny-day"], "invalid value 'sunny-day' for '--scenario': expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery', 'order-tracker'"),
+        (["--scenario", "410"], "expected one of 'throttling', '410s', 'offline-sign-out', 'duplicate-delivery', 'order-tracker'; did you mean '410s'?"),
         (["--color", "allways"], "invalid value 'allways' for '--color': expected one of 'auto', 'always', 'never'; did you mean 'always'?"),
         (["--apns-environment", "prod"], "invalid value 'prod' for '--apns-environment': expected one of 'production', 'development'; did you mean 'production'?"),
         // Checked before anything starts, in a sentence rather than a Foundation error dump.

@@ -106,6 +106,23 @@ import Contracts
         #expect(serve.stop() == 0)
     }
 
+    @Test func theScenarioOrderTrackerGivesTheDeviceAPushToStartToken() async throws {
+        let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "order-tracker"])
+        let pushToStart = PushScenario.pushToStartToken
+        #expect(serve.output.output.contains { $0.contains("order-tracker: FakeAPNs: device 0a1b2c…d7e8f9 has push-to-start token \(pushToStart)") },
+                "\(serve.output.output)")
+        let start = #"{"aps":{"timestamp":1700000000,"event":"start","content-state":{"stage":"confirmed"},"#
+            + #""attributes-type":"OrderTrackerAttributes","attributes":{"orderId":"8F3K"},"#
+            + #""alert":{"title":"Order 8F3K","body":"We are on it"}}}"#
+        let answer = try ServeRun.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge",
+                                        "-H", "authorization: bearer unchecked", "-H", "apns-topic: com.example.app.push-type.liveactivity",
+                                        "-H", "apns-push-type: liveactivity", "-d", start, serve.apns + "/3/device/\(pushToStart)"])
+        #expect(answer == "200")
+        let activities = try await serve.send("GET", serve.admin + "/apns/live-activities").body
+        #expect(activities.contains(#""orderId" : "8F3K""#), "the start push started the tracker: \(activities)")
+        #expect(serve.stop() == 0)
+    }
+
     @Test func theScenarioThrottlingThrottlesBothFakes() async throws {
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "throttling"])
         #expect(try await serve.putDevice(Self.token) == 429)

@@ -23,6 +23,7 @@ import PushScenarios
         (.unregistered, "push 201 never reached the device"),
         (.offlineSignOut, "the app never registered"),
         (.duplicateDelivery, "push 401 reached the device 0 time(s)"),
+        (.orderTracker, "the sender is not a LiveActivitySender"),
     ])
     func anIdleClientFailsEveryScenario(scenario: PushScenario, expected: String) async {
         let report = await scenario.run(client: { _ in IdleApp() }, sender: { _ in IdleSender() })

@@ -2,25 +2,32 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import App
 import Contracts
 import PushScenarios
 
 /// A small APNs client for the scenarios, as the backend would have: HTTP/1.1 over
 /// URLSession, one provider token minted and reused, backoff on 429 and 5xx through the
-/// scenario's clock, and a token dropped on 410 until it registers again.
+/// scenario's clock, and a token dropped on 410 until it registers again. Its Live Activity
+/// side (`order-tracker`) is ``OrderTrackerPusher``, over the app's `HTTPClient`.
 actor TestAPNsSender: ScenarioSender {
     private let environment: ScenarioEnvironment
     private let providerToken: String
     private let session: URLSession
     private var tokens: Set<String> = []
     private let maxAttempts = 8
+    let tracker: OrderTrackerPusher
 
     init(_ environment: ScenarioEnvironment) {
         self.environment = environment
-        providerToken = environment.providerToken()
+        let providerToken = environment.providerToken()
+        self.providerToken = providerToken
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 5
         session = URLSession(configuration: configuration)
+        let clock = environment.clock
+        tracker = OrderTrackerPusher(http: URLSessionHTTPClient(baseURL: environment.apnsURL, timeout: 5),
+                                     bundleID: environment.topic, providerToken: providerToken, now: { clock.now })
     }
 
     func tokenRegistered(_ token: String) {
