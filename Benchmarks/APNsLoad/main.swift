@@ -21,7 +21,7 @@
 // With `--live-activity` (apns.sh's Live Activity line) every push is a Live Activity update
 // instead: apns-topic com.example.app.push-type.liveactivity, apns-push-type liveactivity,
 // apns-priority 5 (priority 10 draws on a budget of 10 an hour), a 300-byte
-// `live-activity-payload` body whose `aps.timestamp` is 1,767,225,600 plus the request's
+// `live-activity-payload` body whose `aps.timestamp` is 1,767,225,601 plus the request's
 // number, each connection to its own activity's push token (connection i: the byte i+1,
 // 32 times, in hex, as fake-apns-bench-server starts them), so the timestamps each activity
 // sees rise and every update is applied.
@@ -92,7 +92,7 @@ struct PayloadTemplate {
         let marker = String(repeating: "#", count: Self.digits)
         let head = liveActivity
             ? #"{"aps":{"timestamp":\#(marker),"event":"update","content-state":{"stage":"onTheWay","eta":788921100,"#
-                + #""itemsPicked":12,"itemsTotal":12},"stale-date":1767229200,"relevance-score":75},"pad":""#
+                + #""itemsPicked":12,"itemsTotal":12},"stale-date":2000000000,"relevance-score":75},"pad":""#
             : #"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way (\#(marker))"},"#
                 + #""category":"ORDER_UPDATE","thread-id":"order-8F3K"},"notificationId":"n\#(marker)","#
                 + #""accountId":"a1","route":"orders/8F3K","orderVersion":7,"pad":""#
@@ -217,7 +217,7 @@ if let path = options.payloadFile {
 var template = PayloadTemplate(liveActivity: options.liveActivity)
 /// The number a request's payload carries: the request's own, or its `aps.timestamp`.
 @MainActor
-func payloadNumber(_ request: Int) -> Int { options.liveActivity ? 1_767_225_600 + request : request }
+func payloadNumber(_ request: Int) -> Int { options.liveActivity ? 1_767_225_601 + request : request }
 // The payloads must keep the contract, or the run measures rejections: check a sample.
 if let contract = ContractSet.v1.contract(named: options.liveActivity ? "live-activity-payload" : "payload") {
     let samples = fixedPayload.map { [$0] } ?? [0, 1, 9, 12_345, options.requests - 1].map { template.fill(payloadNumber($0)) }
