@@ -15,8 +15,8 @@
 # different 300-byte live-activity-payload body each with a rising aps.timestamp, each
 # connection to its own activity, so every update is read, checked against the contract and
 # applied to the activity) and divides by the same nginx figure as the second line: the
-# clients do the same work, only FakeAPNs' path differs. No target yet: at 2c0194b an update
-# costs ~207,000 instructions against an alert push's ~83,000 (callgrind.sh apns-la, apns).
+# clients do the same work, only FakeAPNs' path differs. No target yet: at c9ab1da an update
+# costs ~204,600 instructions against an alert push's ~83,000 (callgrind.sh apns-la, apns).
 # ROUNDS rounds (default 3), the servers taking turns within each, so load from other
 # processes falls on both; each line is the ratio of medians. The commit and the load
 # average before and after are printed (a run that began above 1.5, or ended above 3.5 — its
