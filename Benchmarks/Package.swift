@@ -27,7 +27,7 @@ let package = Package(
         // LoopbackHTTP with a handler that does nothing (h2.sh, backend.sh, callgrind.sh echo).
         .executableTarget(name: "loopback-echo-server", dependencies: ["LoopbackHTTP"], path: "EchoServer"),
         // FakeAPNs on h2c or TLS with a registered key, printing a valid token (apns.sh, tls.sh, callgrind.sh apns).
-        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs", "LoopbackHTTP", "FakeSupport"], path: "FakeAPNsServer"),
+        .executableTarget(name: "fake-apns-bench-server", dependencies: ["FakeAPNs", "LoopbackHTTP", "FakeSupport", "Contracts"], path: "FakeAPNsServer"),
         // An h2c load client, a different payload on every push (apns.sh, callgrind.sh apns).
         .executableTarget(name: "apns-load", dependencies: ["Contracts", "LoopbackHTTP", "PushCrypto"], path: "APNsLoad"),
         // FakeBackend.start() to ready, and the handler alone (backend.sh).

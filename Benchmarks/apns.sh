@@ -11,6 +11,12 @@
 # (Benchmarks/APNsLoad: h2load cannot vary its body) to both servers; a third sends the
 # fixed payload with apns-load to nginx, so its figure beside h2load's shows what the
 # client itself costs. Target for the second line too: ratio >= 0.5.
+# A fourth line sends Live Activity updates with apns-load --live-activity (priority 5, a
+# different 300-byte live-activity-payload body each with a rising aps.timestamp, each
+# connection to its own activity, so every update is read, checked against the contract and
+# applied to the activity) and divides by the same nginx figure as the second line: the
+# clients do the same work, only FakeAPNs' path differs. No target yet: at c9ab1da an update
+# costs ~204,600 instructions against an alert push's ~83,000 (callgrind.sh apns-la, apns).
 # ROUNDS rounds (default 3), the servers taking turns within each, so load from other
 # processes falls on both; each line is the ratio of medians. The commit and the load
 # average before and after are printed (a run that began above 1.5, or ended above 3.5 — its
@@ -33,11 +39,12 @@ start_nginx_h2c 200
 
 ROUNDS="${ROUNDS:-3}"
 LOAD_BEFORE="$(load_average)"
-APNS=(); NGINX=(); APNS_VARIED=(); NGINX_VARIED=(); NGINX_CLIENT=()
+APNS=(); NGINX=(); APNS_VARIED=(); NGINX_VARIED=(); NGINX_CLIENT=(); APNS_LIVE=()
 for round in $(seq 1 "$ROUNDS"); do
   APNS+=("$(h2load_apns "$APNS_URL" fakeapns)")
   NGINX+=("$(h2load_apns "$NGINX_URL" nginx)")
   APNS_VARIED+=("$(apns_load "$APNS_URL" fakeapns-varied)")
+  APNS_LIVE+=("$(apns_load "$APNS_URL" fakeapns-liveactivity --live-activity)")
   NGINX_VARIED+=("$(apns_load "$NGINX_URL" nginx-varied)")
   NGINX_CLIENT+=("$(apns_load "$NGINX_URL" nginx-apns-load-fixed --payload "$WORK/payload")")
 done
@@ -49,4 +56,5 @@ python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= 1.5 and float(sys.ar
   || echo "loaded machine (load average > 1.5 before, or > 3.5 after: the run's own ~2 plus 1.5): the ratios below may not reproduce"
 ratio fakeapns "$(median "${APNS[@]}")" nginx "$(median "${NGINX[@]}")" " (target >= 0.50)"
 ratio "fakeapns (a different payload each request)" "$(median "${APNS_VARIED[@]}")" nginx "$(median "${NGINX_VARIED[@]}")" " (target >= 0.50)"
+ratio "fakeapns (Live Activity updates, a different payload each)" "$(median "${APNS_LIVE[@]}")" nginx "$(median "${NGINX_VARIED[@]}")" " (no target yet)"
 ratio "apns-load, fixed payload, to nginx" "$(median "${NGINX_CLIENT[@]}")" "h2load" "$(median "${NGINX[@]}")" " (the client's own cost: near 1 or above)"

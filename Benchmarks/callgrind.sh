@@ -9,6 +9,7 @@
 #   Benchmarks/callgrind.sh handler [BINARY]   as serve, counting only FakeBackend.handle (and callees)
 #   Benchmarks/callgrind.sh apns    [BINARY]   fake-apns-bench-server over h2c, apns-load pushes,
 #                                              a different valid 300-byte payload on every push
+#   Benchmarks/callgrind.sh apns-la [BINARY]   as apns, Live Activity updates (apns-load --live-activity)
 #
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
@@ -71,7 +72,7 @@ serve|log|handler|defaults)
     URL="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
     ADMIN="$(sed -n 's/.*"admin":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
     ;;
-echo|apns)
+echo|apns|apns-la)
     # Both print `listening URL`; fake-apns-bench-server then `token JWT`, its last line.
     BINARY="${2:-$BENCH_BIN_DIR/$([ "$MODE" = echo ] && echo loopback-echo-server || echo fake-apns-bench-server)}"
     last="$([ "$MODE" = echo ] && echo listening || echo token)"
@@ -81,18 +82,20 @@ echo|apns)
     URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
     JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns [BINARY]" >&2; exit 64 ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
-if [ "$MODE" = apns ]; then
+if [ "$MODE" = apns ] || [ "$MODE" = apns-la ]; then
+    LIVE=()
+    [ "$MODE" = apns-la ] && LIVE=(--live-activity)
     LOAD="$BENCH_BIN_DIR/apns-load"
     [ -x "$LOAD" ] || { echo "Error: build apns-load first: swift build -c release --package-path Benchmarks --product apns-load" >&2; exit 1; }
     # One apns-load run: 2,000 warm-up pushes (every one answered, so nothing is in flight
     # after them), a pause while the counters are zeroed, then the counted pushes on the same
     # connections (no connection setup or provider token verification among them).
     mkfifo "$WORK/more"
-    "$LOAD" --port "${URL##*:}" --token "$JWT" --pause-after 2000 -c 8 -m 32 --timeout 3600 <"$WORK/more" >"$WORK/load.out" 2>&1 &
+    "$LOAD" --port "${URL##*:}" --token "$JWT" --pause-after 2000 -c 8 -m 32 --timeout 3600 "${LIVE[@]}" <"$WORK/more" >"$WORK/load.out" 2>&1 &
     LOAD_PID=$!
     exec 3>"$WORK/more"
     for _ in $(seq 1 6000); do grep -q '^paused' "$WORK/load.out" && break; kill -0 "$LOAD_PID" 2>/dev/null || break; sleep 0.1; done
@@ -112,8 +115,8 @@ if [ "$MODE" = apns ]; then
     # FakeAPNs.handle inclusive; callgrind_annotate lists it once per source file it inlines: the largest.
     handle="$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" 2>/dev/null \
         | sed -n 's/^ *\([0-9,]*\) .*:\$s8FakeAPNsAAC6handley12LoopbackHTTP12HTTPResponseVAD11HTTPRequestVF\( .*\)\{0,1\}$/\1/p' | tr -d , | sort -n | tail -1)"
-    python3 -c 'import sys; t,n,h=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3] or 0); print("apns (%s): %d instructions / %d pushes = %.0f instructions per push\n  of which FakeAPNs.handle (inclusive): %.0f per push" % (sys.argv[4], t, n, t/n, h/n))' \
-        "$total" "$requests" "$handle" "$(basename "$BINARY"), a different payload on every push"
+    python3 -c 'import sys; t,n,h=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3] or 0); print("%s (%s): %d instructions / %d pushes = %.0f instructions per push\n  of which FakeAPNs.handle (inclusive): %.0f per push" % (sys.argv[5], sys.argv[4], t, n, t/n, h/n))' \
+        "$total" "$requests" "$handle" "$(basename "$BINARY"), a different payload on every push" "$MODE"
     exit 0
 fi
 wrk -t1 -c1 -d2s -s "$WORK/put.lua" "$URL/v1/devices/$TOKEN" >/dev/null   # warm-up

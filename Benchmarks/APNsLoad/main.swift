@@ -3,7 +3,7 @@
 // package: `swift build -c release --package-path Benchmarks --product apns-load`.
 //
 //   apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS]
-//             [--payload FILE] [--timeout SECONDS] [--pause-after N]
+//             [--payload FILE] [--timeout SECONDS] [--pause-after N] [--live-activity]
 //
 // Opens CONNECTIONS connections to 127.0.0.1:PORT (only loopback), keeps STREAMS pushes in
 // flight on each (fewer if the server's SETTINGS_MAX_CONCURRENT_STREAMS says so), and sends
@@ -17,6 +17,14 @@
 // TIMEOUT (default 120 s). Prints h2load-style lines (`finished in …, N req/s`, `requests: …
 // succeeded`, `status codes: …`) so Benchmarks/h2-common.sh reads both alike, then every
 // status seen; exits 1 when a request got no 2xx answer.
+//
+// With `--live-activity` (apns.sh's Live Activity line) every push is a Live Activity update
+// instead: apns-topic com.example.app.push-type.liveactivity, apns-push-type liveactivity,
+// apns-priority 5 (priority 10 draws on a budget of 10 an hour), a 300-byte
+// `live-activity-payload` body whose `aps.timestamp` is 1,767,225,601 plus the request's
+// number, each connection to its own activity's push token (connection i: the byte i+1,
+// 32 times, in hex, as fake-apns-bench-server starts them), so the timestamps each activity
+// sees rise and every update is applied.
 //
 // With `--pause-after N` (Benchmarks/callgrind.sh apns: a warm-up on the same connections,
 // so the counted pushes pay no connection setup or provider token verification) it sends N
@@ -41,8 +49,9 @@ struct Options {
     var payloadFile: String?
     var timeoutSeconds = 120.0
     var pauseAfter: Int?
+    var liveActivity = false
 
-    static let usage = "Usage: apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS] [--payload FILE] [--timeout SECONDS] [--pause-after N]"
+    static let usage = "Usage: apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS] [--payload FILE] [--timeout SECONDS] [--pause-after N] [--live-activity]"
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -61,6 +70,7 @@ struct Options {
             case "--payload": guard let v = value() else { return nil }; options.payloadFile = v
             case "--timeout": guard let v = value().flatMap(Double.init), v > 0 else { return nil }; options.timeoutSeconds = v
             case "--pause-after": guard let v = value().flatMap(Int.init), v > 0 else { return nil }; options.pauseAfter = v
+            case "--live-activity": options.liveActivity = true
             default: return nil
             }
             index += 1
@@ -76,11 +86,16 @@ struct PayloadTemplate {
     static let size = 300
     static let digits = 10
 
-    init() {
+    /// The alert template; `liveActivity`: a Live Activity update whose `aps.timestamp` is the
+    /// number (fill it with 10 digits and no leading zero).
+    init(liveActivity: Bool = false) {
         let marker = String(repeating: "#", count: Self.digits)
-        let head = #"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way (\#(marker))"},"#
-            + #""category":"ORDER_UPDATE","thread-id":"order-8F3K"},"notificationId":"n\#(marker)","#
-            + #""accountId":"a1","route":"orders/8F3K","orderVersion":7,"pad":""#
+        let head = liveActivity
+            ? #"{"aps":{"timestamp":\#(marker),"event":"update","content-state":{"stage":"onTheWay","eta":788921100,"#
+                + #""itemsPicked":12,"itemsTotal":12},"stale-date":2000000000,"relevance-score":75},"pad":""#
+            : #"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way (\#(marker))"},"#
+                + #""category":"ORDER_UPDATE","thread-id":"order-8F3K"},"notificationId":"n\#(marker)","#
+                + #""accountId":"a1","route":"orders/8F3K","orderVersion":7,"pad":""#
         let padding = String(repeating: "x", count: max(0, Self.size - head.utf8.count - 2))
         bytes = Array((head + padding + "\"}").utf8)
         var index = 0
@@ -131,6 +146,9 @@ struct ClientConnection {
     var open: Set<UInt32> = []
     /// Open streams that got their response head; their status.
     var statuses: [UInt32: Int] = [:]
+    /// The request's header fields (the path names this connection's activity with
+    /// `--live-activity`).
+    var fields: [(name: String, value: String)] = []
     /// The request header block, once it no longer changes (every field indexed).
     var cachedBlock: [UInt8]?
     var previousBlock: [UInt8] = []
@@ -196,35 +214,47 @@ if let path = options.payloadFile {
     fixedPayload = bytes
 }
 
-var template = PayloadTemplate()
+var template = PayloadTemplate(liveActivity: options.liveActivity)
+/// The number a request's payload carries: the request's own, or its `aps.timestamp`.
+@MainActor
+func payloadNumber(_ request: Int) -> Int { options.liveActivity ? 1_767_225_601 + request : request }
 // The payloads must keep the contract, or the run measures rejections: check a sample.
-if let contract = ContractSet.v1.contract(named: "payload") {
-    let samples = fixedPayload.map { [$0] } ?? [0, 1, 9, 12_345, options.requests - 1].map { template.fill($0) }
+if let contract = ContractSet.v1.contract(named: options.liveActivity ? "live-activity-payload" : "payload") {
+    let samples = fixedPayload.map { [$0] } ?? [0, 1, 9, 12_345, options.requests - 1].map { template.fill(payloadNumber($0)) }
     for sample in samples {
         let violations = contract.validate(bytes: sample)
         guard violations.isEmpty else {
-            printError("Error: a payload breaks the v1 payload contract: \(violations.map(\.description).joined(separator: "; "))")
+            printError("Error: a payload breaks the v1 \(contract.name) contract: \(violations.map(\.description).joined(separator: "; "))")
             exit(1)
         }
     }
 }
 
 let deviceToken = String(repeating: "ab", count: 32)
-let requestFields: [(name: String, value: String)] = [
-    (":method", "POST"), (":scheme", "http"), (":authority", "127.0.0.1:\(options.port)"),
-    (":path", "/3/device/\(deviceToken)"),
-    ("authorization", "bearer \(options.token)"), ("apns-topic", "com.example.app"),
-    ("apns-push-type", "alert"), ("apns-priority", "10"),
-    ("content-length", String(fixedPayload?.count ?? PayloadTemplate.size)), ("user-agent", "apns-load"),
-]
+/// The request's header fields on connection `index`.
+@MainActor
+func requestFields(connection index: Int) -> [(name: String, value: String)] {
+    // Connection i pushes to activity i+1's token (fake-apns-bench-server starts 64).
+    let byte = String(index % 64 + 1, radix: 16)
+    let token = options.liveActivity ? String(repeating: (byte.count == 1 ? "0" : "") + byte, count: 32) : deviceToken
+    return [
+        (":method", "POST"), (":scheme", "http"), (":authority", "127.0.0.1:\(options.port)"),
+        (":path", "/3/device/\(token)"),
+        ("authorization", "bearer \(options.token)"),
+        ("apns-topic", options.liveActivity ? "com.example.app.push-type.liveactivity" : "com.example.app"),
+        ("apns-push-type", options.liveActivity ? "liveactivity" : "alert"), ("apns-priority", options.liveActivity ? "5" : "10"),
+        ("content-length", String(fixedPayload?.count ?? PayloadTemplate.size)), ("user-agent", "apns-load"),
+    ]
+}
 
 var connections: [ClientConnection] = []
-for _ in 0..<options.connections {
+for index in 0..<options.connections {
     guard let fd = connectLoopback(port: options.port) else {
         printError("Error: cannot connect to 127.0.0.1:\(options.port)")
         exit(1)
     }
     var connection = ClientConnection(fd: fd)
+    connection.fields = requestFields(connection: index)
     connection.output = HTTP2Frame.clientPreface
     // Our receive windows: large, so only the connection window needs topping up.
     HTTP2Frame(stream: 0, payload: .settings(ack: false, [
@@ -244,7 +274,7 @@ func fill(_ c: inout ClientConnection) {
     guard c.settingsReceived, !c.goingAway, !c.closed else { return }
     let limit = min(options.streams, c.peerMaxStreams)
     while c.inFlight < limit && tally.sent < requestTarget {
-        let body = fixedPayload ?? template.fill(tally.sent)
+        let body = fixedPayload ?? template.fill(payloadNumber(tally.sent))
         guard body.count <= c.sendWindow, body.count <= c.peerInitialWindow else { return }
         guard c.nextStream < 0x7fff_ffff else { c.goingAway = true; return }
         let block: [UInt8]
@@ -252,7 +282,7 @@ func fill(_ c: inout ClientConnection) {
             block = cached
         } else {
             var encoded: [UInt8] = []
-            c.hpackOut.encode(requestFields, into: &encoded)
+            c.hpackOut.encode(c.fields, into: &encoded)
             if encoded == c.previousBlock { c.cachedBlock = encoded }
             c.previousBlock = encoded
             block = encoded
@@ -441,7 +471,7 @@ let succeeded = tally.statuses.filter { $0.key / 100 == 2 }.values.reduce(0, +)
 let statuses = tally.statuses
 func classCount(_ hundreds: Int) -> Int { statuses.filter { $0.key / 100 == hundreds }.values.reduce(0, +) }
 let rate = Double(tally.done) / elapsed
-print("finished in \(String(format: "%.2f", elapsed))s, \(String(format: "%.2f", rate)) req/s, \(fixedPayload == nil ? "a different payload on every request" : "one fixed payload")")
+print("finished in \(String(format: "%.2f", elapsed))s, \(String(format: "%.2f", rate)) req/s, \(fixedPayload == nil ? "a different payload on every request" : "one fixed payload")\(options.liveActivity ? ", Live Activity updates" : "")")
 print("requests: \(requestTarget) total, \(tally.sent) started, \(tally.done) done, \(succeeded) succeeded, \(requestTarget - succeeded) failed")
 print("status codes: \(classCount(2)) 2xx, \(classCount(3)) 3xx, \(classCount(4)) 4xx, \(classCount(5)) 5xx")
 print("statuses: " + tally.statuses.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))

@@ -7,8 +7,11 @@
 //   token <a valid ES256 provider token, good for an hour>
 // then runs until killed. Every request is validated, its token checked (verified once per
 // connection), its payload checked against the v1 contract, journaled and delivered.
+// It also starts 64 Live Activities (order 8F3K, on device cdcd…cd) whose push tokens are
+// the bytes 01 to 40, each 32 times, in hex: apns-load --live-activity pushes updates to them.
 // With `--tls` (Benchmarks/tls.sh) it serves TLS with a fresh test CA and also prints
 //   ca <path of the CA certificate>
+import Contracts
 import Foundation
 import FakeAPNs
 import LoopbackHTTP
@@ -16,6 +19,7 @@ import LoopbackHTTP
 var configuration = FakeAPNsConfiguration()
 configuration.acceptAnyDeviceToken = true
 configuration.topics = ["com.example.app"]
+configuration.liveActivities.activitiesPerDevice = 64
 let arguments = CommandLine.arguments.dropFirst()
 if let port = arguments.lazy.compactMap(UInt16.init).first { configuration.port = port }
 if arguments.contains("--tls") { configuration.tls = try LoopbackTLS.generated() }
@@ -23,6 +27,12 @@ if arguments.contains("--tls") { configuration.tls = try LoopbackTLS.generated()
 let key = APNsSigningKey.generate()
 let apns = try FakeAPNs.startListening(configuration: configuration)
 apns.registerSigningKey(key.publicKey, keyID: "BENCHKEY01", teamID: "BENCHTEAM1")
+for index in 1...64 {
+    let byte = String(index, radix: 16)
+    apns.startLiveActivity(device: String(repeating: "cd", count: 32), attributes: OrderTrackerAttributes(orderId: "8F3K"),
+                           contentState: .init(stage: .picking, itemsPicked: 3, itemsTotal: 12),
+                           pushToken: String(repeating: (byte.count == 1 ? "0" : "") + byte, count: 32), timestamp: 1_767_225_600)
+}
 let token = ProviderToken.mint(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", signingKey: key)
 let caLine = configuration.tls.map { "ca \($0.caCertificatePath)\n" } ?? ""
 FileHandle.standardOutput.write(Data("listening \(apns.baseURL.absoluteString)\n\(caLine)token \(token)\n".utf8))

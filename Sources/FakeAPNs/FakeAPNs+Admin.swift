@@ -3,8 +3,8 @@ import LoopbackHTTP
 import FakeSupport
 
 extension FakeAPNs {
-    /// The admin routes for this fake, under `/apns/`: journal, deliveries, device tokens,
-    /// signing keys, faults, device online/offline, service offline, reset. `contract-check
+    /// The admin routes for this fake, under `/apns/`: journal, deliveries, Live Activities,
+    /// device tokens, signing keys, faults, device online/offline, service offline, reset. `contract-check
     /// serve` adds them to its admin API (`admin.add(apns.adminRoutes)`), whose shared helpers
     /// decode the JSON bodies and answer errors as `application/problem+json`.
     package var adminRoutes: [AdminAPI.Route] {
@@ -32,6 +32,12 @@ extension FakeAPNs {
             },
             AdminAPI.Route(method: "GET", path: "/apns/live-activities", summary: "Each device's push-to-start token and Live Activities with their state, as of now") { [self] _ in
                 AdminAPI.json(liveActivityDevices)
+            },
+            AdminAPI.Route(method: "POST", path: "/apns/live-activities/push-to-start", summary: #"Give a device its push-to-start token: {"device","token"?} → {"deviceToken","pushToStartToken"}"#) { [self] request in
+                adminRegisterPushToStart(request)
+            },
+            AdminAPI.Route(method: "POST", path: "/apns/live-activities", summary: #"Start an activity as the app does: {"device","attributes":{"orderId"},"contentState":{"stage",…},"pushToken"?,"staleDate"?,"timestamp"?} → 201 with its push token"#) { [self] request in
+                adminStartLiveActivity(request)
             },
             AdminAPI.Route(method: "POST", path: "/apns/tokens", summary: #"Register a device token: {"token","topic","environment"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.TokenRegistration.self, of: request) { body in
