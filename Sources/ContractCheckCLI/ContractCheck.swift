@@ -41,6 +41,7 @@ package enum ContractCheck {
             .command(OpenAPICommand.self),
             .command(ServeCommand.self),
             .command(WaitReadyCommand.self),
+            .command(APNsCertificateCommand.self),
         ]
     }
 

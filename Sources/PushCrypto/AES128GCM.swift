@@ -15,16 +15,16 @@ package struct AES128GCM: Sendable {
     /// Length of the authentication tag appended by `seal`.
     package static let tagByteCount = 16
 
-    private let cipher: AES128
+    private let cipher: AES
     private let hashKey: GHASHKey
 
     /// Prepares a 16-byte key; `nil` for any other length.
     package init?(key: [UInt8]) {
-        guard let cipher = AES128(key: key) else { return nil }
+        guard key.count == 16, let cipher = AES(key: key) else { return nil }
         self.cipher = cipher
         let h = cipher.roundKeys.withUnsafeBufferPointer { keys in
-            AES128.tables.withUnsafeBufferPointer { tables in
-                AES128GCM.encrypt((0, 0, 0, 0), keys, tables)
+            AES.tables.withUnsafeBufferPointer { tables in
+                AES128GCM.encrypt((0, 0, 0, 0), keys, cipher.rounds, tables)
             }
         }
         hashKey = GHASHKey(h: (UInt64(h.0) << 32 | UInt64(h.1), UInt64(h.2) << 32 | UInt64(h.3)))
@@ -77,7 +77,7 @@ package struct AES128GCM: Sendable {
         nonce: [UInt8], additionalData: [UInt8], encrypting: Bool
     ) -> (high: UInt64, low: UInt64) {
         cipher.roundKeys.withUnsafeBufferPointer { keyBuffer in
-            AES128.tables.withUnsafeBufferPointer { tableBuffer in
+            AES.tables.withUnsafeBufferPointer { tableBuffer in
                 hashKey.products.withUnsafeBufferPointer { productBuffer in
                     GHASHKey.reduction.withUnsafeBufferPointer { reductionBuffer in
                         guard let keys = keyBuffer.baseAddress, let tables = tableBuffer.baseAddress,
@@ -90,7 +90,7 @@ package struct AES128GCM: Sendable {
                         var offset = 0
                         while offset < count {
                             counter.3 &+= 1  // inc32
-                            let stream = AES128.encrypt(counter, keys: keys, tables: tables)
+                            let stream = AES.encrypt(counter, keys: keys, rounds: cipher.rounds, tables: tables)
                             if count - offset >= 16 {
                                 xorWord(stream.0, input, output, offset)
                                 xorWord(stream.1, input, output, offset + 4)
@@ -117,7 +117,7 @@ package struct AES128GCM: Sendable {
                         state.high ^= UInt64(additionalData.count) &* 8
                         state.low ^= UInt64(count) &* 8
                         GHASHKey.multiply(&state, products: products, reduction: reduction)
-                        let mask = AES128.encrypt(counter0, keys: keys, tables: tables)
+                        let mask = AES.encrypt(counter0, keys: keys, rounds: cipher.rounds, tables: tables)
                         return (state.high ^ (UInt64(mask.0) << 32 | UInt64(mask.1)), state.low ^ (UInt64(mask.2) << 32 | UInt64(mask.3)))
                     }
                 }
@@ -145,10 +145,11 @@ package struct AES128GCM: Sendable {
     }
 
     private static func encrypt(
-        _ block: (UInt32, UInt32, UInt32, UInt32), _ keys: UnsafeBufferPointer<UInt32>, _ tables: UnsafeBufferPointer<UInt32>
+        _ block: (UInt32, UInt32, UInt32, UInt32), _ keys: UnsafeBufferPointer<UInt32>, _ rounds: Int,
+        _ tables: UnsafeBufferPointer<UInt32>
     ) -> (UInt32, UInt32, UInt32, UInt32) {
         guard let keys = keys.baseAddress, let tables = tables.baseAddress else { return block }
-        return AES128.encrypt(block, keys: keys, tables: tables)
+        return AES.encrypt(block, keys: keys, rounds: rounds, tables: tables)
     }
 
     /// output[offset..<offset+4] = input[offset..<offset+4] ⊕ the big-endian bytes of `word`.

@@ -85,9 +85,14 @@ final class ServeRun: @unchecked Sendable {
 
     /// Runs the machine's curl (from PATH) with `arguments`; returns its standard output.
     static func curl(_ arguments: [String]) throws -> String {
+        try tool("curl", arguments)
+    }
+
+    /// Runs `name` from PATH with `arguments` under timeout(1) (60 s); returns its standard output.
+    static func tool(_ name: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl"] + arguments
+        process.arguments = ["timeout", "60", name] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -23,6 +23,9 @@ public struct LoopbackTLS: Sendable {
     public let caCertificatePath: String
     /// What servers present: the leaf (signed by the CA) and its key.
     package let identity: TLSServerIdentity
+    /// The CA itself, to issue client certificates a server with this TLS trusts
+    /// (`APNsClientCertificate` in FakeAPNs).
+    package let authority: TestCertificateAuthority
 
     /// The names the leaf certificate is valid for.
     public static let dnsNames = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
@@ -131,6 +134,7 @@ public struct LoopbackTLS: Sendable {
         let leaf = authority.issueServerCertificate(dnsNames: Self.dnsNames, ipAddresses: Self.ipAddresses)
         caCertificatePEM = authority.certificatePEM
         caCertificatePath = caPath
+        self.authority = authority
         identity = TLSServerIdentity(certificateChain: [leaf.certificateDER], privateKey: leaf.key)
     }
 }

@@ -1,34 +1,44 @@
-// The AES-128 block cipher (FIPS 197), encryption only: GCM runs it in counter mode, so
-// decryption never needs the inverse cipher. Rounds use "T-tables": SubBytes, ShiftRows and
-// MixColumns of one round become four table lookups and XORs per output word.
+// The AES block cipher (FIPS 197) with 128- and 256-bit keys. Encryption is the fast path
+// (GCM runs it in counter mode for every TLS record): rounds use "T-tables", so SubBytes,
+// ShiftRows and MixColumns of one round become four table lookups and XORs per output word.
+// The inverse cipher (AES+Decryption.swift) is only for CBC in PKCS#12 files.
 //
 // Not constant-time: table lookups are indexed by secret state, which leaks through the
 // cache. Acceptable for a TLS server that exists for tests on loopback; never for real secrets.
 
-/// AES-128 encryption with an expanded key.
-struct AES128: Sendable {
-    /// The 44 round-key words, big-endian (w[0] is the first four key bytes).
+/// AES encryption (and, in AES+Decryption.swift, decryption) with an expanded key.
+struct AES: Sendable {
+    /// The 4 × (rounds + 1) round-key words, big-endian (w[0] is the first four key bytes):
+    /// 44 for AES-128, 60 for AES-256.
     let roundKeys: [UInt32]
+    /// Nr: 10 for a 16-byte key, 14 for a 32-byte key.
+    let rounds: Int
 
-    /// Expands a 16-byte key (FIPS 197 §5.2); `nil` for any other length.
+    /// Expands a 16-byte (AES-128) or 32-byte (AES-256) key (FIPS 197 §5.2); `nil` for any
+    /// other length (AES-192 is not needed here).
     init?(key: [UInt8]) {
-        guard key.count == 16 else { return nil }
-        var words = [UInt32](repeating: 0, count: 44)
-        for index in 0..<4 {
+        guard key.count == 16 || key.count == 32 else { return nil }
+        let keyWords = key.count / 4  // Nk
+        rounds = keyWords + 6
+        let wordCount = 4 * (rounds + 1)
+        var words = [UInt32](repeating: 0, count: wordCount)
+        for index in 0..<keyWords {
             words[index] = UInt32(key[4 * index]) << 24 | UInt32(key[4 * index + 1]) << 16
                 | UInt32(key[4 * index + 2]) << 8 | UInt32(key[4 * index + 3])
         }
         var roundConstant: UInt32 = 0x01
-        AES128.tables.withUnsafeBufferPointer { tables in
-            let sbox = tables.baseAddress.map { $0 + AES128.sboxOffset }
-            for index in 4..<44 {
+        AES.tables.withUnsafeBufferPointer { tables in
+            guard let sbox = tables.baseAddress.map({ $0 + AES.sboxOffset }) else { return }
+            for index in keyWords..<wordCount {
                 var word = words[index - 1]
-                if index % 4 == 0, let sbox {
+                if index % keyWords == 0 {
                     let rotated = (word << 8) | (word >> 24)
-                    word = AES128.lastRoundWord(rotated, rotated, rotated, rotated, sbox) ^ (roundConstant << 24)
-                    roundConstant = AES128.xtime(roundConstant)
+                    word = AES.lastRoundWord(rotated, rotated, rotated, rotated, sbox) ^ (roundConstant << 24)
+                    roundConstant = AES.xtime(roundConstant)
+                } else if keyWords > 6, index % keyWords == 4 {
+                    word = AES.lastRoundWord(word, word, word, word, sbox)  // SubWord only (AES-256)
                 }
-                words[index] = words[index - 4] ^ word
+                words[index] = words[index - keyWords] ^ word
             }
         }
         roundKeys = words
@@ -36,16 +46,18 @@ struct AES128: Sendable {
 
     /// Encrypts one block given as four big-endian words.
     /// - Parameters:
-    ///   - keys: the 44 round-key words.
-    ///   - tables: `AES128.tables` (Te0…Te3, then the S-box).
+    ///   - keys: the 4 × (`rounds` + 1) round-key words.
+    ///   - rounds: Nr, the cipher's `rounds` (10 or 14).
+    ///   - tables: `AES.tables` (Te0…Te3, then the S-box).
     @inline(__always)
     static func encrypt(
-        _ block: (UInt32, UInt32, UInt32, UInt32), keys: UnsafePointer<UInt32>, tables: UnsafePointer<UInt32>
+        _ block: (UInt32, UInt32, UInt32, UInt32), keys: UnsafePointer<UInt32>, rounds: Int, tables: UnsafePointer<UInt32>
     ) -> (UInt32, UInt32, UInt32, UInt32) {
         var s0 = block.0 ^ keys[0], s1 = block.1 ^ keys[1], s2 = block.2 ^ keys[2], s3 = block.3 ^ keys[3]
         let te1 = tables + 256, te2 = tables + 512, te3 = tables + 768
+        let last = 4 * rounds
         var round = 4
-        while round < 40 {
+        while round < last {
             let t0 = tables[Int(s0 >> 24)] ^ te1[Int((s1 >> 16) & 0xff)] ^ te2[Int((s2 >> 8) & 0xff)] ^ te3[Int(s3 & 0xff)] ^ keys[round]
             let t1 = tables[Int(s1 >> 24)] ^ te1[Int((s2 >> 16) & 0xff)] ^ te2[Int((s3 >> 8) & 0xff)] ^ te3[Int(s0 & 0xff)] ^ keys[round + 1]
             let t2 = tables[Int(s2 >> 24)] ^ te1[Int((s3 >> 16) & 0xff)] ^ te2[Int((s0 >> 8) & 0xff)] ^ te3[Int(s1 & 0xff)] ^ keys[round + 2]
@@ -58,14 +70,14 @@ struct AES128: Sendable {
         }
         // The last round has no MixColumns: S-box bytes, shifted rows.
         let sbox = tables + sboxOffset
-        return (lastRoundWord(s0, s1, s2, s3, sbox) ^ keys[40], lastRoundWord(s1, s2, s3, s0, sbox) ^ keys[41],
-                lastRoundWord(s2, s3, s0, s1, sbox) ^ keys[42], lastRoundWord(s3, s0, s1, s2, sbox) ^ keys[43])
+        return (lastRoundWord(s0, s1, s2, s3, sbox) ^ keys[last], lastRoundWord(s1, s2, s3, s0, sbox) ^ keys[last + 1],
+                lastRoundWord(s2, s3, s0, s1, sbox) ^ keys[last + 2], lastRoundWord(s3, s0, s1, s2, sbox) ^ keys[last + 3])
     }
 
     /// The word whose bytes are S[a's top byte], S[b's second], S[c's third], S[d's last]:
     /// SubBytes with ShiftRows (and, given one word four times, SubWord).
     @inline(__always)
-    private static func lastRoundWord(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ sbox: UnsafePointer<UInt32>) -> UInt32 {
+    static func lastRoundWord(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ sbox: UnsafePointer<UInt32>) -> UInt32 {
         sbox[Int(a >> 24)] << 24 | sbox[Int((b >> 16) & 0xff)] << 16 | sbox[Int((c >> 8) & 0xff)] << 8 | sbox[Int(d & 0xff)]
     }
 
