@@ -11,7 +11,7 @@ import Darwin
 extension ServeCommand.Options {
     /// The options that configure FakeAPNs, which `--no-apns` does not run.
     static let apnsOptions = ["--apns-port", "--apns-topic", "--apns-key", "--apns-environment", "--apns-any-token",
-                              "--forward-to-simulator", "--scenario"]
+                              "--forward-to-simulator", "--scenario"] + certificateOptions
 
     /// The options `parsed` gives, each value checked.
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -32,6 +32,7 @@ extension ServeCommand.Options {
             guard !value.isEmpty else { throw UsageError.unusableValue(value, option: "--tls-ca-dir", reason: "give a directory") }
             options.tlsCADirectory = value
         }
+        try options.readCertificateOptions(parsed)
         if let value = parsed.value(for: "--backend-port") { options.backendPort = try ServeCommand.port(value, option: "--backend-port") }
         if let value = parsed.value(for: "--admin-port") { options.adminPort = try ServeCommand.port(value, option: "--admin-port") }
         if let value = parsed.value(for: "--apns-port") { options.apnsPort = try ServeCommand.port(value, option: "--apns-port") }

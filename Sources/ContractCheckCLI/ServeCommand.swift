@@ -31,7 +31,7 @@ package enum ServeCommand: Subcommand {
     package static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR]] [--color WHEN]",
+            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR] [--apns-client-certificates] [--apns-trust-client-ca FILE ...] [--apns-any-client-certificate]] [--color WHEN]",
             options: optionSpecs,
             discussion: """
             SESSIONS: without any --session, every bearer token is its own account.
@@ -52,7 +52,10 @@ package enum ServeCommand: Subcommand {
             TLS: --tls serves TLS 1.3 (h2, http/1.1) on the backend and APNs ports (the admin
             API stays plain HTTP): the URLs are https://, a line "ca PATH" and a "ca" member
             of the ready file name the CA certificate a client trusts. Test-only TLS that
-            protects nothing; see Docs/readme/tls.md.
+            protects nothing; see Docs/readme/tls.md. --apns-client-certificates (and
+            --apns-trust-client-ca, --apns-any-client-certificate) make FakeAPNs ask for an APNs
+            client certificate and answer certificate connections as APNs does; each request's
+            log line names the certificate (certificate=UID/SERIAL/ENVIRONMENT).
 
             EXIT STATUS: 0 after Ctrl-C, SIGTERM or SIGHUP, 1 a server cannot start, 64 usage error
             (a bad option, or a key file or ready file that cannot be used).
@@ -82,6 +85,9 @@ package enum ServeCommand: Subcommand {
         var quiet = false
         var tls = false
         var tlsCADirectory: String?
+        var apnsClientCertificates = false
+        var apnsTrustedClientCAs: [String] = []
+        var apnsAnyClientCertificate = false
 
         var noAPNs = false
 
@@ -146,10 +152,12 @@ package enum ServeCommand: Subcommand {
         }
         let output = io
         let keys: [(spec: APNsKeySpec, key: APNsPublicKey)]
+        let clientCertificates: APNsClientCertificates?
         do {
             // Checked before anything listens: a key file that cannot be used is a command
             // line to correct, like any other value.
             keys = try loadKeys(options.apnsKeys)
+            clientCertificates = try loadClientCertificates(options)
             if let path = options.readyFile { try checkReadyFileCanBeWritten(path) }
         } catch {
             let status = reportUsageError(error, io: io)
@@ -175,7 +183,7 @@ package enum ServeCommand: Subcommand {
         defer { if let tls, options.tlsCADirectory == nil { removeGeneratedCA(tls) } }
         let apns: FakeAPNs?
         do {
-            apns = try startAPNs(options, keys: keys, development: development, tls: tls)
+            apns = try startAPNs(options, keys: keys, development: development, tls: tls, clientCertificates: clientCertificates)
         } catch {
             output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: "--apns-port", error))
             return 1
@@ -266,6 +274,7 @@ package enum ServeCommand: Subcommand {
         OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario: \(PushScenario.allCases.map(\.rawValue).joined(separator: ", "))."),
         OptionSpec("--tls", help: "Serve TLS 1.3 on the backend and APNs ports with a test CA (prints its path as \"ca PATH\")."),
         OptionSpec("--tls-ca-dir", valueName: "DIR", help: "With --tls: keep the CA key and certificate in DIR (created on first use, reused after)."),
+    ] + certificateOptionSpecs + [
         OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never."),
     ]
 
@@ -280,7 +289,7 @@ extension ServeCommand {
     /// Starts FakeAPNs (unless `--no-apns`): the topics served, the keys (or no
     /// provider-token checks without any), accept-any tokens.
     static func startAPNs(_ options: Options, keys: [(spec: APNsKeySpec, key: APNsPublicKey)], development: Development,
-                          tls: LoopbackTLS? = nil) throws -> FakeAPNs? {
+                          tls: LoopbackTLS? = nil, clientCertificates: APNsClientCertificates? = nil) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }
         var configuration = FakeAPNsConfiguration()
         development.configure(&configuration)  // the log, Simulator forwarding, the scenario
@@ -290,6 +299,7 @@ extension ServeCommand {
         configuration.environment = options.apnsEnvironment
         configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
         configuration.tls = tls
+        configuration.clientCertificates = clientCertificates
         let apns = try FakeAPNs.startListening(configuration: configuration)
         for (spec, key) in keys { apns.registerSigningKey(key, keyID: spec.keyID, teamID: spec.teamID) }
         return apns

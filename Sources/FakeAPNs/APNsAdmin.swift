@@ -34,6 +34,7 @@ enum APNsAdmin {
         var connectionID: UInt64
         var protocolVersion: String
         var serverName: String?
+        var certificate: APNsCertificateIdentity?
 
         init(_ entry: APNsJournalEntry) {
             sequence = entry.sequence
@@ -56,6 +57,7 @@ enum APNsAdmin {
             connectionID = entry.connectionID
             protocolVersion = entry.protocolVersion.rawValue
             serverName = entry.serverName
+            certificate = entry.certificate
         }
     }
 

@@ -6,8 +6,8 @@ extension APNsErrorReason {
         /// The fake's request validation answers with it when a request breaks Apple's rule.
         case validation
         /// Only a scripted fault (`APNsFault.reason(…)`, `goAway(reason:)` or the admin API)
-        /// produces it: the fake has no certificates, no idle GOAWAY, no expiring tokens and
-        /// no outages of its own.
+        /// produces it: the fake has no idle GOAWAY, no expiring tokens and no outages of its
+        /// own.
         case scriptedFaultOnly
     }
 
@@ -23,13 +23,14 @@ extension APNsErrorReason {
              .payloadEmpty, .topicDisallowed,
              .expiredProviderToken, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
              .badEnvironmentKeyInToken,
+             .badCertificate, .badCertificateEnvironment,  // on a certificate connection (APNsClientCertificates)
              .badPath, .methodNotAllowed,
              .unregistered,
              .payloadTooLarge,
              .tooManyProviderTokenUpdates, .tooManyRequests:
             .validation
         case .idleTimeout,
-             .badCertificate, .badCertificateEnvironment, .forbidden,
+             .forbidden,
              .expiredToken,
              .internalServerError, .serviceUnavailable, .shutdown:
             .scriptedFaultOnly

@@ -49,6 +49,9 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// The host name the sender put in TLS SNI (e.g. `api.sandbox.push.apple.com`), as sent;
     /// nil on a plain (h2c or HTTP/1.1) port and for a TLS client that sent none.
     public var serverName: String? = nil
+    /// The client certificate the request's connection authenticated with (subject UID,
+    /// serial, environment); nil on a connection without one.
+    public var certificate: APNsCertificateIdentity? = nil
     /// `"HTTP/2"` or `"HTTP/1.1"`: what the sender spoke.
     public var httpVersion: String { protocolVersion.rawValue }
 
@@ -73,6 +76,9 @@ public struct APNsJournalEntry: Sendable, Hashable {
             line.append(contentsOf: Self.caseName(delivery).utf8)
         }
         if let fault { line.append(contentsOf: " fault=\(fault)".utf8) }
+        if let certificate {
+            line.append(contentsOf: " certificate=\(certificate.subject ?? "-")/\(certificate.serial)/\(certificate.environment ?? "-")".utf8)
+        }
         if !violations.isEmpty {
             line.append(contentsOf: " violations=".utf8)
             LogText.appendDecimal(violations.count, to: &line)

@@ -15,12 +15,17 @@ import LoopbackHTTP
 /// 2. `:path` not `/3/device/…` → 404 `BadPath`; `/3/device/` with no token → 400 `MissingDeviceToken`
 /// 3. any `apns-*` or `authorization` header sent twice → 400 `DuplicateHeaders`
 /// 4. `apns-id` not a UUID (8-4-4-4-12 hex) → 400 `BadMessageId`
-/// 5. the provider token (``FakeAPNs``): `MissingProviderToken`, `InvalidProviderToken`,
+/// 5. on a certificate connection (``APNsClientCertificates``), the certificate: 403
+///    `BadCertificate` (untrusted, expired, not yet valid, not a push certificate), then
+///    403 `BadCertificateEnvironment`; an `authorization` header is then not read.
+///    Otherwise the provider token (``FakeAPNs``): `MissingProviderToken`, `InvalidProviderToken`,
 ///    `BadEnvironmentKeyInToken`, `UnrelatedKeyIdInToken`, 429 `TooManyProviderTokenUpdates`,
 ///    `ExpiredProviderToken`
-/// 6. `apns-topic` missing → `MissingTopic`; `apns-push-type` unknown → `InvalidPushType`;
+/// 6. `apns-topic` missing → `MissingTopic` (on a certificate connection whose certificate
+///    names one topic, that topic is used); `apns-push-type` unknown → `InvalidPushType`;
 ///    topic empty, with whitespace, or without the push type's suffix (or with another
-///    push type's suffix) → `BadTopic`; a bundle id the fake does not serve → `TopicDisallowed`
+///    push type's suffix) → `BadTopic`; a bundle id the fake does not serve → `TopicDisallowed`;
+///    on a certificate connection, a topic the certificate does not name → `TopicDisallowed`
 /// 7. `apns-priority` not 10, 5 or 1, 10 on a background push, or 1 on a Live Activity push
 ///    (Apple: 5 or 10 only) → `BadPriority`;
 ///    `apns-expiration` not a non-negative integer → `BadExpirationDate`;
@@ -86,15 +91,21 @@ package struct APNsRequestValidator: Sendable {
     /// Steps 6–9: headers, device token syntax and payload. `token` is ``checkFraming(_:)``'s;
     /// `isJSONObject` answers whether the bytes are a JSON object (it runs only when the
     /// size is acceptable).
-    func checkPush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String,
+    /// `certificateTopics`: on a certificate connection, the topics its certificate names
+    /// (the topic may then be omitted when it names one; another topic is `TopicDisallowed`).
+    func checkPush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String, certificateTopics: [String]? = nil,
                    isJSONObject: ([UInt8]) -> Bool) -> Result<APNsPushRequest, APNsReason> {
-        guard let topic = headers.topic else { return .failure(.missingTopic) }
+        // Apple: without apns-topic a single-topic certificate's subject is the topic; with
+        // several topics the header is mandatory.
+        let defaultTopic = certificateTopics.flatMap { $0.count == 1 ? $0.first : nil }
+        guard let topic = headers.topic ?? defaultTopic else { return .failure(.missingTopic) }
         var pushType = APNsPushType.alert
         if let raw = headers.pushType {
             guard let parsed = APNsPushType(rawValue: raw) else { return .failure(.invalidPushType) }
             pushType = parsed
         }
         if let reason = checkTopic(topic, pushType: pushType) { return .failure(reason) }
+        if let certificateTopics, !certificateTopics.contains(topic) { return .failure(.topicDisallowed) }
 
         var priority = pushType == .background ? 5 : 10
         if let raw = headers.priority {

@@ -42,6 +42,7 @@ extension FakeAPNs {
                 fault: nil, delivery: nil, detail: nil, connectionID: request.connectionID, protocolVersion: request.version)
             entry.environment = environment
             entry.serverName = request.tlsServerName
+            entry.certificate = request.tlsClientCertificate.map { APNsProviderCertificate(certificate: $0).identity }
 
             let fault = s.takeFault(for: pathToken)
             entry.fault = fault
@@ -132,15 +133,28 @@ extension FakeAPNs {
         case .success(let t): token = t
         }
         var tokenNote: String?
-        if s.configuration.providerTokens == .verify,
+        var certificateTopics: [String]?
+        if let presented = request.tlsClientCertificate {
+            // A certificate connection: the certificate authenticates, a token is not read
+            // (Apple: MissingProviderToken is for a connection without a certificate).
+            let certificate = APNsProviderCertificate(certificate: presented)
+            if let rejection = certificate.check(environment: environment,
+                                                 acceptsAnyIssuer: s.configuration.clientCertificates?.acceptsAnyIssuer ?? false) {
+                var verdict = reject(rejection.reason)
+                verdict.detail = rejection.detail
+                return verdict
+            }
+            certificateTopics = certificate.topics
+            if headers.authorization != nil { tokenNote = "authorization ignored: the connection authenticated with a client certificate" }
+        } else if s.configuration.providerTokens == .verify,
            let rejection = checkProviderToken(request, authorization: headers.authorization, environment: environment, now: now, state: &s, note: &tokenNote) {
             var verdict = reject(rejection.reason)
             verdict.providerTokenRejected = true
             verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
             return verdict
         }
-        var verdict = evaluatePush(request, headers: headers, token: token, inspection: inspection,
-                                   liveActivity: liveActivity, apnsID: apnsID,
+        var verdict = evaluatePush(request, headers: headers, token: token, certificateTopics: certificateTopics,
+                                   inspection: inspection, liveActivity: liveActivity, apnsID: apnsID,
                                    environment: environment, now: now, state: &s, wakeups: &wakeups)
         if let tokenNote {
             verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
@@ -149,7 +163,8 @@ extension FakeAPNs {
     }
 
     /// Steps 6–11: the push itself, once its provider token passed.
-    private func evaluatePush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String, inspection: PayloadInspection?,
+    private func evaluatePush(_ request: HTTPRequest, headers: APNsRequestHeaders, token: String, certificateTopics: [String]?,
+                              inspection: PayloadInspection?,
                               liveActivity: Result<LiveActivityPush, LiveActivityPush.Unreadable>?, apnsID: String, environment: APNsEnvironment, now: Int64,
                               state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil, detail: String? = nil) -> Verdict {
@@ -157,7 +172,8 @@ extension FakeAPNs {
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
         let push: APNsPushRequest
-        switch validator.checkPush(request, headers: headers, token: token, isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
+        switch validator.checkPush(request, headers: headers, token: token, certificateTopics: certificateTopics,
+                                   isJSONObject: { _ in inspection?.isJSONObject ?? false }) {
         case .failure(let reason): return reject(reason)
         case .success(let p): push = p
         }

@@ -52,6 +52,16 @@ extension FakeAPNs {
         server.dispatchesOversizedRequests = true  // answered PayloadTooLarge and journaled
         server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
         server.tls = configuration.tls?.identity
+        if let certificates = configuration.clientCertificates {
+            guard let tls = configuration.tls else {
+                throw FakeAPNsError.serverUnavailable("client certificates need TLS: set FakeAPNsConfiguration.tls too")
+            }
+            do {
+                server.tls?.clientAuthentication = try certificates.tlsPolicy(fakeAuthorityPEM: tls.caCertificatePEM, clock: configuration.clock)
+            } catch {
+                throw FakeAPNsError.serverUnavailable("a trusted client CA is not a certificate FakeAPNs reads: \(error)")
+            }
+        }
         do {
             try lifecycle.listen(server, owner: self) { fake, request in fake.handle(request) }
         } catch {

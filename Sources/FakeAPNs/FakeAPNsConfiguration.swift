@@ -105,6 +105,10 @@ public struct FakeAPNsConfiguration: Sendable {
     /// else: they connect unmodified by trusting ``LoopbackTLS/caCertificatePath``. nil (the
     /// default): plain HTTP/1.1 and h2c. Test-only TLS; it protects nothing.
     public var tls: LoopbackTLS? = nil
+    /// Certificate-based provider authentication on the TLS port: the fake asks clients for
+    /// an APNs client certificate and answers certificate connections as APNs does
+    /// (Docs/readme/certificates.md). nil (the default): it never asks. Needs ``tls``.
+    public var clientCertificates: APNsClientCertificates? = nil
     /// Largest request body the server buffers: APNs' largest payload (5 KiB, VoIP) plus
     /// slack. A bigger one is not read: it is answered 413 `PayloadTooLarge` and journaled
     /// like any request (Apple's own 4 KiB / 5 KiB limits apply below this size). The
