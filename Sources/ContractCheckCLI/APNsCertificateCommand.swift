@@ -32,8 +32,8 @@ enum APNsCertificateCommand: Subcommand {
             Services: BUNDLE_ID", topics BUNDLE_ID, BUNDLE_ID.voip, BUNDLE_ID.complication, and
             the development and/or production markers. Test-only: keys are written in the clear.
 
-            EXIT STATUS: 0 written, 1 a file or the CA could not be written or read, 64 usage
-            error (no --topic, a topic that is not a bundle id, --days out of range).
+            EXIT STATUS: 0 written, 64 usage error (no --topic, a topic that is not a bundle id,
+            --days out of range), 1 a file or the CA could not be written or read.
 
             EXAMPLE:
               contract-check apns-certificate --topic com.example.app --out certs --password secret
