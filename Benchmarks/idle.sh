@@ -13,17 +13,31 @@
 #
 # Usage: Benchmarks/idle.sh [BINARY]     (BINARY: a release contract-check; default: build one)
 #        ROUNDS=3 Benchmarks/idle.sh     (one line per round; default 1)
+#        IDLE_BUILD=dynamic Benchmarks/idle.sh   (which build to make when no BINARY is given)
+# The default build is the one README's "Set up" installs on Linux, the Swift runtime and
+# Foundation linked in and the executable not position-independent (no relocation table to
+# read and no pointer tables to rewrite at start):
+#   swift build -c release --static-swift-stdlib -Xlinker -no-pie   (under .build/static here,
+#   so it does not replace the `swift build -c release` that the other benchmarks use)
+# IDLE_BUILD=dynamic measures that plain `swift build -c release` (the shared libraries).
 # Needs: nginx-light (Debian: apt-get install -y nginx-light), python3. Linux (/proc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IDLE_SECONDS="${IDLE_SECONDS:-2}"
 ROUNDS="${ROUNDS:-1}"
+IDLE_BUILD="${IDLE_BUILD:-static}"
 command -v nginx >/dev/null || { echo "Error: nginx is not installed (apt-get install -y nginx-light)" >&2; exit 1; }
 if [ -n "${1:-}" ]; then
     BINARY="$1"
-else
+elif [ "$IDLE_BUILD" = static ]; then
+    STATIC=(-c release --static-swift-stdlib -Xlinker -no-pie --scratch-path .build/static)
+    swift build "${STATIC[@]}" --product contract-check >&2
+    BINARY="$(swift build "${STATIC[@]}" --show-bin-path)/contract-check"
+elif [ "$IDLE_BUILD" = dynamic ]; then
     swift build -c release --product contract-check >&2
     BINARY="$(swift build -c release --show-bin-path)/contract-check"
+else
+    echo "Error: IDLE_BUILD is static or dynamic, not $IDLE_BUILD" >&2; exit 64
 fi
 [ -x "$BINARY" ] || { echo "Error: $BINARY is not an executable" >&2; exit 1; }
 
@@ -37,7 +51,10 @@ cleanup() {
 trap cleanup EXIT
 
 COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
-echo "binary $BINARY"
+# What kind of build BINARY is: the ELF type and whether the Swift runtime is a shared library.
+KIND="$( (readelf -hd "$BINARY" 2>/dev/null || true) | awk '$1 == "Type:" { t = $2 } /NEEDED.*libswiftCore/ { d = 1 }
+    END { printf "%s, Swift runtime %s", (t == "EXEC" ? "not position-independent" : "position-independent"), (d ? "shared" : "linked in") }')"
+echo "binary $BINARY ($KIND)"
 echo "commit $COMMIT; load average $(cut -d' ' -f1-3 /proc/loadavg); idle ${IDLE_SECONDS}s"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
