@@ -10,7 +10,8 @@ import Testing
 /// five cases Apple documents for a certificate connection: 200, `TopicDisallowed`,
 /// `BadCertificateEnvironment`, `BadCertificate` (expired) and `MissingProviderToken` (no
 /// certificate, no token). One fake per test, one peer process per case (s_client) or one
-/// for all of them (Python). A missing peer skips its test.
+/// for all of them (Python: `CertificateInteropTests`' sender script). A missing peer skips
+/// its test.
 @Suite(.serialized) struct CertificatePeerTests {
     static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let token = CertificateInteropTests.token
@@ -24,7 +25,7 @@ import Testing
     /// what the fake must answer.
     struct Case {
         var name: String
-        var files: (cert: String, key: String)?
+        var files: (combined: String, cert: String, key: String)?
         var topic: String
         var status: Int
         var reason: String?
@@ -37,10 +38,10 @@ import Testing
         let good = try setup.write("development"), production = try setup.write("production", environment: .production)
         let expired = try setup.write("expired", validity: past)
         return [
-            Case(name: "200", files: (good.cert, good.key), topic: topic, status: 200),
-            Case(name: "TopicDisallowed", files: (good.cert, good.key), topic: "com.example.other", status: 400, reason: "TopicDisallowed"),
-            Case(name: "BadCertificateEnvironment", files: (production.cert, production.key), topic: topic, status: 403, reason: "BadCertificateEnvironment"),
-            Case(name: "BadCertificate (expired)", files: (expired.cert, expired.key), topic: topic, status: 403, reason: "BadCertificate"),
+            Case(name: "200", files: good, topic: topic, status: 200),
+            Case(name: "TopicDisallowed", files: good, topic: "com.example.other", status: 400, reason: "TopicDisallowed"),
+            Case(name: "BadCertificateEnvironment", files: production, topic: topic, status: 403, reason: "BadCertificateEnvironment"),
+            Case(name: "BadCertificate (expired)", files: expired, topic: topic, status: 403, reason: "BadCertificate"),
             Case(name: "MissingProviderToken", files: nil, topic: topic, status: 403, reason: "MissingProviderToken"),
         ]
     }
@@ -102,64 +103,11 @@ import Testing
         Self.checkJournal(setup, cases, version: .http2)
     } }
 
-    /// Runs `sender` over `cases` in one Python process; what it reported, per case.
+    /// Runs `sender` over `cases` in one Python process (`CertificateInteropTests`' sender
+    /// script; no certificate file: none presented); what it reported, per case.
     static func runPython(_ sender: String, _ setup: CertificateInteropTests.Setup, _ cases: [Case]) throws -> [RealSenders.Outcome] {
-        let runs: [[String: String]] = cases.map { ["cert": $0.files?.cert ?? "", "key": $0.files?.key ?? "", "topic": $0.topic] }
-        let script = "\(setup.directory)/peer.py"
-        try Data(source.utf8).write(to: URL(fileURLWithPath: script))
-        let output = try H2PeerSender.run("/usr/bin/env", ["SSL_CERT_FILE=\(setup.caFile)", "SSL_CERT_DIR=/nonexistent",
-                                                           try #require(H2PeerSender.python), script, sender,
-                                                           String(setup.apns.port), setup.caFile, token],
-                                          input: try JSONSerialization.data(withJSONObject: runs))
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("[") }) else {
-            throw H2PeerSender.PeerFailure(output: output)
-        }
-        let outcomes = try JSONDecoder().decode([RealSenders.Outcome].self, from: Data(line.utf8))
+        let (outcomes, output) = try CertificateInteropTests.send(sender, setup, cases.map { ["file": $0.files?.combined ?? "", "topic": $0.topic] })
         #expect(outcomes.count == cases.count, "\(output)")
         return outcomes
     }
-
-    /// The peer script: httpx with an `ssl.SSLContext` trusting the fake's CA and holding
-    /// the certificate (`load_cert_chain`); apns2-up with certificate credentials but no file.
-    static let source = #"""
-import json, ssl, sys, warnings
-warnings.simplefilter("ignore")
-sender, port, ca_file, token = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-results = []
-for run in json.load(sys.stdin):
-  result = {"status": None, "reason": None, "timestamp": None, "error": None}
-  try:
-      if sender == "httpx":
-          import httpx
-          context = ssl.create_default_context(cafile=ca_file)
-          if run["cert"]:
-              context.load_cert_chain(run["cert"], run["key"])
-          with httpx.Client(http2=True, verify=context, timeout=20) as client:
-              r = client.post("https://127.0.0.1:%d/3/device/%s" % (port, token), json={"aps": {"alert": "hi"}},
-                              headers={"apns-topic": run["topic"], "apns-push-type": "alert"})
-          result["status"] = r.status_code
-          result["reason"] = r.json().get("reason") if r.content else None
-          if r.http_version != "HTTP/2":
-              result["error"] = "not HTTP/2: " + r.http_version
-      elif sender == "apns2-up":
-          import apns2.credentials
-          from apns2.client import APNsClient
-          from apns2.payload import Payload
-          credentials = apns2.credentials.CertificateCredentials()   # no certificate file
-          credentials._Credentials__ssl_context.load_verify_locations(ca_file)   # trust the fake's CA
-          connect = credentials.create_connection
-          credentials.create_connection = lambda server, p, proto, proxy_host=None, proxy_port=None: connect("127.0.0.1", port, proto)
-          try:
-              APNsClient(credentials, use_sandbox=True).send_notification(token, Payload(alert="hi"), run["topic"])
-              result["status"] = 200
-          except Exception as e:
-              name = type(e).__name__
-              result["reason"] = name[:-len("Exception")] if name.endswith("Exception") else name
-      else:
-          result["error"] = "unknown sender " + sender
-  except Exception as e:
-      result["error"] = "%s: %s" % (type(e).__name__, e)
-  results.append(result)
-print(json.dumps(results))
-"""#
 }
