@@ -31,7 +31,8 @@ wait_for_port() {
 # start_nginx_h2c STATUS: nginx-light with `listen … http2;` answering `return STATUS;`,
 # one worker like our one loop thread (NGINX_WORKERS=auto for one per core); sets NGINX_URL
 # and NGINX_PORT. With NGINX_TLS_CERT and NGINX_TLS_KEY set it listens `ssl http2` instead:
-# TLS 1.3 only, TLS_AES_128_GCM_SHA256, x25519, no tickets (what our TLS speaks), https URL.
+# TLS 1.3 only, TLS_AES_128_GCM_SHA256, x25519, no tickets (what our TLS speaks), https URL;
+# NGINX_TLS_EXTRA adds directives to that (tls.sh --client-certificates: ssl_verify_client).
 start_nginx_h2c() {
   local port tls="" scheme=http
   port="$(free_port)"
@@ -39,7 +40,8 @@ start_nginx_h2c() {
   if [ -n "${NGINX_TLS_CERT:-}" ]; then
     scheme=https
     tls="ssl_certificate $NGINX_TLS_CERT; ssl_certificate_key $NGINX_TLS_KEY; ssl_protocols TLSv1.3;
-    ssl_ecdh_curve X25519; ssl_session_tickets off; ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256;"
+    ssl_ecdh_curve X25519; ssl_session_tickets off; ssl_conf_command Ciphersuites TLS_AES_128_GCM_SHA256;
+    ${NGINX_TLS_EXTRA:-}"
   fi
   cat > "$WORK/nginx/nginx.conf" <<CONF
 worker_processes ${NGINX_WORKERS:-1};

@@ -55,6 +55,13 @@ declare -A DICT=(
     [JSONReader]="json.dict"
     [HTTP1Parser]="http1.dict"
 )
+# reach:   functions the seed corpus alone must cover (space-separated extended regexes,
+#          matched against libFuzzer's -print_coverage COVERED_FUNC lines), checked before
+#          fuzzing: a harness or seed change that stops reaching them fails the run. TLSServer:
+#          the client's Certificate and CertificateVerify under client authentication.
+declare -A REACH=(
+    [TLSServer]="receiveClientCertificate[^V] receiveClientCertificateVerify"
+)
 # -----------------------------------------------------------------------------------------
 
 usage() {
@@ -146,6 +153,17 @@ cp -R "$root/Fuzz/corpus/${CORPUS[$target]}/." "$scratch/"
 echo "Running $target for ${seconds}s on a copy of Fuzz/corpus/${CORPUS[$target]}/" >&2
 dict_flag=()
 if [[ -n "${DICT[$target]:-}" ]]; then dict_flag=(-dict="$root/Fuzz/dict/${DICT[$target]}"); fi
+if [[ -n "${REACH[$target]:-}" ]]; then
+    SWIFT_BACKTRACE=enable=no "$out/fuzz-$target" "$scratch" -runs=0 -print_coverage=1 -max_len=8192 \
+        > "$out/seed-coverage.log" 2>&1 || true
+    for function in ${REACH[$target]}; do
+        if ! grep -E '^COVERED_FUNC' "$out/seed-coverage.log" | grep -Eq "$function"; then
+            echo "FUZZ FAILURE: $target's seeds do not reach /$function/ (Fuzz/out/$target/seed-coverage.log)" >&2
+            exit 1
+        fi
+        echo "$target: the seeds reach $(grep -E '^COVERED_FUNC' "$out/seed-coverage.log" | grep -E "$function" | head -n 1 | sed -E 's/^COVERED_FUNC: //; s/ +\/.*$//')" >&2
+    done
+fi
 set +e
 # Swift's own crash backtracer would race ASan's report; let libFuzzer/ASan report alone.
 SWIFT_BACKTRACE=enable=no "$out/fuzz-$target" "$scratch" \

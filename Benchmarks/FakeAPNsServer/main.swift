@@ -11,6 +11,8 @@
 // the bytes 01 to 40, each 32 times, in hex: apns-load --live-activity pushes updates to them.
 // With `--tls` (Benchmarks/tls.sh) it serves TLS with a fresh test CA and also prints
 //   ca <path of the CA certificate>
+// With `--client-ca FILE` as well it asks every TLS client for a certificate (certificate-based
+// provider authentication) and trusts the PEM CA certificates in FILE to have issued it.
 import Contracts
 import Foundation
 import FakeAPNs
@@ -23,6 +25,10 @@ configuration.liveActivities.activitiesPerDevice = 64
 let arguments = CommandLine.arguments.dropFirst()
 if let port = arguments.lazy.compactMap(UInt16.init).first { configuration.port = port }
 if arguments.contains("--tls") { configuration.tls = try LoopbackTLS.generated() }
+if let flag = arguments.firstIndex(of: "--client-ca"), flag + 1 < arguments.endIndex {
+    let pem = try String(contentsOfFile: arguments[flag + 1], encoding: .utf8)
+    configuration.clientCertificates = APNsClientCertificates(trustedAuthoritiesPEM: [pem])
+}
 
 let key = APNsSigningKey.generate()
 let apns = try FakeAPNs.startListening(configuration: configuration)

@@ -117,10 +117,9 @@ import Testing
         #expect(accepted.hasSuffix(" 200"), "\(accepted)")
     } }
 
-    /// Runs `sender`'s four cases in one Python process; what the library reported, per case.
-    static func runSender(_ sender: String) async throws { try await withSetup { setup in
-        let cases = try setup.cases(voip: sender == "kalyke-apns")
-        let runs: [[String: Any]] = cases.map { ["file": $0.file, "topic": $0.topic] }
+    /// Runs `sender` over `runs` (certificate file — empty: none — and topic) in one Python
+    /// process running ``source``; what it reported, per run, and its output.
+    static func send(_ sender: String, _ setup: Setup, _ runs: [[String: String]]) throws -> (outcomes: [RealSenders.Outcome], output: String) {
         let script = "\(setup.directory)/send.py"
         try Data(source.utf8).write(to: URL(fileURLWithPath: script))
         let python = try #require(H2PeerSender.python)
@@ -130,7 +129,13 @@ import Testing
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("[") }) else {
             throw H2PeerSender.PeerFailure(output: output)
         }
-        let outcomes = try JSONDecoder().decode([RealSenders.Outcome].self, from: Data(line.utf8))
+        return (try JSONDecoder().decode([RealSenders.Outcome].self, from: Data(line.utf8)), output)
+    }
+
+    /// Runs `sender`'s four cases in one Python process; what the library reported, per case.
+    static func runSender(_ sender: String) async throws { try await withSetup { setup in
+        let cases = try setup.cases(voip: sender == "kalyke-apns")
+        let (outcomes, output) = try send(sender, setup, cases.map { ["file": $0.file, "topic": $0.topic] })
         #expect(outcomes.count == cases.count, "\(output)")
         for (testCase, outcome) in zip(cases, outcomes) {
             print("certificate sender \(sender) | \(testCase.name) | \(outcome)")
@@ -154,7 +159,8 @@ import Testing
     func kalykeVoIPCertificateClient() async throws { try await Self.runSender("kalyke-apns") }
 
     /// The sender script: each library configured with a certificate file, changed only in
-    /// where it connects (127.0.0.1 and the fake's port) and in trusting the fake's CA.
+    /// where it connects (127.0.0.1 and the fake's port) and in trusting the fake's CA; also
+    /// Python `ssl` + httpx (`CertificatePeerTests`). An empty file: no certificate.
     static let source = #"""
 import asyncio, json, ssl, sys, warnings
 warnings.simplefilter("ignore")
@@ -188,7 +194,7 @@ for run in json.load(sys.stdin):
           import apns2.credentials
           from apns2.client import APNsClient
           from apns2.payload import Payload
-          credentials = apns2.credentials.CertificateCredentials(cert)
+          credentials = apns2.credentials.CertificateCredentials(cert or None)   # no file: neither certificate nor token
           credentials._Credentials__ssl_context.load_verify_locations(ca_file)   # trust the fake's CA
           connect = credentials.create_connection
           credentials.create_connection = lambda server, p, proto, proxy_host=None, proxy_port=None: connect("127.0.0.1", port, proto)
@@ -216,6 +222,17 @@ for run in json.load(sys.stdin):
               result["status"] = 200
           except Exception as e:
               failed(e)
+      elif sender == "httpx":                          # Python ssl + httpx (CertificatePeerTests)
+          import httpx
+          context = ssl.create_default_context(cafile=ca_file)
+          if cert:
+              context.load_cert_chain(cert)            # certificate and key in one file
+          with httpx.Client(http2=True, verify=context, timeout=20) as client:
+              r = client.post("https://127.0.0.1:%d/3/device/%s" % (port, token), json={"aps": {"alert": "hi"}},
+                              headers={"apns-topic": topic, "apns-push-type": "alert"})
+          result.update(status=r.status_code, reason=r.json().get("reason") if r.content else None)
+          if r.http_version != "HTTP/2":
+              result["error"] = "not HTTP/2: " + r.http_version
       else:
           result["error"] = "unknown sender " + sender
   except Exception as e:
