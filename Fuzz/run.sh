@@ -116,35 +116,75 @@ module CLoopbackShim {
 }
 MODULEMAP
 mv -f "$modulemap_tmp" "$root/Fuzz/out/modules/module.modulemap"
-rm -rf "$out/src"
-swift_files=()
-c_objects=()
-for pattern in ${SOURCES[$target]}; do
-    for file in $root/$pattern; do
-        case "$file" in
-            "$root"/Sources/*.swift)
-                # A copy without the imports of the layers compiled into this same module.
-                copy="$out/src/${file#"$root"/Sources/}"
-                mkdir -p "$(dirname "$copy")"
-                grep -v -E '^import (PushCore|PushCrypto)$' "$file" > "$copy"
-                swift_files+=("$copy") ;;
-            *.swift) swift_files+=("$file") ;;
-            *.c)
-                object="$out/$(basename "$file" .c).o"
-                clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$(dirname "$file")/include" -c "$file" -o "$object"
-                c_objects+=("$object") ;;
-        esac
+# Library sources are copied without the imports of the layers compiled into the same
+# module. prepare_sources FOLDER PATTERNS…: fills swift_files and c_objects.
+prepare_sources() {
+    local into="$1" pattern file copy object
+    shift
+    swift_files=()
+    c_objects=()
+    rm -rf "$into"
+    for pattern in "$@"; do
+        for file in $root/$pattern; do
+            case "$file" in
+                "$root"/Sources/*.swift)
+                    copy="$into/${file#"$root"/Sources/}"
+                    mkdir -p "$(dirname "$copy")"
+                    grep -v -E '^import (PushCore|PushCrypto)$' "$file" > "$copy"
+                    swift_files+=("$copy") ;;
+                *.swift) swift_files+=("$file") ;;
+                *.c)
+                    mkdir -p "$into"
+                    object="$into/$(basename "$file" .c).o"
+                    clang -O1 -g -fsanitize=fuzzer-no-link,address -I "$(dirname "$file")/include" -c "$file" -o "$object"
+                    c_objects+=("$object") ;;
+            esac
+        done
     done
-done
+}
 # The toolchain's lld links ASan objects without gold's "cannot export local symbol" noise.
 linker=()
 if [[ -x "$(dirname "$(readlink -f "$swiftc_path")")/ld.lld" ]]; then linker=(-use-ld=lld); fi
-echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
-# shellcheck disable=SC2086
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
-    -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
-    "${swift_files[@]}" "$root/Fuzz/$target/main.swift" "${c_objects[@]}" \
-    -o "$out/fuzz-$target"
+swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+
+if [[ "${SOURCES[$target]}" == "$LOOPBACK" ]]; then
+    # The transport targets share one build of their library sources: a static library
+    # FuzzLoopback (built with -enable-testing, so each target's main.swift reaches its
+    # internal declarations through `@testable import`), rebuilt only when a source, this
+    # script or the compiler changes. A lock keeps targets started side by side from
+    # building it twice.
+    lib="$root/Fuzz/out/lib-loopback"
+    mkdir -p "$lib"
+    exec 9>"$lib.lock"
+    flock 9
+    # shellcheck disable=SC2086
+    stamp="$( (swiftc --version 2>&1; cat "$0" $LOOPBACK) | sha256sum | cut -d' ' -f1)"
+    if [[ "$(cat "$lib/stamp" 2>/dev/null)" != "$stamp" ]]; then
+        prepare_sources "$lib/src" $LOOPBACK
+        echo "Building the transport library FuzzLoopback (${#swift_files[@]} Swift files) into Fuzz/out/lib-loopback/" >&2
+        rm -f "$lib/stamp"
+        # shellcheck disable=SC2086
+        swiftc "${swift_flags[@]}" -enable-testing -module-name FuzzLoopback $LOOPBACK_FLAGS \
+            -emit-module -emit-module-path "$lib/FuzzLoopback.swiftmodule" \
+            -emit-library -static -o "$lib/libFuzzLoopback.a" "${swift_files[@]}"
+        echo "$stamp" > "$lib/stamp"
+    fi
+    flock -u 9
+    rm -rf "$out/src"
+    mkdir -p "$out/src"
+    { echo '@testable import FuzzLoopback'; cat "$root/Fuzz/$target/main.swift"; } > "$out/src/main.swift"
+    echo "Building $target against FuzzLoopback into Fuzz/out/$target/" >&2
+    # shellcheck disable=SC2086
+    swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+        -I "$lib" -L "$lib" -lFuzzLoopback "$out/src/main.swift" -o "$out/fuzz-$target"
+else
+    prepare_sources "$out/src" ${SOURCES[$target]}
+    echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
+    # shellcheck disable=SC2086
+    swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+        "${swift_files[@]}" "$root/Fuzz/$target/main.swift" ${c_objects[@]+"${c_objects[@]}"} \
+        -o "$out/fuzz-$target"
+fi
 
 # ---- Run ---------------------------------------------------------------------------------
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$target.XXXXXX")"
