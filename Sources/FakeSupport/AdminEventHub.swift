@@ -83,7 +83,9 @@ final class AdminEventHub: Sendable {
     }
 
     private func scheduleTick() {
-        queue.asyncAfter(deadline: .now() + tick) { [weak self] in self?.poll() }
+        // Strong: the hub lives while someone is subscribed, even if the API that made it is
+        // gone; the chain ends at the first poll that finds no subscriber.
+        queue.asyncAfter(deadline: .now() + tick) { self.poll() }
     }
 
     /// One poll: a change event per source whose mark moved, a keep-alive when due. Stops
