@@ -18,6 +18,7 @@
 #
 # Needs: wrk and nginx-light (Debian: apt-get install -y wrk nginx-light), python3, curl.
 # Usage: Benchmarks/backend.sh            DURATION=10s CONNECTIONS=32 ROUNDS=5 Benchmarks/backend.sh
+#        EVENT_STREAMS=1 Benchmarks/backend.sh   (adds serve with that many GET /events streams open)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -91,6 +92,18 @@ start_serve() {
 start_serve defaults epoll
 start_serve quiet epoll --quiet --no-apns
 start_serve poll poll --quiet --no-apns
+DEFAULTS_PID="$(echo $SERVE_PIDS | awk '{ print $1 }')"
+# EVENT_STREAMS=N: one more serve with its defaults, with N `curl -N …/events` streams (the
+# dashboard's live feed, issue 26) open on its admin port for the whole run.
+EVENT_STREAMS="${EVENT_STREAMS:-0}"
+if [ "$EVENT_STREAMS" -gt 0 ]; then
+    start_serve events epoll
+    EVENTS_PID="${SERVE_PIDS##* }"
+    for _ in $(seq 1 "$EVENT_STREAMS"); do
+        curl -sN "$ADMIN_events/events" >>"$WORK/events.out" 2>/dev/null &
+        SERVE_PIDS="$SERVE_PIDS $!"
+    done
+fi
 
 "$BENCH_BIN/loopback-echo-server" >"$WORK/echo.log" 2>&1 &
 SERVE_PIDS="$SERVE_PIDS $!"
@@ -128,6 +141,7 @@ run_wrk() {
 
 BACKEND_nginx="http://127.0.0.1:$NGINX_PORT"
 SERVERS="nginx defaults quiet poll echo"
+[ "$EVENT_STREAMS" -gt 0 ] && SERVERS="$SERVERS events"
 echo "commit $COMMIT; load average before: $LOAD_BEFORE"
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION per run, $ROUNDS rounds, servers taking turns; PUT with a 200-byte body"
 for name in $SERVERS; do
@@ -158,11 +172,16 @@ print("FakeBackend (%s) journal: %d kept, %d dropped, %d not 204 or with violati
 ' "$name"
 done
 echo "live log of serve (defaults): $(wc -l <"$WORK/serve-defaults.log") lines written to a file"
+if [ "$EVENT_STREAMS" -gt 0 ]; then
+    echo "event streams: $EVENT_STREAMS open, $(grep -c '^event: change' "$WORK/events.out") change events, $(wc -c <"$WORK/events.out") bytes received in all"
+    echo "RSS after the run: serve (defaults) $(awk '/VmRSS|VmHWM/ { printf "%s %s kB ", $1, $2 }' /proc/$DEFAULTS_PID/status); serve with $EVENT_STREAMS event streams $(awk '/VmRSS|VmHWM/ { printf "%s %s kB ", $1, $2 }' /proc/$EVENTS_PID/status)"
+fi
 
-python3 - "$COMMIT" "$LOAD_BEFORE" "$LOAD_AFTER" "${RUNS[nginx]}" "${RUNS[defaults]}" "${RUNS[quiet]}" "${RUNS[poll]}" "${RUNS[echo]}" <<'PY'
+python3 - "$COMMIT" "$LOAD_BEFORE" "$LOAD_AFTER" "${RUNS[nginx]}" "${RUNS[defaults]}" "${RUNS[quiet]}" "${RUNS[poll]}" "${RUNS[echo]}" "${RUNS[events]:-}" "$EVENT_STREAMS" <<'PY'
 import statistics, sys
 commit, load_before, load_after = sys.argv[1:4]
 nginx, defaults, quiet, poll, echo = ([float(x) for x in arg.split()] for arg in sys.argv[4:9])
+events = [float(x) for x in sys.argv[9].split()]
 runs = lambda values: ", ".join("%.0f" % v for v in values)
 reference = statistics.median(nginx)
 print("nginx return 204              median %8.0f requests/s  (runs: %s)" % (reference, runs(nginx)))
@@ -171,6 +190,11 @@ for label, values, target in [("serve (defaults, log to file)", defaults, 0.5), 
     median = statistics.median(values)
     goal = "target >= %.1f" % target if target else "poll/epoll %.2f, target >= 0.8" % (median / statistics.median(quiet))
     print("%-29s median %8.0f requests/s  ratio %.2f  (%s; runs: %s)" % (label, median, median / reference, goal, runs(values)))
+if events:
+    median = statistics.median(events)
+    print("%-29s median %8.0f requests/s  ratio %.2f  (serve (defaults) without: %.2f; with/without %.3f; runs: %s)"
+          % ("  the same, %s event stream(s)" % sys.argv[10], median, median / reference, statistics.median(defaults) / reference,
+             median / statistics.median(defaults), runs(events)))
 before, after = float(load_before.split()[0]), float(load_after.split()[0])
 print("commit %s; load average before %s, after %s" % (commit, load_before, load_after))
 # The run itself keeps two processes busy (wrk and a server), so ~2 after it is its own load.

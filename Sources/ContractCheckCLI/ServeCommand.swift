@@ -20,6 +20,7 @@ import Darwin
 /// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
 /// backend http://127.0.0.1:50123
 /// admin http://127.0.0.1:50124
+/// Dashboard: http://127.0.0.1:50124/
 /// 2026-11-30T04:05:06.123Z PUT /v1/devices/ab12 204 account=a1 violations=0
 /// ```
 package enum ServeCommand: Subcommand {
@@ -40,7 +41,8 @@ package enum ServeCommand: Subcommand {
             key also lets GET /apns/provider-token on the admin API mint tokens.
 
             OUTPUT: one line per server when it listens ("backend http://127.0.0.1:PORT",
-            "apns http://127.0.0.1:PORT", "admin http://127.0.0.1:PORT"), then one line per
+            "apns http://127.0.0.1:PORT", "admin http://127.0.0.1:PORT"), the dashboard's page
+            ("Dashboard: http://127.0.0.1:PORT/", on the admin port), then one line per
             request to either fake (backend and apns), written as it happens (to a terminal, a
             file or a pipe). Colour only on a terminal, and never with NO_COLOR set (or as
             --color says).
@@ -227,6 +229,7 @@ package enum ServeCommand: Subcommand {
         if let apns { servers.append(("apns", apns.baseURL.absoluteString)) }
         servers.append(("admin", admin.baseURL.absoluteString))
         for (name, url) in servers { output.writeLineNow("\(name) \(url)") }
+        output.writeLineNow("Dashboard: \(admin.baseURL.absoluteString)/")
         if let tls { output.writeLineNow("ca \(tls.caCertificatePath)") }
         development.announce(adminURL: admin.baseURL.absoluteString, apnsRuns: apns != nil, options: options)
         var readyFileWritten = false

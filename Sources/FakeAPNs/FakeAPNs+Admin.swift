@@ -4,11 +4,15 @@ import FakeSupport
 
 extension FakeAPNs {
     /// The admin routes for this fake, under `/apns/`: journal, deliveries, Live Activities,
-    /// device tokens, signing keys, faults, device online/offline, service offline, reset. `contract-check
+    /// device tokens, signing keys, faults, device online/offline, service offline, reset, and its
+    /// part of `GET /events`. `contract-check
     /// serve` adds them to its admin API (`admin.add(apns.adminRoutes)`), whose shared helpers
     /// decode the JSON bodies and answer errors as `application/problem+json`.
     package var adminRoutes: [AdminAPI.Route] {
         [
+            .events(AdminEventSource(name: "apns", changes: changes) { [self] in
+                UInt64(max(0, state.withLock { $0.sequence }))
+            }),
             AdminAPI.Route(method: "GET", path: "/apns/journal", summary: "Every APNs request with its verdict (?since=SEQUENCE)") { [self] request in
                 switch AdminAPI.integerQuery(request, "since") {
                 case .failure(let error): return error.response

@@ -49,6 +49,7 @@ extension FakeAPNs {
     /// Puts `token`'s device online (delivering what APNs stored for it, unless expired)
     /// or offline (later pushes are stored, one per device).
     public func setOnline(_ online: Bool, token: String) {
+        changes.note()
         let now = clock.nowMilliseconds()
         var wakeups = Wakeups()
         state.withLock { s in

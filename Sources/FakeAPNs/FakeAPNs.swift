@@ -30,6 +30,8 @@ public final class FakeAPNs: Sendable {
     let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
     /// The server while it listens, and whether it has stopped (which ends every wait).
     let lifecycle = FakeLifecycle()
+    /// Noted on state changes that journal nothing; read by the admin API's `GET /events`.
+    package let changes = ChangeFeed()
 
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:
@@ -88,6 +90,7 @@ public final class FakeAPNs: Sendable {
     ///     `com.example.app.voip` for a PushKit token. Call again to add topics. nil: any
     ///     topic (for a token learnt without its app, e.g. from FakeBackend).
     public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
+        changes.note()
         // `serve` calls this for every device PUT: the key is built only when the token is not
         // lowercase already, and the record is changed in place (one lookup, no copy).
         let key = ASCII.lowercased(token)
@@ -107,6 +110,7 @@ public final class FakeAPNs: Sendable {
     /// the token is registered again (as after an app's uninstall).
     /// - Parameter at: when APNs learnt the token is no longer valid (default: now).
     public func unregister(token: String, at: Date? = nil) {
+        changes.note()
         // Clamped: a far date (e.g. an admin body's `at` near Int64.max) must not trap.
         let millis = at.map { date -> Int64 in
             let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
@@ -124,6 +128,7 @@ public final class FakeAPNs: Sendable {
 
     /// Adds a fault plan; plans are tried in the order added, the first that applies wins.
     public func addFault(_ plan: APNsFaultPlan) {
+        changes.note()
         var remaining = 0
         var seed: UInt64 = 0
         switch plan.trigger {
@@ -152,6 +157,7 @@ public final class FakeAPNs: Sendable {
 
     /// Removes every fault plan and duplicate-delivery injection.
     public func clearFaults() {
+        changes.note()
         state.withLock {
             $0.faults.removeAll()
             $0.duplicates.removeAll()
@@ -160,6 +166,7 @@ public final class FakeAPNs: Sendable {
 
     /// Delivers notifications twice: the next `count` deliveries (to `deviceToken`, or any).
     public func injectDuplicateDeliveries(next count: Int, deviceToken: String? = nil) {
+        changes.note()
         guard count > 0 else { return }
         let plan = APNsFaultPlan.next(count, .loseResponse, deviceToken: deviceToken)
         state.withLock { $0.duplicates.append(.init(plan: plan, remaining: count, generator: SplitMix64(seed: 0))) }
@@ -167,6 +174,7 @@ public final class FakeAPNs: Sendable {
 
     /// Delivers each notification twice with this probability, from a seeded generator.
     public func injectDuplicateDeliveries(probability: Double, seed: UInt64, deviceToken: String? = nil) {
+        changes.note()
         let plan = APNsFaultPlan.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)
         state.withLock { $0.duplicates.append(.init(plan: plan, remaining: 0, generator: SplitMix64(seed: seed))) }
     }
@@ -187,6 +195,7 @@ public final class FakeAPNs: Sendable {
     /// journal's sequence numbers keep counting, so a `?since=` cursor stays valid. A device
     /// someone streams or awaits deliveries of stays known, online and empty.
     public func reset() {
+        changes.note()
         state.withLock { s in
             s.journal.removeAll()
             s.faults.removeAll()

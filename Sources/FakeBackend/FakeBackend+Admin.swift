@@ -12,7 +12,7 @@ extension AdminAPI {
 extension FakeBackend {
     /// FakeBackend's admin routes: `GET /journal`, `GET /devices`, `GET /live-activities`, `GET /opens[?id=]`,
     /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `POST /sessions`,
-    /// `POST /reset`. Bodies are decoded, and errors answered, by ``AdminAPI``'s shared helpers.
+    /// `POST /reset`, and its part of `GET /events`. Bodies are decoded, and errors answered, by ``AdminAPI``'s shared helpers.
     package var adminRoutes: [AdminAPI.Route] {
         let backend = self
         var admin = AdminAPI()
@@ -71,7 +71,9 @@ extension FakeBackend {
             if let failure = backend.reset() { return AdminAPI.cannotComeOnline(failure) }
             return HTTPResponse(status: .noContent)
         }
-        return admin.routes
+        return admin.routes + [.events(AdminEventSource(name: "backend", changes: changes) { [backend] in
+            backend.store.withLock { $0.sequence }
+        })]
     }
 }
 

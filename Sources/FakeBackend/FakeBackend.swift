@@ -28,6 +28,8 @@ public final class FakeBackend: Sendable {
     let registersPlainly: Bool
     /// The server while it listens, and whether it has stopped (which ends every wait).
     let lifecycle = FakeLifecycle()
+    /// Noted on state changes that journal nothing; read by the admin API's `GET /events`.
+    package let changes = ChangeFeed()
 
     /// A backend that is not listening: call ``handle(_:)`` directly. Use ``start(configuration:)``
     /// for one on a socket.
@@ -104,11 +106,13 @@ public final class FakeBackend: Sendable {
 
     /// Lets `bearer` act as `account` from now on.
     public func addSession(bearer: String, account: String) {
+        changes.note()
         store.withLock { $0.sessions[bearer: bearer] = account }
     }
 
     /// Signs a bearer out: its requests get 401 from now on.
     public func removeSession(bearer: String) {
+        changes.note()
         store.withLock { $0.sessions[bearer: bearer] = nil }
     }
 
@@ -149,6 +153,7 @@ public final class FakeBackend: Sendable {
     /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
     @discardableResult
     public func reset() -> FakeBackendError? {
+        changes.note()
         store.withLock { store in
             store.devices.removeAll()
             store.liveActivities.removeAll()
@@ -180,6 +185,7 @@ public final class FakeBackend: Sendable {
             return
         }
         store.withLock { $0.faults.append(ActiveFault(plan)) }
+        changes.note()
     }
 
     /// Adds a fault for the next `count` requests to `endpoint` (nil: any endpoint).
@@ -202,6 +208,7 @@ public final class FakeBackend: Sendable {
     /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
     @discardableResult
     public func clearFaults() -> FakeBackendError? {
+        changes.note()
         store.withLock { $0.faults.removeAll() }
         return setOffline(false)
     }
@@ -225,6 +232,7 @@ public final class FakeBackend: Sendable {
     /// - Returns: nil, or ``FakeBackendError/cannotListen`` with the port and the system error.
     @discardableResult
     public func setOffline(_ offline: Bool) -> FakeBackendError? {
+        changes.note()
         defer { notifyWaiters() }
         guard let running = lifecycle.server else {
             store.withLock { $0.isOffline = offline }

@@ -27,6 +27,8 @@ package struct AdminAPI: Sendable {
         package var summary: String
         /// Answers the route's requests.
         package var handler: Handler
+        /// Set on ``events(_:)`` routes: the fake this route adds to `GET /events`.
+        package var eventSource: AdminEventSource?
 
         /// A route answering `method` on `path` with `handler`.
         package init(method: String, path: String, summary: String, handler: @escaping Handler) {
@@ -39,6 +41,13 @@ package struct AdminAPI: Sendable {
 
     /// Every route, in the order added.
     package private(set) var routes: [Route] = []
+    /// The fakes `GET /events` reports on (added with their ``Route/events(_:)`` routes).
+    package private(set) var eventSources: [AdminEventSource] = []
+    /// The subscribers of `GET /events`, shared by copies of this API.
+    let eventHub = AdminEventHub()
+    /// The address the admin server was bound to, accepted as a `Host` beside the loopback
+    /// names (``AdminServer`` sets it); see `AdminAPI+Safety.swift`.
+    package var boundHost: String?
 
     /// An admin API answering `GET /` (the route list) and `routes`.
     package init(routes: [Route] = []) {
@@ -53,12 +62,27 @@ package struct AdminAPI: Sendable {
 
     /// Adds each of `routes` in order, as ``add(_:_:summary:_:)`` does.
     package mutating func add(_ routes: [Route]) {
-        for route in routes { add(route.method, route.path, summary: route.summary, route.handler) }
+        for route in routes {
+            if let source = route.eventSource {
+                addEventSource(source)
+            } else {
+                add(route.method, route.path, summary: route.summary, route.handler)
+            }
+        }
+    }
+
+    /// Adds (or replaces, by name) a fake to `GET /events`, and the route itself.
+    package mutating func addEventSource(_ source: AdminEventSource) {
+        eventSources.removeAll { $0.name == source.name }
+        eventSources.append(source)
+        let sources = eventSources, hub = eventHub
+        add("GET", "/events", summary: AdminEventHub.summary) { _ in hub.subscribe(sources: sources) }
     }
 
     /// Answers a request: `GET /` lists the routes; otherwise the matching route, 405 with
     /// `Allow` for a known path with another method, or 404.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if let refusal = safetyRefusal(request) { return refusal }
         let path = request.pathWithoutQuery
         if request.method == "GET", path == "/" {
             return routeList(for: request)

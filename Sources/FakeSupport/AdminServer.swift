@@ -16,13 +16,21 @@ package final class AdminServer: Sendable {
         self.host = host
     }
 
-    /// Starts serving `api` on `host:port` (127.0.0.1 and a free port by default).
+    /// Starts serving `api` on `host:port` (127.0.0.1 and a free port by default). Every
+    /// answer carries ``AdminAPI/securityHeaders``; `host` is accepted as a `Host` value
+    /// beside the loopback names (``AdminAPI/safetyRefusal(_:)``).
     /// - Throws: ``SystemError`` when the address cannot be bound.
     package static func start(api: AdminAPI, host: String = "127.0.0.1", port: UInt16 = 0) throws -> AdminServer {
         var configuration = HTTPServerConfiguration()
         configuration.host = host
         configuration.port = port
-        let server = try HTTPServer.start(configuration: configuration) { request in api.handle(request) }
+        var api = api
+        api.boundHost = host
+        let server = try HTTPServer.start(configuration: configuration) { [api] request in
+            var response = api.handle(request)
+            for (name, value) in AdminAPI.securityHeaders { response.headers.append(name: name, value: value) }
+            return response
+        }
         return AdminServer(server: server, host: host)
     }
 

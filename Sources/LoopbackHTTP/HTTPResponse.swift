@@ -41,6 +41,10 @@ package enum ResponseDisposition: Sendable, Hashable {
     /// after writing nothing for this stream. HTTP/1.1: the response is written with
     /// `Connection: close` and the connection closes.
     case goAway(debugData: [UInt8])
+    /// HTTP/1.1: write the status and headers now, then the body as the producer offers it
+    /// to `stream` (chunked, then the connection closes; see ``ResponseStream``). The
+    /// response's own `body` is ignored. HTTP/2: refused with 505 naming HTTP/1.1.
+    case stream(ResponseStream)
 }
 
 /// A fake's logic: one request in, one response out. Runs on the server's event loop,

@@ -152,6 +152,7 @@ import FoundationNetworking
         let adminURL = try #require(ready?["admin"] as? String)
         let apnsURL = try #require(ready?["apns"] as? String)
         #expect(output.output.prefix(3) == ["backend \(backendURL)", "apns \(apnsURL)", "admin \(adminURL)"])
+        #expect(output.output.dropFirst(3).first == "Dashboard: \(adminURL)/", "the page's URL follows the servers' (issue 26)")
 
         var put = URLRequest(url: try #require(URL(string: backendURL + "/v1/devices/abcd")))
         put.httpMethod = "PUT"

@@ -24,31 +24,10 @@ package enum HTTP1ResponseWriter {
     /// Appends the wire bytes of `response` to `out` (a buffer reused from one response to
     /// the next); see ``serialize(_:headRequest:minorVersion:closing:)``.
     package static func serialize(_ response: HTTPResponse, headRequest: Bool, minorVersion: Int, closing: Bool, into out: inout [UInt8]) {
-        var status = response.status
-        if status.code < 200 || status.code > 999 {
-            // An interim or nonsense code as a final answer would leave the client waiting.
-            status = .internalServerError
-        }
+        let status = finalStatus(response.status)
         let bodyAllowed = status.code != 204 && status.code != 304
         out.reserveCapacity(out.count + 96 + response.body.count + response.headers.count * 48)
-        // No string interpolation: the status line and the length are written digit by digit.
-        out.append(contentsOf: httpVersionSpace)
-        appendDecimal(status.code, to: &out)
-        out.append(ASCII.space)
-        var reason = status.reasonPhrase
-        reason.withUTF8 { appendSanitised($0, to: &out) }
-        out.append(ASCII.cr)
-        out.append(ASCII.lf)
-        response.headers.forEachFieldBytes { name, value in
-            guard !name.isEmpty, !Self.isFramingField(name) else { return }
-            for byte in name where !isTokenByte(byte) { return }
-            out.append(contentsOf: name)
-            out.append(UInt8(ascii: ":"))
-            out.append(ASCII.space)
-            appendSanitised(value, to: &out)
-            out.append(ASCII.cr)
-            out.append(ASCII.lf)
-        }
+        appendStatusAndFields(status, response.headers, to: &out)
         if bodyAllowed {
             out.append(contentsOf: contentLengthPrefix)
             appendDecimal(response.body.count, to: &out)
@@ -63,6 +42,57 @@ package enum HTTP1ResponseWriter {
         out.append(contentsOf: crlf)
         if bodyAllowed && !headRequest {
             out.append(contentsOf: response.body)
+        }
+    }
+
+    /// The head of a streamed response (``ResponseDisposition/stream(_:)``): its status and
+    /// fields, `transfer-encoding: chunked` when `chunked` (HTTP/1.1; an HTTP/1.0 client
+    /// reads to the close), and `connection: close`. The body follows as the producer offers it.
+    package static func serializeStreamHead(_ response: HTTPResponse, chunked: Bool, into out: inout [UInt8]) {
+        appendStatusAndFields(finalStatus(response.status), response.headers, to: &out)
+        if chunked { out.append(contentsOf: transferEncodingChunked) }
+        out.append(contentsOf: connectionClose)
+        out.append(contentsOf: crlf)
+    }
+
+    /// One chunk of a chunked body: its size in hex, CRLF, the bytes, CRLF.
+    package static func appendChunk(_ bytes: [UInt8], to out: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        out.append(contentsOf: Array(String(bytes.count, radix: 16).utf8))
+        out.append(contentsOf: crlf)
+        out.append(contentsOf: bytes)
+        out.append(contentsOf: crlf)
+    }
+
+    /// The last chunk of a chunked body, with no trailers.
+    package static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// An interim or nonsense code as a final answer would leave the client waiting: 500.
+    @inline(__always)
+    private static func finalStatus(_ status: HTTPStatus) -> HTTPStatus {
+        status.code < 200 || status.code > 999 ? .internalServerError : status
+    }
+
+    /// The status line and the handler's fields (framing fields dropped, values sanitised).
+    @inline(__always)
+    private static func appendStatusAndFields(_ status: HTTPStatus, _ headers: HTTPFields, to out: inout [UInt8]) {
+        // No string interpolation: the status line and the length are written digit by digit.
+        out.append(contentsOf: httpVersionSpace)
+        appendDecimal(status.code, to: &out)
+        out.append(ASCII.space)
+        var reason = status.reasonPhrase
+        reason.withUTF8 { appendSanitised($0, to: &out) }
+        out.append(ASCII.cr)
+        out.append(ASCII.lf)
+        headers.forEachFieldBytes { name, value in
+            guard !name.isEmpty, !Self.isFramingField(name) else { return }
+            for byte in name where !isTokenByte(byte) { return }
+            out.append(contentsOf: name)
+            out.append(UInt8(ascii: ":"))
+            out.append(ASCII.space)
+            appendSanitised(value, to: &out)
+            out.append(ASCII.cr)
+            out.append(ASCII.lf)
         }
     }
 
@@ -81,6 +111,7 @@ package enum HTTP1ResponseWriter {
     private static let httpVersionSpace: [UInt8] = Array("HTTP/1.1 ".utf8)
     private static let contentLengthPrefix: [UInt8] = Array("content-length: ".utf8)
     private static let connectionClose: [UInt8] = Array("connection: close\r\n".utf8)
+    private static let transferEncodingChunked: [UInt8] = Array("transfer-encoding: chunked\r\n".utf8)
     private static let connectionKeepAlive: [UInt8] = Array("connection: keep-alive\r\n".utf8)
 
     /// `content-length`, `transfer-encoding` or `connection`, in any ASCII case: the server's own.

@@ -159,7 +159,7 @@ package struct HTTP2Connection: ConnectionCodec {
             write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: debugData)))
             phase = .closed
             closeAfterFlush = true
-        case .send, .delay, .hang:
+        case .send, .delay, .hang, .stream:
             break
         }
         finishIfDrained()

@@ -180,7 +180,7 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// are the shell's business and never arrive here; a delayed response arrives as `.send`).
     package mutating func deliver(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
         switch response.disposition {
-        case .send, .delay, .hang:
+        case .send, .delay, .hang, .stream:
             respond(response, stream: stream, into: &actions)
         case .goAway:
             if case .http1(let box) = self {

@@ -66,6 +66,8 @@ final class ServerConnection {
     /// HTTP/2: the budget reset a stream of it when the peer had opened window this many
     /// times; new requests are refused until it opens window again. nil: not marked.
     @exclusivity(unchecked) var budgetStalledAtGrants: Int?
+    /// HTTP/1.1: the body being streamed (``ResponseDisposition/stream(_:)``); nil otherwise.
+    @exclusivity(unchecked) var responseStream: StreamedBody?
 
     init(fd: Int32, id: UInt64, configuration: HTTPServerConfiguration) {
         self.fd = fd

@@ -11,6 +11,8 @@ package enum ServerCommand: Sendable {
     case listen(port: UInt16, outcome: Locked<SystemError?>, done: DispatchSemaphore)
     /// Finish in-flight responses, close everything and end the loop.
     case stop
+    /// A ``ResponseStream`` of connection `fd` (accepted as `id`) has chunks or its finish.
+    case pumpStream(fd: Int32, id: UInt64)
 }
 
 /// What the loop thread and the threads that own an ``HTTPServer`` share: a command

@@ -21,6 +21,10 @@ extension ServerLoop {
             stopping = true
             closeListener()
             for connection in Array(connections.values) where connections[connection.fd] === connection {
+                if connection.responseStream != nil {
+                    endStreamForStop(connection)  // streams do not wait for the grace period
+                    continue
+                }
                 if connection.hungStreams > 0 && connection.pendingDelays == 0 {
                     destroy(connection)  // a hung request will never be answered
                     continue
@@ -31,6 +35,9 @@ extension ServerLoop {
             }
             let grace = Self.nanoseconds(configuration.shutdownGracePeriod)
             timers.schedule(at: TimerQueue<TimerEvent>.now &+ grace, .stopGraceElapsed)
+        case .pumpStream(let fd, let id):
+            guard let connection = connections[fd], connection.id == id, connection.responseStream != nil else { return }
+            flushAndSettle(connection)
         }
     }
 }

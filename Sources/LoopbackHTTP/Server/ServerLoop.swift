@@ -87,7 +87,7 @@ final class ServerLoop {
             case .listen(_, let outcome, let done):
                 outcome.withLock { $0 = SystemError(operation: "listen after stop", errno: EBADF) }
                 done.signal()
-            case .stop: break
+            case .stop, .pumpStream: break
             }
         }
         closeListener()
@@ -126,6 +126,10 @@ final class ServerLoop {
             return
         }
         if count == 0 {
+            if connection.responseStream != nil {
+                destroy(connection)  // a streamed body is for a client that listens: it left
+                return
+            }
             switch connection.lifecycle {
             case .open:
                 connection.lifecycle = .open(peerClosed: true)
@@ -272,27 +276,18 @@ final class ServerLoop {
             if wasIdle && connection.pendingOutput > 0 { connection.lastWriteProgress = TimerQueue<TimerEvent>.now }
         case .reset, .loseResponse:
             connection.deliver(response, stream: stream, into: &actions)
+        case .stream(let body):
+            startStream(body, head: response, stream: stream, on: connection, into: &actions)
         }
     }
 
     /// Writes what the socket takes, starts a graceful close once everything is out, and
     /// brings interest and deadline up to date.
     func flushAndSettle(_ connection: ServerConnection) {
-        while connection.pendingOutput > 0 {
-            let written: Int
-            do {
-                written = try connection.output.withUnsafeBytes { (bytes) throws(SystemError) -> Int in
-                    try Sockets.write(connection.fd, UnsafeRawBufferPointer(rebasing: bytes[connection.outputStart...]))
-                }
-            } catch {
-                destroy(connection)
-                return
-            }
-            if written == 0 { break }
-            connection.movedBytes = true
-            connection.lastTrafficTurn = turn
-            connection.lastWriteProgress = TimerQueue<TimerEvent>.now
-            connection.outputStart += written
+        guard writeOutput(connection) else { return }
+        if connection.responseStream != nil && connection.pendingOutput < ResponseStream.connectionLowWater {
+            // A streamed body: take what the producer offered since, and write it too.
+            guard pumpStream(connection), writeOutput(connection) else { return }
         }
         if connection.pendingOutput == 0 {
             if connection.output.count > 0 {
@@ -349,6 +344,10 @@ final class ServerLoop {
     func destroy(_ connection: ServerConnection, reset: Bool = false) {
         guard connections[connection.fd] === connection else { return }
         connections[connection.fd] = nil
+        if let streaming = connection.responseStream {
+            connection.responseStream = nil
+            streaming.body.end(.clientGone)
+        }
         noteReleased(connection.output.capacity + connection.codec.heldBufferBytes)
         releaseBufferedBodies(of: connection)
         releaseHeldOutput(of: connection)
