@@ -124,6 +124,7 @@ extension FakeAPNs {
                 reset()
                 return HTTPResponse(status: .noContent)
             },
+            adminSendRoute,
         ]
     }
 
