@@ -6,7 +6,7 @@ extension Dashboard {
 const D = {
   routes: new Set(), hasBackend: false, hasAPNs: false,
   cursor: { backend: 0, apns: 0 }, feed: [], feedLimit: 500,
-  summaries: {}, devices: new Set(), live: null, pollTimer: null, busy: false, again: false,
+  summaries: {}, devices: new Set(), deviceLimit: 12, live: null, pollTimer: null, busy: false, again: false,
   faultsOn: {}, skipped: 0
 };
 const $ = (id) => document.getElementById(id);
@@ -49,6 +49,12 @@ async function send(method, path, body) {
 function curlLine(method, path, body) {
   const data = body === undefined ? "" : " -H 'Content-Type: application/json' -d '" + JSON.stringify(body) + "'";
   return "curl -s -X " + method + data + " " + location.origin + path;
+}
+// Devices in the order they were last pushed to; the panel draws the most recent few.
+function sawDevice(token, recent) {
+  if (recent) D.devices.delete(token); else if (D.devices.has(token)) return;
+  D.devices.add(token);
+  if (D.devices.size > 1000) D.devices.delete(D.devices.values().next().value);
 }
 function setStatus(text) { $("live-status").textContent = text; }
 

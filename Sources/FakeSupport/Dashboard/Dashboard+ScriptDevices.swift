@@ -17,7 +17,8 @@ function outcomesFor(token) {
   return D.feed.filter((item) => item.fake === "apns" && item.token === token && item.entry.delivery).map((item) => item.entry);
 }
 async function renderDevices() {
-  const tokens = Array.from(D.devices).sort();
+  const all = Array.from(D.devices);
+  const tokens = all.slice(-D.deviceLimit).reverse();
   const activities = D.routes.has("GET /apns/live-activities") ? await getJSON("/apns/live-activities").catch(() => ({ devices: [] })) : { devices: [] };
   const views = await Promise.all(tokens.map((token) =>
     getJSON("/apns/deliveries?token=" + encodeURIComponent(token)).catch(() => null)));
@@ -29,6 +30,7 @@ async function renderDevices() {
     cards.push(deviceCard(token, view, device ? device.activities || [] : []));
   });
   $("devices").replaceChildren(...cards);
+  if (all.length > tokens.length) cards.push(el("p", { class: "empty", text: (all.length - tokens.length) + " less recent devices not shown" }));
   $("devices-empty").hidden = cards.length > 0;
   const list = $("known-devices");
   list.replaceChildren(...tokens.map((token) => el("option", { value: token })));
@@ -50,7 +52,9 @@ function deviceCard(token, view, activities) {
   const collapseCounts = {};
   for (const n of view.delivered || []) if (n.collapseID) collapseCounts[n.collapseID] = (collapseCounts[n.collapseID] || 0) + 1;
   const groupNodes = [];
-  for (const [thread, list] of groups) {
+  // As the phone orders them: the group with the newest notification first.
+  const newest = (list) => list[list.length - 1].deliveredAt;
+  for (const [thread, list] of Array.from(groups).sort((a, b) => (newest(a[1]) < newest(b[1]) ? 1 : -1))) {
     const items = list.slice().reverse().map((n) => {
       const text = alertText(payloadOf(n).aps || {});
       const replaced = n.collapseID && collapseCounts[n.collapseID] > 1;

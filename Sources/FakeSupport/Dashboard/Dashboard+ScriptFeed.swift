@@ -14,7 +14,7 @@ async function readJournals() {
     for (const entry of entries) {
       D.cursor[fake] = Math.max(D.cursor[fake], entry.sequence);
       const token = fake === "apns" ? entry.deviceToken : tokenInPath(entry.path);
-      if (token && fake === "apns") D.devices.add(token.toLowerCase());
+      if (token && fake === "apns") sawDevice(token.toLowerCase(), true);
       D.feed.push({ fake, entry, token: token ? token.toLowerCase() : "", key: fake + "-" + entry.sequence });
       changed = true;
     }

@@ -6,7 +6,7 @@ async function renderBackend() {
   const [devices, opens] = await Promise.all([getJSON("/devices"), getJSON("/opens")]);
   const accounts = new Map();
   for (const device of devices.devices || []) {
-    D.devices.add(String(device.token).toLowerCase());
+    sawDevice(String(device.token).toLowerCase(), false);
     if (!accounts.has(device.account)) accounts.set(device.account, []);
     accounts.get(device.account).push(device);
   }

@@ -45,7 +45,7 @@ async function sendPush() {
   $("send-result").textContent = result.status !== 200
     ? "Not sent: " + (answer.detail || result.status)
     : "APNs answered " + answer.status + (answer.reason ? " " + answer.reason : "") + (answer.apnsID ? " (apns-id " + answer.apnsID + ")" : "");
-  if (token) D.devices.add(token);
+  if (token) sawDevice(token, true);
   forceRefresh();
 }
 """#
