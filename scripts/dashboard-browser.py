@@ -9,6 +9,7 @@ time. Exits 1 naming the first check that failed.
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,12 +50,14 @@ def ok(message):
     print("ok   %s (%.1f s)" % (message, time.monotonic() - started))
 
 
-def serve(binary, work):
+def serve(binary, work, backend_only=False):
+    os.makedirs(work, exist_ok=True)
     ready = os.path.join(work, "ready.json")
     log = os.path.join(work, "serve.log")
-    args = [binary, "serve", "--quiet", "--apns-topic", TOPIC, "--apns-any-token", "--session", "s1=a1",
-            "--apns-key", "DEVKEY0001:DEVTEAM001:" + os.path.join(ROOT, "Fixtures/dev/AuthKey_DEVKEY0001.p8"),
-            "--ready-file", ready]
+    fakes = ["--no-apns"] if backend_only else [
+        "--apns-topic", TOPIC, "--apns-any-token",
+        "--apns-key", "DEVKEY0001:DEVTEAM001:" + os.path.join(ROOT, "Fixtures/dev/AuthKey_DEVKEY0001.p8")]
+    args = [binary, "serve", "--quiet", "--session", "s1=a1"] + fakes + ["--ready-file", ready]
     process = subprocess.Popen(args, stdout=open(log, "w"), stderr=subprocess.STDOUT)
     waited = subprocess.run([binary, "wait-ready", ready, "--timeout", "20", "--pid", str(process.pid), "--log", log],
                             stdout=subprocess.DEVNULL)
@@ -215,6 +218,27 @@ def main():
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(SCREENSHOT)
         ok("screenshot written to " + os.path.relpath(SCREENSHOT, ROOT))
+
+        # Only one fake served: its panels show, the other's hide, and nothing fails.
+        alone, alone_urls = serve(binary, os.path.join(work, "alone"), backend_only=True)
+        try:
+            register_with_backend(alone_urls, PHONE)
+            driver.get(alone_urls["admin"] + "/")
+            wait(driver, 10, "the backend-only page goes live", lambda d: d.find_element(By.ID, "live-status").text.startswith("Live"))
+            wait(driver, 5, "the backend's device shows", lambda d: "a1" in d.find_element(By.ID, "accounts").text)
+            shown = {panel: driver.find_element(By.ID, panel).is_displayed()
+                     for panel in ["feed-panel", "backend-panel", "faults-panel", "devices-panel", "send-panel"]}
+            if shown != {"feed-panel": True, "backend-panel": True, "faults-panel": True, "devices-panel": False, "send-panel": False}:
+                fail("with FakeBackend alone, the APNs panels hide and the rest show: %s" % shown)
+            if driver.find_elements(By.ID, "switch-apns-429") or not driver.find_elements(By.ID, "switch-backend-429"):
+                fail("with FakeBackend alone, only the backend's fault switches show")
+            seen = problems(driver, [])
+            if seen:
+                fail("the backend-only page loads cleanly: " + "; ".join(seen))
+            ok("with FakeBackend alone the APNs panels hide, with no console error or failed request")
+        finally:
+            alone.terminate()
+            alone.wait(timeout=10)
     finally:
         if driver is not None:
             driver.quit()
@@ -223,6 +247,7 @@ def main():
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        shutil.rmtree(work, ignore_errors=True)
     print("all dashboard checks passed in %.1f s" % (time.monotonic() - started))
 
 
