@@ -7,8 +7,9 @@
 # request; a push sent with curl shows in the feed and on its device within 1 s, without a
 # reload; one thread-id is one group and the badge reads the last badge sent; a collapse-id
 # replaces; a fault switched on in the page makes the next curl push get 429; a payload with
-# "mutable-content": true typed into the form shows its violation at line and column. Then
-# it writes Docs/readme/images/dashboard.png (the README's screenshot).
+# "mutable-content": true typed into the form shows its violation at line and column; the
+# form's push is delivered. Then it writes Docs/readme/images/dashboard.png (the README's
+# screenshot), and checks that with FakeBackend alone (serve --no-apns) the APNs panels hide.
 #
 # Usage: scripts/dashboard-browser.sh
 #        CONTRACT_CHECK_BIN=/path/to/contract-check scripts/dashboard-browser.sh
