@@ -67,6 +67,30 @@ import LoopbackHTTP
         #expect(html.contains("<main>") && html.contains("<header>") && html.contains(#"aria-live="polite""#))
     }
 
+    /// The script parses (`node --check`, where node is installed): a syntax error would
+    /// otherwise show only in the browser step.
+    @Test func theScriptParses() throws {
+        guard let node = ["/usr/bin/node", "/usr/local/bin/node"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: node is not installed, so the script's syntax is checked only by scripts/dashboard-browser.sh")
+            return
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dashboard-\(UUID().uuidString).js")
+        try Dashboard.script.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: node)
+        process.arguments = ["--check", file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }  // bounded: node checks in well under a second
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(process.terminationStatus == 0, "node --check: \(message)")
+    }
+
     /// Every control has a label: each `id` of an input, select or textarea is some label's `for`.
     @Test func everyControlIsLabelled() throws {
         let html = Dashboard.html
