@@ -134,7 +134,8 @@ def problems(driver, seen):
             response = params.get("response", {})
             if response.get("status", 0) >= 400:
                 seen.append("request: %s %s" % (response.get("status"), response.get("url")))
-        elif message.get("method") == "Network.loadingFailed" and not params.get("canceled"):
+        elif message.get("method") == "Network.loadingFailed" and not params.get("canceled") \
+                and params.get("errorText") != "net::ERR_ABORTED":  # a stream closed by leaving the page
             seen.append("request failed: " + params.get("errorText", ""))
     return seen
 
