@@ -5,7 +5,8 @@
 #   Debian: curl, jq, nghttp2-client (nghttp, h2load), nginx-light, wrk, openssl, golang-go and
 #           golang-golang-x-net-dev (Go's net/http with golang.org/x/net/http2, GOPATH mode)
 #   PyPI:   httpx[http2], h2, aioapns, apns2-up, kalyke-apns, pyapns-client, jsonschema,
-#           check-jsonschema, schemathesis, cryptography
+#           check-jsonschema, schemathesis, cryptography, selenium
+#   Debian: chromium and chromium-driver (scripts/dashboard-browser.sh)
 #   Node's core http2 module needs no install.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -17,6 +18,9 @@ for pair in curl:curl jq:jq nghttp:nghttp2-client h2load:nghttp2-client nginx:ng
     command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || debian+=("${pair#*:}")
 done
 [ -f /usr/share/gocode/src/golang.org/x/net/http2/transport.go ] || debian+=(golang-golang-x-net-dev)
+# The dashboard's browser test (scripts/dashboard-browser.sh): headless Chromium and its WebDriver.
+command -v chromium >/dev/null 2>&1 || debian+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || debian+=(chromium-driver)
 if [ "${#debian[@]}" -gt 0 ]; then
     $SUDO apt-get update -qq
     # shellcheck disable=SC2046
@@ -35,6 +39,7 @@ pip_install kalyke kalyke-apns
 pip_install pyapns_client pyapns-client
 pip_install cryptography cryptography  # reads the .p12 files apns-certificate writes (CryptoPKCS12Tests)
 pip_install jsonschema jsonschema
+pip_install selenium selenium      # drives chromium-driver in scripts/dashboard-browser.sh
 command -v check-jsonschema >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check check-jsonschema
 command -v schemathesis >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check schemathesis
 

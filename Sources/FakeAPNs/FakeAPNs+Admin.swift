@@ -128,6 +128,7 @@ extension FakeAPNs {
                 reset()
                 return HTTPResponse(status: .noContent)
             },
+            adminSendRoute,
         ]
     }
 

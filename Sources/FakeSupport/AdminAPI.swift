@@ -79,17 +79,21 @@ package struct AdminAPI: Sendable {
         add("GET", "/events", summary: AdminEventHub.summary) { _ in hub.subscribe(sources: sources) }
     }
 
-    /// Answers a request: `GET /` lists the routes; otherwise the matching route, 405 with
-    /// `Allow` for a known path with another method, or 404.
+    /// Answers a request: `GET /` lists the routes (or, to a browser, is the ``Dashboard``
+    /// page); otherwise the matching route, the dashboard's files and payload check, 405
+    /// with `Allow` for a known path with another method, or 404.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         if let refusal = safetyRefusal(request) { return refusal }
         let path = request.pathWithoutQuery
         if request.method == "GET", path == "/" {
-            return routeList(for: request)
+            return Dashboard.prefersHTML(request.headers["Accept"] ?? "") ? Dashboard.page() : routeList(for: request)
         }
         let onPath = routes.filter { $0.path == path }
         if let route = onPath.first(where: { $0.method == request.method }) {
             return route.handler(request)
+        }
+        if let page = Dashboard.routes.first(where: { $0.path == path && $0.method == request.method }) {
+            return page.handler(request)
         }
         if !onPath.isEmpty {
             let allow = onPath.map(\.method).joined(separator: ", ")

@@ -144,7 +144,7 @@ import Testing
             for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
         }
         let api = AdminAPI(backend: FakeBackend())
-        let served = Set(api.routes.map { "\($0.method) \($0.path)" } + ["GET /"])
+        let served = Set((api.routes + Dashboard.routes).map { "\($0.method) \($0.path)" } + ["GET /"])
         #expect(documented == served)
     }
 }
