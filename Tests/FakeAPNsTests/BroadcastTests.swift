@@ -301,6 +301,7 @@ import Testing
         #expect(bed.fake.handleChannelManagement(Self.manage("DELETE", headers: [("apns-channel-id", channel)])).status.code == 204)
         let after = bed.fake.handle(Self.broadcast(channel, Self.update(Self.now + 2)))
         #expect(after.status.code == 404 && Self.reason(after) == "ChannelNotRegistered")
+        #expect(bed.fake.state.withLock { $0.channels.stored.isEmpty }, "nothing is kept for a deleted channel")
         bed.fake.setOnline(true, token: Self.otherDevice)
         #expect(bed.fake.liveActivity(pushToken: tokens[1])?.contentState.stage == .confirmed, "the stored copy went with the channel")
         #expect(bed.fake.liveActivity(pushToken: tokens[0])?.contentState.stage == .onTheWay, "the online device got the first")
