@@ -25,46 +25,26 @@ extension FakeAPNs {
         let extra = BroadcastRequestHeaders(request.headers)
         let limit = APNsPushType.voip.maximumPayloadBytes  // Apple: 5 KB for a broadcast
         let reading = request.bodyLimitExceeded ? nil : inspectLiveActivity(request.body, limit: limit)
-        let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
-        var wakeups = Wakeups()
-        var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
-            s.sequence += 1
-            let environment = hostEnvironment ?? s.configuration.environment
-            let requestID = extra.requestID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil }
-                ?? APNsIdentifier.make(using: &s.identifiers)
-            let bundleID = Self.bundleID(inPath: request.path, prefix: "/4/broadcasts/apps/")
-            var entry = Self.broadcastEntry(request, sequence: s.sequence, now: now, requestID: requestID,
-                                            topic: bundleID ?? headers.topic, environment: environment)
+        let bundleID = Self.bundleID(inPath: request.path, prefix: "/4/broadcasts/apps/")
+        return answerJournaled(request, requestID: extra.requestID) { entry, environment, requestID, s in
+            entry.topic = bundleID ?? headers.topic
             entry.pushType = headers.pushType
             entry.violations = reading?.inspection?.violations ?? []
+            entry.channelID = extra.channelID
             let verdict = evaluateBroadcast(request, bundleID: bundleID, headers: headers, extra: extra, reading: reading,
                                             environment: environment, now: now, state: &s)
             entry.status = verdict.status
             entry.reason = verdict.reason?.reason
             entry.detail = verdict.detail
-            entry.channelID = extra.channelID
-            var response: HTTPResponse
             if let reason = verdict.reason {
-                response = Self.broadcastResponse(status: reason.status, requestID: requestID, reason: reason)
-            } else {
-                var unique: [HTTPFields.Field] = []
-                if environment == .sandbox {  // as on the push API: the development environment only
-                    unique.append(HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers)))
-                }
-                response = Self.broadcastResponse(status: 200, requestID: requestID, extra: unique)
+                return (Self.broadcastResponse(status: reason.status, requestID: requestID, reason: reason), verdict.providerTokenRejected)
             }
-            if verdict.providerTokenRejected, let limit = s.configuration.goAwayAfterProviderTokenFailures {
-                countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
-                                  response: &response, entry: &entry, state: &s)
+            var unique: [HTTPFields.Field] = []
+            if environment == .sandbox {  // as on the push API: the development environment only
+                unique.append(HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers)))
             }
-            journalBroadcast(entry, state: &s, wakeups: &wakeups)
-            if onRequest != nil { journaled = entry }
-            return response
+            return (Self.broadcastResponse(status: 200, requestID: requestID, extra: unique), false)
         }
-        wakeups.resume()
-        if let journaled { onRequest?(journaled) }
-        return response
     }
 
     struct BroadcastVerdict {

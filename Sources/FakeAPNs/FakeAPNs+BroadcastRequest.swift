@@ -137,10 +137,36 @@ extension FakeAPNs {
         return entry
     }
 
-    /// Journals `entry` with `response`'s status and `reason`, and wakes what waits for it.
-    func journalBroadcast(_ entry: APNsJournalEntry, state s: inout FakeAPNsState, wakeups: inout Wakeups) {
-        s.journal.append(entry)
-        collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+    /// What both APIs do around their own checks, under the fake's lock: the request's
+    /// environment and `apns-request-id`, a journal entry for `answer` to fill, the GOAWAY
+    /// count of refused provider tokens, then the journal and the waits it satisfies.
+    /// `answer` returns the response and whether it refused the provider token.
+    func answerJournaled(_ request: HTTPRequest, requestID sent: String?,
+                         _ answer: (_ entry: inout APNsJournalEntry, _ environment: APNsEnvironment, _ requestID: String,
+                                    _ state: inout FakeAPNsState) -> (HTTPResponse, tokenRefused: Bool)) -> HTTPResponse {
+        let now = clock.nowMilliseconds()
+        let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
+        var wakeups = Wakeups()
+        var journaled: APNsJournalEntry?
+        let response = state.withLock { s -> HTTPResponse in
+            s.sequence += 1
+            let environment = hostEnvironment ?? s.configuration.environment
+            let requestID = sent.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
+            var entry = Self.broadcastEntry(request, sequence: s.sequence, now: now, requestID: requestID, topic: nil, environment: environment)
+            let answered = answer(&entry, environment, requestID, &s)
+            var response = answered.0
+            if answered.tokenRefused, let limit = s.configuration.goAwayAfterProviderTokenFailures {
+                countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
+                                  response: &response, entry: &entry, state: &s)
+            }
+            s.journal.append(entry)
+            collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+            if onRequest != nil { journaled = entry }
+            return response
+        }
+        wakeups.resume()
+        if let journaled { onRequest?(journaled) }
+        return response
     }
 }
 

@@ -32,40 +32,21 @@ extension FakeAPNs {
         let now = clock.nowMilliseconds()
         let headers = APNsRequestHeaders(request.headers)
         let extra = BroadcastRequestHeaders(request.headers)
-        let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
-        var wakeups = Wakeups()
-        var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
-            s.sequence += 1
-            let environment = hostEnvironment ?? s.configuration.environment
-            let requestID = extra.requestID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil }
-                ?? APNsIdentifier.make(using: &s.identifiers)
-            var entry = Self.broadcastEntry(request, sequence: s.sequence, now: now, requestID: requestID,
-                                            topic: nil, environment: environment)
+        return answerJournaled(request, requestID: extra.requestID) { entry, environment, requestID, s in
             entry.channelID = extra.channelID
-            var response: HTTPResponse
             switch manageChannels(request, headers: headers, extra: extra, environment: environment, now: now,
                                   requestID: requestID, entry: &entry, state: &s) {
             case .success(let answer):
-                response = answer
                 entry.status = answer.status.code
+                return (answer, false)
             case .failure(let refusal):
-                response = Self.broadcastResponse(status: refusal.reason.status, requestID: requestID, reason: refusal.reason)
                 entry.status = refusal.reason.status
                 entry.reason = refusal.reason.reason
                 entry.detail = refusal.detail
-                if refusal.providerTokenRejected, let limit = s.configuration.goAwayAfterProviderTokenFailures {
-                    countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
-                                      response: &response, entry: &entry, state: &s)
-                }
+                return (Self.broadcastResponse(status: refusal.reason.status, requestID: requestID, reason: refusal.reason),
+                        refusal.providerTokenRejected)
             }
-            journalBroadcast(entry, state: &s, wakeups: &wakeups)
-            if onRequest != nil { journaled = entry }
-            return response
         }
-        wakeups.resume()
-        if let journaled { onRequest?(journaled) }
-        return response
     }
 
     private enum ChannelRoute { case channels, allChannels }
