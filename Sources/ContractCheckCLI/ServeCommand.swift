@@ -44,6 +44,8 @@ package enum ServeCommand: Subcommand {
             request to either fake (backend and apns), written as it happens (to a terminal, a
             file or a pipe). Colour only on a terminal, and never with NO_COLOR set (or as
             --color says).
+            With --apns-channels-port, a line "apns-channels http://127.0.0.1:PORT" follows
+            the apns line: FakeAPNs' broadcast channel management listener.
 
             SCRIPTS: wait with a timeout, never in an open loop:
               contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &

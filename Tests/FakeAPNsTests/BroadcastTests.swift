@@ -202,6 +202,8 @@ import Testing
             #expect(bed.fake.liveActivity(pushToken: token)?.contentState.stage == .onTheWay)
         }
         #expect(bed.fake.journal.last?.detail == "channel \(channel): 2 subscribers: activityUpdated 2")
+        let line = try #require(bed.fake.journal.last?.logLine)
+        #expect(line.hasPrefix("POST /4/broadcasts/apps/com.example.app 200") && line.contains(" channel=\(channel) "), "\(line)")
     }
 
     @Test func anActivityStartedWithInputPushChannelIsSubscribed() throws {
