@@ -318,6 +318,8 @@ struct KnownKeys: Sendable {
         // live-activity-payload
         "attributes", "attributes-type", "content-state", "dismissal-date", "eta", "event", "input-push-channel", "input-push-token",
         "itemsPicked", "itemsTotal", "orderId", "stage", "stale-date",
+        // apns-channel
+        "message-storage-policy", "push-type",
         // live-activity-registration, push-to-start-registration
         "pushToken", "pushToStartToken",
     ]

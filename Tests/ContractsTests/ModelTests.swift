@@ -14,6 +14,7 @@ import Testing
         case "device-registration": return Array(try encoder.encode(try decoder.decode(DeviceRegistration.self, from: data)))
         case "notification-opened": return Array(try encoder.encode(try decoder.decode(NotificationOpened.self, from: data)))
         case "payload": return Array(try encoder.encode(try decoder.decode(PushPayload.self, from: data)))
+        case "apns-channel": return Array(try encoder.encode(try decoder.decode(APNsChannelConfiguration.self, from: data)))
         case "apns-error": return Array(try encoder.encode(try decoder.decode(APNsErrorResponse.self, from: data)))
         case "device-token": return Array(try encoder.encode(try decoder.decode(DeviceToken.self, from: data)))
         case "notification-id": return Array(try encoder.encode(try decoder.decode(NotificationID.self, from: data)))
