@@ -26,6 +26,11 @@
 // 32 times, in hex, as fake-apns-bench-server starts them), so the timestamps each activity
 // sees rise and every update is applied.
 //
+// With `--broadcast CHANNEL` (Benchmarks/broadcast.sh) every push is that Live Activity update
+// sent as a broadcast instead: `POST /4/broadcasts/apps/com.example.app` with
+// `apns-channel-id: CHANNEL` (fake-apns-bench-server --broadcast prints the channel its 1,000
+// activities subscribe to), apns-push-type liveactivity, apns-priority 5, no apns-topic.
+//
 // With `--pause-after N` (Benchmarks/callgrind.sh apns: a warm-up on the same connections,
 // so the counted pushes pay no connection setup or provider token verification) it sends N
 // pushes instead of REQUESTS, waits for all N answers, prints `paused after N pushes in S s`,
@@ -50,8 +55,10 @@ struct Options {
     var timeoutSeconds = 120.0
     var pauseAfter: Int?
     var liveActivity = false
+    /// `--broadcast CHANNEL`: the channel id; implies `liveActivity`'s bodies.
+    var broadcastChannel: String?
 
-    static let usage = "Usage: apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS] [--payload FILE] [--timeout SECONDS] [--pause-after N] [--live-activity]"
+    static let usage = "Usage: apns-load --port PORT --token JWT [-n REQUESTS] [-c CONNECTIONS] [-m STREAMS] [--payload FILE] [--timeout SECONDS] [--pause-after N] [--live-activity] [--broadcast CHANNEL]"
 
     static func parse(_ arguments: [String]) -> Options? {
         var options = Options()
@@ -71,6 +78,7 @@ struct Options {
             case "--timeout": guard let v = value().flatMap(Double.init), v > 0 else { return nil }; options.timeoutSeconds = v
             case "--pause-after": guard let v = value().flatMap(Int.init), v > 0 else { return nil }; options.pauseAfter = v
             case "--live-activity": options.liveActivity = true
+            case "--broadcast": guard let v = value(), !v.isEmpty else { return nil }; options.broadcastChannel = v; options.liveActivity = true
             default: return nil
             }
             index += 1
@@ -237,6 +245,14 @@ func requestFields(connection index: Int) -> [(name: String, value: String)] {
     // Connection i pushes to activity i+1's token (fake-apns-bench-server starts 64).
     let byte = String(index % 64 + 1, radix: 16)
     let token = options.liveActivity ? String(repeating: (byte.count == 1 ? "0" : "") + byte, count: 32) : deviceToken
+    if let channel = options.broadcastChannel {
+        return [
+            (":method", "POST"), (":scheme", "http"), (":authority", "127.0.0.1:\(options.port)"),
+            (":path", "/4/broadcasts/apps/com.example.app"), ("authorization", "bearer \(options.token)"),
+            ("apns-channel-id", channel), ("apns-push-type", "liveactivity"), ("apns-priority", "5"),
+            ("content-length", String(PayloadTemplate.size)), ("user-agent", "apns-load"),
+        ]
+    }
     return [
         (":method", "POST"), (":scheme", "http"), (":authority", "127.0.0.1:\(options.port)"),
         (":path", "/3/device/\(token)"),

@@ -9,6 +9,9 @@
 // connection), its payload checked against the v1 contract, journaled and delivered.
 // It also starts 64 Live Activities (order 8F3K, on device cdcd…cd) whose push tokens are
 // the bytes 01 to 40, each 32 times, in hex: apns-load --live-activity pushes updates to them.
+// With `--broadcast` (Benchmarks/broadcast.sh) it also creates a channel (no storage) and
+// 1,000 activities on 16 devices (ef…ef, f0…f0, …), all subscribed to it, and prints
+//   channel <the channel id>
 // With `--tls` (Benchmarks/tls.sh) it serves TLS with a fresh test CA and also prints
 //   ca <path of the CA certificate>
 // With `--client-ca FILE` as well it asks every TLS client for a certificate (certificate-based
@@ -39,8 +42,21 @@ for index in 1...64 {
                            contentState: .init(stage: .picking, itemsPicked: 3, itemsTotal: 12),
                            pushToken: String(repeating: (byte.count == 1 ? "0" : "") + byte, count: 32), timestamp: 1_767_225_600)
 }
+var channelLine = ""
+if arguments.contains("--broadcast") {
+    let channel = apns.createChannel(bundleID: "com.example.app", storesMessages: false)
+    for index in 0..<1000 {
+        let device = String(repeating: String(0xef + index / 64, radix: 16), count: 32)
+        if let activity = apns.startLiveActivity(device: device, attributes: OrderTrackerAttributes(orderId: "B\(index)"),
+                                                 contentState: .init(stage: .picking, itemsPicked: 3, itemsTotal: 12),
+                                                 timestamp: 1_767_225_600) {
+            apns.subscribe(pushToken: activity.pushToken, toChannel: channel)
+        }
+    }
+    channelLine = "channel \(channel)\n"
+}
 let token = ProviderToken.mint(keyID: "BENCHKEY01", teamID: "BENCHTEAM1", signingKey: key)
 let caLine = configuration.tls.map { "ca \($0.caCertificatePath)\n" } ?? ""
-FileHandle.standardOutput.write(Data("listening \(apns.baseURL.absoluteString)\n\(caLine)token \(token)\n".utf8))
+FileHandle.standardOutput.write(Data("listening \(apns.baseURL.absoluteString)\n\(caLine)\(channelLine)token \(token)\n".utf8))
 // No async main: valgrind (callgrind) dies starting the concurrency runtime's threads.
 while true { sleep(3600) }

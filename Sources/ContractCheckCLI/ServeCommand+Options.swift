@@ -10,7 +10,7 @@ import Darwin
 
 extension ServeCommand.Options {
     /// The options that configure FakeAPNs, which `--no-apns` does not run.
-    static let apnsOptions = ["--apns-port", "--apns-topic", "--apns-key", "--apns-environment", "--apns-any-token",
+    static let apnsOptions = ["--apns-port", "--apns-channels-port", "--apns-topic", "--apns-key", "--apns-environment", "--apns-any-token",
                               "--forward-to-simulator", "--scenario"] + certificateOptions
 
     /// The options `parsed` gives, each value checked.
@@ -36,9 +36,13 @@ extension ServeCommand.Options {
         if let value = parsed.value(for: "--backend-port") { options.backendPort = try ServeCommand.port(value, option: "--backend-port") }
         if let value = parsed.value(for: "--admin-port") { options.adminPort = try ServeCommand.port(value, option: "--admin-port") }
         if let value = parsed.value(for: "--apns-port") { options.apnsPort = try ServeCommand.port(value, option: "--apns-port") }
+        if let value = parsed.value(for: "--apns-channels-port") {
+            options.apnsChannelsPort = try ServeCommand.port(value, option: "--apns-channels-port")
+        }
         // One port asked of two servers: the second would fail to bind with "Address already
         // in use", which reads as someone else's server. Said as the command line's mistake.
-        let ports = [("--backend-port", options.backendPort), ("--apns-port", options.apnsPort ?? 0), ("--admin-port", options.adminPort)]
+        let ports = [("--backend-port", options.backendPort), ("--apns-port", options.apnsPort ?? 0), ("--admin-port", options.adminPort),
+                     ("--apns-channels-port", options.apnsChannelsPort ?? 0)]
         for (index, first) in ports.enumerated() where first.1 != 0 {
             if let second = ports[(index + 1)...].first(where: { $0.1 == first.1 }) {
                 throw UsageError.conflictingOptions("\(first.0) \(first.1)", "\(second.0) \(second.1)",

@@ -32,7 +32,7 @@ package enum ServeCommand: Subcommand {
     package static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR] [--apns-client-certificates] [--apns-trust-client-ca FILE ...] [--apns-any-client-certificate]] [--color WHEN]",
+            usage: "serve [--backend-port N] [--apns-port N] [--apns-channels-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR] [--apns-client-certificates] [--apns-trust-client-ca FILE ...] [--apns-any-client-certificate]] [--color WHEN]",
             options: optionSpecs,
             discussion: """
             SESSIONS: without any --session, every bearer token is its own account.
@@ -46,6 +46,8 @@ package enum ServeCommand: Subcommand {
             request to either fake (backend and apns), written as it happens (to a terminal, a
             file or a pipe). Colour only on a terminal, and never with NO_COLOR set (or as
             --color says).
+            With --apns-channels-port, a line "apns-channels http://127.0.0.1:PORT" follows
+            the apns line: FakeAPNs' broadcast channel management listener.
 
             SCRIPTS: wait with a timeout, never in an open loop:
               contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
@@ -77,6 +79,8 @@ package enum ServeCommand: Subcommand {
         var sessions: [String: String] = [:]
         var readyFile: String?
         var apnsPort: UInt16?
+        /// `--apns-channels-port`: FakeAPNs' channel management listener runs (0: a free port).
+        var apnsChannelsPort: UInt16?
         var apnsTopics: [String] = []
         var apnsKeys: [APNsKeySpec] = []
         var apnsAnyToken = false
@@ -227,6 +231,7 @@ package enum ServeCommand: Subcommand {
         }
         var servers = [("backend", backend.baseURL.absoluteString)]
         if let apns { servers.append(("apns", apns.baseURL.absoluteString)) }
+        if let channels = apns?.channelManagementURL { servers.append(("apns-channels", channels.absoluteString)) }
         servers.append(("admin", admin.baseURL.absoluteString))
         for (name, url) in servers { output.writeLineNow("\(name) \(url)") }
         output.writeLineNow("Dashboard: \(admin.baseURL.absoluteString)/")
@@ -265,6 +270,8 @@ package enum ServeCommand: Subcommand {
         OptionSpec("--ready-file", valueName: "PATH", help: "Once every server listens, write their URLs to PATH as JSON (removed on exit)."),
         OptionSpec("--quiet", help: "Do not log requests (the journals still keep them)."),
         OptionSpec("--apns-port", valueName: "N", help: "Port for FakeAPNs (default 0: a free port)."),
+        OptionSpec("--apns-channels-port", valueName: "N",
+                   help: "Run FakeAPNs' broadcast channel management listener on port N (0: a free port), printed as \"apns-channels URL\"; Docs/readme/broadcast.md."),
         OptionSpec("--no-apns", help: "Run FakeBackend only (no FakeAPNs)."),
         OptionSpec("--apns-topic", valueName: "BUNDLE_ID", isRepeatable: true, help: "A bundle id FakeAPNs serves; repeat for more."),
         OptionSpec("--apns-key", valueName: "KEY_ID:TEAM_ID:FILE.p8", isRepeatable: true,
@@ -303,6 +310,8 @@ extension ServeCommand {
         configuration.providerTokens = options.apnsKeys.isEmpty ? .ignore : .verify
         configuration.tls = tls
         configuration.clientCertificates = clientCertificates
+        configuration.channelManagement = options.apnsChannelsPort != nil
+        configuration.channelManagementPort = options.apnsChannelsPort ?? 0
         let apns = try FakeAPNs.startListening(configuration: configuration)
         for (spec, key) in keys { apns.registerSigningKey(key, keyID: spec.keyID, teamID: spec.teamID) }
         return apns

@@ -316,8 +316,10 @@ struct KnownKeys: Sendable {
         "subtitle-loc-key", "target-content-id", "thread-id", "timestamp", "title", "title-loc-args", "title-loc-key",
         "volume",
         // live-activity-payload
-        "attributes", "attributes-type", "content-state", "dismissal-date", "eta", "event", "input-push-token",
+        "attributes", "attributes-type", "content-state", "dismissal-date", "eta", "event", "input-push-channel", "input-push-token",
         "itemsPicked", "itemsTotal", "orderId", "stage", "stale-date",
+        // apns-channel
+        "message-storage-policy", "push-type",
         // live-activity-registration, push-to-start-registration
         "pushToken", "pushToStartToken",
     ]

@@ -35,6 +35,7 @@ enum APNsAdmin {
         var protocolVersion: String
         var serverName: String?
         var certificate: APNsCertificateIdentity?
+        var channelID: String?
 
         init(_ entry: APNsJournalEntry) {
             sequence = entry.sequence
@@ -58,6 +59,7 @@ enum APNsAdmin {
             protocolVersion = entry.protocolVersion.rawValue
             serverName = entry.serverName
             certificate = entry.certificate
+            channelID = entry.channelID
         }
     }
 

@@ -39,6 +39,8 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
         switch name.lowercased() {
         case "api.push.apple.com": return .production
         case "api.sandbox.push.apple.com", "api.development.push.apple.com": return .sandbox
+        case "api-manage-broadcast.push.apple.com": return .production
+        case "api-manage-broadcast.sandbox.push.apple.com": return .sandbox
         default: return nil
         }
     }
@@ -65,6 +67,8 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
     private static let hosts: [([UInt8], APNsEnvironment)] = [
         (Array("api.push.apple.com".utf8), .production), (Array("api.sandbox.push.apple.com".utf8), .sandbox),
         (Array("api.development.push.apple.com".utf8), .sandbox),
+        (Array("api-manage-broadcast.push.apple.com".utf8), .production),
+        (Array("api-manage-broadcast.sandbox.push.apple.com".utf8), .sandbox),
     ]
 
     /// `production` or `development`, as Apple's docs and `--apns-environment` name them.

@@ -9,6 +9,9 @@ extension APNsErrorReason {
         /// produces it: the fake has no idle GOAWAY, no expiring tokens and no outages of its
         /// own.
         case scriptedFaultOnly
+        /// The broadcast API (`POST /4/broadcasts/apps/…`) or the channel management listener
+        /// answers with it (Docs/readme/broadcast.md); pushes to `/3/device/…` never get it.
+        case broadcast
     }
 
     /// Whether the fake APNs server's validation produces this reason, or only a scripted fault.
@@ -29,6 +32,9 @@ extension APNsErrorReason {
              .payloadTooLarge,
              .tooManyProviderTokenUpdates, .tooManyRequests:
             .validation
+        case .badChannelId, .badRequestParams, .badRequestPayload, .cannotCreateChannelConfig, .featureNotEnabled,
+             .missingChannelId, .missingPushType, .topicMismatch, .channelNotRegistered:
+            .broadcast
         case .idleTimeout,
              .forbidden,
              .expiredToken,

@@ -52,6 +52,9 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// The client certificate the request's connection authenticated with (subject UID,
     /// serial, environment); nil on a connection without one.
     public var certificate: APNsCertificateIdentity? = nil
+    /// The `apns-channel-id` of a broadcast or channel management request (or the channel a
+    /// create made); nil for a push to a device.
+    public var channelID: String? = nil
     /// `"HTTP/2"` or `"HTTP/1.1"`: what the sender spoke.
     public var httpVersion: String { protocolVersion.rawValue }
 
@@ -76,6 +79,7 @@ public struct APNsJournalEntry: Sendable, Hashable {
             line.append(contentsOf: Self.caseName(delivery).utf8)
         }
         if let fault { line.append(contentsOf: " fault=\(fault)".utf8) }
+        if let channelID { line.append(contentsOf: " channel=\(channelID)".utf8) }
         if let certificate {
             line.append(contentsOf: " certificate=\(certificate.subject ?? "-")/\(certificate.serial)/\(certificate.environment ?? "-")".utf8)
         }

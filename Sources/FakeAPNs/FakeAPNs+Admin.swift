@@ -43,6 +43,12 @@ extension FakeAPNs {
             AdminAPI.Route(method: "POST", path: "/apns/live-activities", summary: #"Start an activity as the app does: {"device","attributes":{"orderId"},"contentState":{"stage",…},"pushToken"?,"staleDate"?,"timestamp"?} → 201 with its push token"#) { [self] request in
                 adminStartLiveActivity(request)
             },
+            AdminAPI.Route(method: "GET", path: "/apns/channels", summary: "Every broadcast channel with its subscribers (push token, device, state)") { [self] _ in
+                AdminAPI.json(channelList)
+            },
+            AdminAPI.Route(method: "POST", path: "/apns/channels/subscriptions", summary: #"Subscribe an activity to a channel, as Activity.request(pushType: .channel(id)) does: {"channelId","pushToken"}"#) { [self] request in
+                adminSubscribe(request)
+            },
             AdminAPI.Route(method: "POST", path: "/apns/tokens", summary: #"Register a device token: {"token","topic","environment"?}"#) { [self] request in
                 AdminAPI.withBody(APNsAdmin.TokenRegistration.self, of: request) { body in
                     guard APNsRequestValidator.isDeviceToken(body.token) else {

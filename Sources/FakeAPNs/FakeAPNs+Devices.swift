@@ -67,6 +67,7 @@ extension FakeAPNs {
                 }
             }
             s.devices[key] = device
+            if online && !wasOnline { deliverStoredBroadcasts(to: key, now: now, state: &s) }
             collectDeliveryWakeups(for: key, device: device, state: &s, into: &wakeups)
         }
         wakeups.resume()

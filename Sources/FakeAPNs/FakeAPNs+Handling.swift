@@ -9,6 +9,7 @@ extension FakeAPNs {
     /// This is the fake's whole logic; the HTTP server only calls it. Never blocks: a
     /// delay fault is returned as the response's disposition.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if Self.isBroadcastPath(request.path) { return handleBroadcast(request) }
         let now = clock.nowMilliseconds()
         let headers = APNsRequestHeaders(request.headers)
         let framing = validator.checkFraming(request, headers: headers)
@@ -132,26 +133,16 @@ extension FakeAPNs {
         case .failure(let reason): return reject(reason)
         case .success(let t): token = t
         }
-        var tokenNote: String?
-        var certificateTopics: [String]?
-        if let presented = request.tlsClientCertificate {
-            // A certificate connection: the certificate authenticates, a token is not read
-            // (Apple: MissingProviderToken is for a connection without a certificate).
-            let certificate = APNsProviderCertificate(certificate: presented)
-            if let rejection = certificate.check(environment: environment,
-                                                 acceptsAnyIssuer: s.configuration.clientCertificates?.acceptsAnyIssuer ?? false) {
-                var verdict = reject(rejection.reason)
-                verdict.detail = rejection.detail
-                return verdict
-            }
-            certificateTopics = certificate.topics
-            if headers.authorization != nil { tokenNote = "authorization ignored: the connection authenticated with a client certificate" }
-        } else if s.configuration.providerTokens == .verify,
-           let rejection = checkProviderToken(request, authorization: headers.authorization, environment: environment, now: now, state: &s, note: &tokenNote) {
-            var verdict = reject(rejection.reason)
-            verdict.providerTokenRejected = true
-            verdict.detail = [tokenNote, rejection.detail].compactMap { $0 }.joined(separator: "; ")
+        let tokenNote: String?
+        let certificateTopics: [String]?
+        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now, state: &s) {
+        case .failure(let refusal):
+            var verdict = reject(refusal.reason)
+            verdict.providerTokenRejected = refusal.providerTokenRejected
+            verdict.detail = refusal.detail
             return verdict
+        case .success(let passed):
+            (tokenNote, certificateTopics) = (passed.note, passed.certificateTopics)
         }
         var verdict = evaluatePush(request, headers: headers, token: token, certificateTopics: certificateTopics,
                                    inspection: inspection, liveActivity: liveActivity, apnsID: apnsID,
@@ -160,6 +151,45 @@ extension FakeAPNs {
             verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
         }
         return verdict
+    }
+
+    /// How a request authenticated: the certificate's topics on a certificate connection,
+    /// and a note for the journal.
+    struct Authenticated {
+        var certificateTopics: [String]?
+        var note: String?
+    }
+
+    /// Why a request did not authenticate.
+    struct AuthenticationRefusal: Error {
+        var reason: APNsReason
+        var detail: String?
+        /// The provider token was refused (counted toward `goAwayAfterProviderTokenFailures`).
+        var providerTokenRejected: Bool
+    }
+
+    /// Step 5, for pushes, broadcasts and channel management alike: on a certificate
+    /// connection the certificate authenticates and a token is not read (Apple:
+    /// MissingProviderToken is for a connection without a certificate); otherwise the
+    /// provider token, unless the configuration ignores tokens.
+    func authenticate(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
+                      state s: inout FakeAPNsState) -> Result<Authenticated, AuthenticationRefusal> {
+        if let presented = request.tlsClientCertificate {
+            let certificate = APNsProviderCertificate(certificate: presented)
+            if let rejection = certificate.check(environment: environment,
+                                                 acceptsAnyIssuer: s.configuration.clientCertificates?.acceptsAnyIssuer ?? false) {
+                return .failure(AuthenticationRefusal(reason: rejection.reason, detail: rejection.detail, providerTokenRejected: false))
+            }
+            let note = authorization != nil ? "authorization ignored: the connection authenticated with a client certificate" : nil
+            return .success(Authenticated(certificateTopics: certificate.topics, note: note))
+        }
+        var note: String?
+        if s.configuration.providerTokens == .verify,
+           let rejection = checkProviderToken(request, authorization: authorization, environment: environment, now: now, state: &s, note: &note) {
+            return .failure(AuthenticationRefusal(reason: rejection.reason, detail: [note, rejection.detail].compactMap { $0 }.joined(separator: "; "),
+                                                  providerTokenRejected: true))
+        }
+        return .success(Authenticated(certificateTopics: nil, note: note))
     }
 
     /// Steps 6–11: the push itself, once its provider token passed.

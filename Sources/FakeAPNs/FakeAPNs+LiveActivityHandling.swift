@@ -16,8 +16,9 @@ extension FakeAPNs {
     /// Reads a Live Activity push's body: the JSON object check and the `live-activity-payload`
     /// contract (instead of the alert `payload` contract), then the device's reading of it.
     /// Pure, so it runs outside the lock; only pushes with `apns-push-type: liveactivity` come here.
-    func inspectLiveActivity(_ body: [UInt8]) -> LiveActivityInspection {
-        guard !body.isEmpty, body.count <= APNsPushType.liveactivity.maximumPayloadBytes else {
+    /// A broadcast's body may be larger (`limit`: 5 KB).
+    func inspectLiveActivity(_ body: [UInt8], limit: Int = APNsPushType.liveactivity.maximumPayloadBytes) -> LiveActivityInspection {
+        guard !body.isEmpty, body.count <= limit else {
             return LiveActivityInspection(inspection: nil, push: .failure(.init(reason: "the body is empty or too large")))
         }
         guard let node = PayloadInspectors.parseObject(body) else {
@@ -76,8 +77,14 @@ extension FakeAPNs {
         case .success(let activityPush):
             var token = ""
             if case .pushToStart = target { token = Self.makeActivityToken(using: &s.identifiers) }
-            (outcome, detail) = s.liveActivities.apply(activityPush, to: target, priority: push.priority, now: now,
-                                                       policy: s.configuration.liveActivities, newToken: token)
+            let (applied, applyDetail) = s.liveActivities.apply(activityPush, to: target, priority: push.priority, now: now,
+                                                        policy: s.configuration.liveActivities, newToken: token)
+            var why = applyDetail
+            if applied == .activityStarted, let channel = activityPush.inputPushChannel {
+                why += s.channels.subscribe(token, to: channel)
+                    ? "; subscribed to channel \(channel)" : "; input-push-channel \(channel) is no channel: not subscribed"
+            }
+            (outcome, detail) = (applied, why)
         }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
                        response: acceptedResponse(apnsID: apnsID, environment: environment, state: &s), detail: detail)

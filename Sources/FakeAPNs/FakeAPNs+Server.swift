@@ -38,6 +38,7 @@ extension FakeAPNs {
     /// The synchronous form of ``stop()``, for XCTest's `tearDown()`: blocks the calling
     /// thread until the port is free (use ``stop()`` from `async` code).
     public func stopListening() {
+        channelLifecycle.stopListening(failingPendingWaits: {})
         lifecycle.stopListening(failingPendingWaits: failAllWaiters)
     }
 
@@ -67,6 +68,16 @@ extension FakeAPNs {
         } catch {
             throw FakeAPNsError.serverUnavailable("FakeAPNs could not listen on \(configuration.host):\(configuration.port): \(error)")
         }
+        if configuration.channelManagement {
+            var manage = server
+            manage.port = configuration.channelManagementPort
+            do {
+                try channelLifecycle.listen(manage, owner: self) { fake, request in fake.handleChannelManagement(request) }
+            } catch {
+                lifecycle.stopListening(failingPendingWaits: {})
+                throw FakeAPNsError.serverUnavailable("FakeAPNs could not listen for channel management on \(configuration.host):\(configuration.channelManagementPort): \(error)")
+            }
+        }
     }
 
     /// The port FakeAPNs listens on (0 before ``start(configuration:payloadInspector:)``).
@@ -81,6 +92,7 @@ extension FakeAPNs {
     /// a wait started later. State (journal, deliveries) stays readable. Calling it twice is
     /// harmless.
     public func stop() async {
+        await channelLifecycle.stop(failingPendingWaits: {})
         await lifecycle.stop(failingPendingWaits: failAllWaiters)
     }
 

@@ -32,6 +32,8 @@ public final class FakeAPNs: Sendable {
     let lifecycle = FakeLifecycle()
     /// Noted on state changes that journal nothing; read by the admin API's `GET /events`.
     package let changes = ChangeFeed()
+    /// The channel management listener's server, when ``FakeAPNsConfiguration/channelManagement`` is on.
+    let channelLifecycle = FakeLifecycle()
 
     /// Creates the fake's logic, not yet listening.
     /// - Parameters:
@@ -190,7 +192,7 @@ public final class FakeAPNs: Sendable {
     /// Back to the state at start, as ``FakeBackend``'s `reset()`: forgets the journal,
     /// faults and duplicate injections, per-connection state and every device (registered
     /// and unregistered tokens, online/offline, deliveries, push-to-start tokens and Live
-    /// Activities, whose streams of states end), and accepts connections again.
+    /// Activities, whose streams of states end, broadcast channels), and accepts connections again.
     /// The configuration and the registered signing keys (what `--apns-key` gives) stay; the
     /// journal's sequence numbers keep counting, so a `?since=` cursor stays valid. A device
     /// someone streams or awaits deliveries of stays known, online and empty.
@@ -204,6 +206,7 @@ public final class FakeAPNs: Sendable {
             s.implicitDevices.removeAll()
             s.implicitDevicesStart = 0
             s.liveActivities.removeAll()
+            s.channels.removeAll()
             let awaited = Set(s.deliveryWaiters.values.map(\.deviceToken))
             for (key, device) in s.devices {
                 if device.streams.isEmpty && !awaited.contains(key) {

@@ -114,6 +114,18 @@ public struct FakeAPNsConfiguration: Sendable {
     /// like any request (Apple's own 4 KiB / 5 KiB limits apply below this size). The
     /// server's HTTP/2 stream window is no larger than this plus 1 KiB.
     public var maxBodyBytes: Int = 8 * 1024
+    /// Starts the channel management listener beside the push port (Apple runs it on
+    /// `api-manage-broadcast[.sandbox].push.apple.com`, ports 2196/2195): `POST|GET|DELETE
+    /// /1/apps/{bundle}/channels`, `GET /1/apps/{bundle}/all-channels`. Off by default, so a
+    /// test that does not broadcast opens no second port; `contract-check serve` turns it on.
+    /// Broadcasts themselves (`POST /4/broadcasts/apps/{bundle}`) go to the push port either way.
+    public var channelManagement: Bool = false
+    /// The channel management listener's port; 0 picks a free one (read
+    /// ``FakeAPNs/channelManagementPort``).
+    public var channelManagementPort: UInt16 = 0
+    /// Bundle ids whose broadcast capability is off: their channel requests and broadcasts get
+    /// `FeatureNotEnabled`, as for an app without the Broadcast capability.
+    public var bundlesWithoutBroadcast: Set<String> = []
 
     /// The defaults: sandbox, verified tokens, known devices only, no throttle.
     public init() {}

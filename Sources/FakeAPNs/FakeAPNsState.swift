@@ -83,6 +83,8 @@ struct FakeAPNsState {
     var devices: [String: Device] = [:]
     /// Push-to-start tokens and Live Activities, per device.
     var liveActivities = LiveActivityStore()
+    /// Broadcast channels and their subscribers (Docs/readme/broadcast.md).
+    var channels = BroadcastChannelStore()
     /// Tokens `acceptAnyDeviceToken` created a record for, oldest first (see ``rememberImplicitDevice(_:)``).
     var implicitDevices: [String] = []
     var implicitDevicesStart = 0

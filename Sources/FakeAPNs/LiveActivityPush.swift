@@ -30,6 +30,8 @@ struct LiveActivityPush: Sendable, Hashable {
     /// Unix seconds.
     var dismissalDate: Int64?
     var relevanceScore: Double?
+    /// `input-push-channel` of a start push: the broadcast channel the new activity subscribes to.
+    var inputPushChannel: String?
 
     /// The push as a device reads it, or why it cannot be read at all (no `aps`, no integer
     /// `timestamp`, no known `event`): such a push is dropped.
@@ -62,6 +64,7 @@ struct LiveActivityPush: Sendable, Hashable {
         case staleDate = "stale-date"
         case dismissalDate = "dismissal-date"
         case relevanceScore = "relevance-score"
+        case inputPushChannel = "input-push-channel"
     }
 }
 
@@ -85,6 +88,7 @@ extension LiveActivityPush: Decodable {
         staleDate = try? c.decodeIfPresent(Int64.self, forKey: .staleDate)
         dismissalDate = try? c.decodeIfPresent(Int64.self, forKey: .dismissalDate)
         relevanceScore = try? c.decodeIfPresent(Double.self, forKey: .relevanceScore)
+        inputPushChannel = try? c.decodeIfPresent(String.self, forKey: .inputPushChannel)
         contentState = Self.decoded(OrderTrackerAttributes.ContentState.self, c, .contentState)
         attributes = Self.decoded(OrderTrackerAttributes.self, c, .attributes)
     }

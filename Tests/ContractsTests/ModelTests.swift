@@ -14,6 +14,7 @@ import Testing
         case "device-registration": return Array(try encoder.encode(try decoder.decode(DeviceRegistration.self, from: data)))
         case "notification-opened": return Array(try encoder.encode(try decoder.decode(NotificationOpened.self, from: data)))
         case "payload": return Array(try encoder.encode(try decoder.decode(PushPayload.self, from: data)))
+        case "apns-channel": return Array(try encoder.encode(try decoder.decode(APNsChannelConfiguration.self, from: data)))
         case "apns-error": return Array(try encoder.encode(try decoder.decode(APNsErrorResponse.self, from: data)))
         case "device-token": return Array(try encoder.encode(try decoder.decode(DeviceToken.self, from: data)))
         case "notification-id": return Array(try encoder.encode(try decoder.decode(NotificationID.self, from: data)))
@@ -126,7 +127,7 @@ import Testing
     }
 
     @Test func everyAPNsReasonHasItsStatus() throws {
-        #expect(APNsErrorReason.allCases.count == 32)
+        #expect(APNsErrorReason.allCases.count == 41)
         #expect(APNsErrorReason.badDeviceToken.status == 400)
         #expect(APNsErrorReason.badEnvironmentKeyInToken.status == 403)
         // What APNs returns, and the spelling in Apple's table, decode to the same reason.
@@ -145,7 +146,9 @@ import Testing
         #expect(APNsErrorReason.internalServerError.status == 500)
         #expect(APNsErrorReason.shutdown.status == 503)
         let counts = Dictionary(grouping: APNsErrorReason.allCases, by: \.status).mapValues(\.count)
-        #expect(counts == [400: 14, 403: 8, 404: 1, 405: 1, 410: 2, 413: 1, 429: 2, 500: 1, 503: 2])
+        // Issue 29 added Apple's broadcast and channel reasons: eight 400s and 404 ChannelNotRegistered.
+        #expect(counts == [400: 22, 403: 8, 404: 2, 405: 1, 410: 2, 413: 1, 429: 2, 500: 1, 503: 2])
+        #expect(APNsErrorReason.channelNotRegistered.status == 404)
         #expect(APNsErrorReason(rawValue: "TooManyProviderTokenUpdates") == .tooManyProviderTokenUpdates)
     }
 }

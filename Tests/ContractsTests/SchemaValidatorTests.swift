@@ -169,7 +169,7 @@ import Testing
     @Test func theV1SetHasTheNamedContracts() {
         let v1 = ContractSet.v1
         #expect(v1.contracts.map(\.name) == ["device-registration", "device-token", "notification-opened", "notification-id",
-                                             "payload", "apns-file", "apns-error", "live-activity-payload",
+                                             "payload", "apns-file", "apns-error", "apns-channel", "live-activity-payload",
                                              "live-activity-registration", "push-to-start-registration", "order-id"])
         #expect(v1.contract(named: "payload")?.direction == .backendToApp)
         #expect(v1.contract(named: "device-registration")?.direction == .appToBackend)

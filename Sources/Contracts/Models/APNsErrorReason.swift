@@ -26,6 +26,15 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     case missingTopic = "MissingTopic"
     case payloadEmpty = "PayloadEmpty"
     case topicDisallowed = "TopicDisallowed"
+    // MARK: 400, broadcast push and channel management (Apple, iOS 18)
+    case badChannelId = "BadChannelId"
+    case badRequestParams = "BadRequestParams"
+    case badRequestPayload = "BadRequestPayload"
+    case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    case featureNotEnabled = "FeatureNotEnabled"
+    case missingChannelId = "MissingChannelId"
+    case missingPushType = "MissingPushType"
+    case topicMismatch = "TopicMismatch"
     // MARK: 403
     case badCertificate = "BadCertificate"
     case badCertificateEnvironment = "BadCertificateEnvironment"
@@ -40,6 +49,8 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     // MARK: 404, 405
     case badPath = "BadPath"
     case methodNotAllowed = "MethodNotAllowed"
+    /// Broadcast: the channel does not exist (in this environment, for this bundle id).
+    case channelNotRegistered = "ChannelNotRegistered"
     // MARK: 410
     case expiredToken = "ExpiredToken"
     case unregistered = "Unregistered"
@@ -110,6 +121,14 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .missingTopic: (400, "`apns-topic` is missing (it is required with token authentication).")
         case .payloadEmpty: (400, "The request has no payload.")
         case .topicDisallowed: (400, "Pushes to this topic are not allowed.")
+        case .badChannelId: (400, "`apns-channel-id` is not a channel id APNs issues (base64).")
+        case .badRequestParams: (400, "A channel request's parameters are wrong (e.g. `message-storage-policy`, or an expiration on a channel that stores nothing).")
+        case .badRequestPayload: (400, "A channel or broadcast body is not what the API takes (not a JSON object, or a broadcast `start`).")
+        case .cannotCreateChannelConfig: (400, "The app already has 10,000 channels in this environment.")
+        case .featureNotEnabled: (400, "Broadcast push is not enabled for this bundle id.")
+        case .missingChannelId: (400, "`apns-channel-id` is missing.")
+        case .missingPushType: (400, "`apns-push-type` (broadcast) or `push-type` (channel body) is missing.")
+        case .topicMismatch: (400, "`apns-topic` or the certificate's topic is not the bundle id in the path.")
         case .badCertificate: (403, "The client certificate is invalid (certificate authentication only).")
         case .badCertificateEnvironment: (403, "The client certificate is for the other environment.")
         case .expiredProviderToken: (403, "The provider token is older than an hour; mint a new one.")
@@ -120,6 +139,7 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
         case .badEnvironmentKeyInToken: (403, "The token's key is for the other environment.")
         case .badPath: (404, "The path is not `/3/device/<token>`.")
         case .methodNotAllowed: (405, "The method is not POST.")
+        case .channelNotRegistered: (404, "The channel does not exist in this environment for this bundle id.")
         case .expiredToken: (410, "The device token has expired.")
         case .unregistered: (410, "The device token is no longer active for the topic (the body carries a timestamp).")
         case .payloadTooLarge: (413, "The payload exceeds 4096 bytes (5120 for VoIP).")

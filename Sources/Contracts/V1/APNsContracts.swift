@@ -53,6 +53,24 @@ enum APNsContracts {
         rules: [timestampRequired, timestampUnexpected],
         folderName: "apns-errors")
 
+    /// A broadcast channel's configuration: the body of `POST /1/apps/{bundle}/channels` on
+    /// APNs' channel management host, and of the `GET` answer (Docs/readme/broadcast.md).
+    static let apnsChannel = Contract(
+        name: "apns-channel", direction: .providerToAPNs,
+        summary: "A broadcast channel's configuration: {\"message-storage-policy\": 0 or 1, \"push-type\": \"LiveActivity\"}.",
+        schema: .object([
+            .required("message-storage-policy", Schema.constants([.integer(0), .integer(1)])
+                .rule("apns-channel.message-storage-policy", "message-storage-policy is 0 (no storage) or 1 (the newest message is stored).")
+                .summary("0: an offline device misses a broadcast; 1: APNs keeps the newest for it.")
+                .advice("send 0 (no storage) or 1 (most recent message stored)")),
+            .required("push-type", Schema.constants([.string("LiveActivity")])
+                .rule("apns-channel.push-type", "push-type is LiveActivity, the only push type a channel carries.")
+                .summary("The channel's push type.")
+                .advice("send \"LiveActivity\"")),
+        ]).summary("A broadcast channel configuration."),
+        rules: [],
+        folderName: "apns-channels")
+
     static let timestampRequired = ContractRule(
         id: "apns-error.timestamp-required", summary: "410 reasons (ExpiredToken, Unregistered) carry a timestamp.",
         form: RuleForm(when: .equals(["reason"], goneReasons), then: .present(["timestamp"]))

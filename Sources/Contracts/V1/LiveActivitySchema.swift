@@ -82,6 +82,8 @@ enum LiveActivitySchema {
         .optional("relevance-score", Schema.number().summary("Orders this activity among the app's others; higher first.")),
         .optional("input-push-token", Schema.constants([.integer(1)])
             .summary("1 asks APNs to send the started activity's own push token to the app.")),
+        .optional("input-push-channel", Schema.string()
+            .summary("The broadcast channel id (base64) the started activity subscribes to.")),
     ])
 
     /// The Live Activity push as the server sends it. Keys beside `aps` are allowed (the

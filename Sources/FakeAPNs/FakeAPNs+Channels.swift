@@ -1,0 +1,114 @@
+import LoopbackHTTP
+import FakeSupport
+
+extension APNsAdmin {
+    /// `GET /apns/channels`: every channel of both environments with its subscribers.
+    struct ChannelList: Encodable {
+        var channels: [ChannelItem]
+    }
+
+    struct ChannelItem: Encodable {
+        var channelId: String
+        var bundleId: String
+        var environment: String
+        var messageStoragePolicy: Int
+        var createdAt: String
+        var subscribers: [Subscriber]
+    }
+
+    struct Subscriber: Encodable {
+        var pushToken: String
+        var deviceToken: String?
+        var state: String?
+    }
+
+    /// `POST /apns/channels/subscriptions`: `{"channelId": BASE64, "pushToken": HEX}`.
+    struct ChannelSubscription: Codable, FlatAdminRequestBody {
+        enum CodingKeys: String, CodingKey, CaseIterable { case channelId, pushToken }
+        var channelId: String
+        var pushToken: String
+    }
+}
+
+extension FakeAPNs {
+    /// Every broadcast channel of both environments, oldest first per environment and bundle id
+    /// (production first), with its subscribers.
+    public var channels: [BroadcastChannel] {
+        state.withLock { s in
+            [APNsEnvironment.production, .sandbox].flatMap { environment in
+                s.channels.channelIDs(bundleID: nil, environment: environment).compactMap { s.channels.channels[$0]?.channel }
+            }
+        }
+    }
+
+    /// Creates a channel as `POST /1/apps/{bundle}/channels` does, without the listener (for a
+    /// test or a benchmark that sets the scene); returns its id. Past the 10,000 channels of
+    /// the environment it still creates one: the limit is the API's.
+    /// - Parameters:
+    ///   - storesMessages: `message-storage-policy` 1.
+    ///   - environment: default: the fake's.
+    public func createChannel(bundleID: String, storesMessages: Bool, environment: APNsEnvironment? = nil) -> String {
+        let now = clock.nowMilliseconds()
+        return state.withLock { s in
+            Self.insertChannel(bundleID: bundleID, storesMessages: storesMessages,
+                               environment: environment ?? s.configuration.environment, now: now, state: &s)
+        }
+    }
+
+    /// A new channel with a fresh id, inserted; returns the id.
+    static func insertChannel(bundleID: String, storesMessages: Bool, environment: APNsEnvironment, now: Int64,
+                              state s: inout FakeAPNsState) -> String {
+        var id = makeChannelID(using: &s.identifiers)
+        while s.channels.channels[id] != nil { id = makeChannelID(using: &s.identifiers) }
+        s.channels.insert(BroadcastChannel(id: id, bundleID: bundleID, environment: environment, storesMessages: storesMessages,
+                                           createdAt: now, subscribers: []))
+        return id
+    }
+
+    /// Subscribes the activity with push token `pushToken` to channel `channelID`, as an
+    /// app's `Activity.request(…, pushType: .channel(id))` does (an activity started by a push
+    /// subscribes with `input-push-channel`). An earlier subscription of the activity ends.
+    /// - Returns: false when there is no such activity or channel.
+    @discardableResult
+    public func subscribe(pushToken: String, toChannel channelID: String) -> Bool {
+        let token = pushToken.lowercased()
+        return state.withLock { s in
+            guard s.liveActivities.activities[token] != nil else { return false }
+            return s.channels.subscribe(token, to: channelID)
+        }
+    }
+
+    /// `GET /apns/channels` as JSON: each channel with its subscribers' devices and states.
+    var channelList: APNsAdmin.ChannelList {
+        state.withLock { s in
+            let items = [APNsEnvironment.production, .sandbox].flatMap { environment in
+                s.channels.channelIDs(bundleID: nil, environment: environment).compactMap { id -> APNsAdmin.ChannelItem? in
+                    guard let channel = s.channels.channels[id]?.channel else { return nil }
+                    let subscribers = channel.subscribers.map { token in
+                        let activity = s.liveActivities.activities[token]?.current
+                        return APNsAdmin.Subscriber(pushToken: token, deviceToken: activity?.deviceToken, state: activity?.state.rawValue)
+                    }
+                    return APNsAdmin.ChannelItem(
+                        channelId: id, bundleId: channel.bundleID, environment: channel.environment.displayName,
+                        messageStoragePolicy: channel.storesMessages ? 1 : 0,
+                        createdAt: AdminJSON.timestamp(milliseconds: channel.createdAt), subscribers: subscribers)
+                }
+            }
+            return APNsAdmin.ChannelList(channels: items)
+        }
+    }
+
+    /// `POST /apns/channels/subscriptions`: 204, or 404 naming what does not exist.
+    func adminSubscribe(_ request: HTTPRequest) -> HTTPResponse {
+        AdminAPI.withBody(APNsAdmin.ChannelSubscription.self, of: request) { body in
+            guard APNsRequestValidator.isDeviceToken(body.pushToken) else { return AdminAPI.notADeviceToken("/pushToken") }
+            guard liveActivity(pushToken: body.pushToken) != nil else {
+                return AdminAPI.problem(status: 404, detail: "/pushToken: no activity has this push token")
+            }
+            guard subscribe(pushToken: body.pushToken, toChannel: body.channelId) else {
+                return AdminAPI.problem(status: 404, detail: "/channelId: no such channel; create it on the channel management listener")
+            }
+            return HTTPResponse(status: .noContent)
+        }
+    }
+}
