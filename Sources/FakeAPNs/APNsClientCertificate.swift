@@ -24,6 +24,7 @@ public struct APNsClientCertificate: Sendable {
     /// Development IOS Push Services") and production-and-development ("Apple Push Services")
     /// certificates; `both` sets both markers.
     public enum Environment: String, Sendable, Hashable, CaseIterable {
+        /// `development` (sandbox only), `production` (production only) or `both`.
         case development, production, both
     }
 
