@@ -18,7 +18,10 @@ public struct RuleReport: Sendable {
     }
 
     /// Records a violation at `pointer`, positioned at `position` (a value's or a key's start).
-    /// - Parameter message: what was expected, what was found, and what to do.
+    /// - Parameters:
+    ///   - pointer: the JSON Pointer of the offending value.
+    ///   - position: where it starts in the source, if known.
+    ///   - message: what was expected, what was found, and what to do.
     public mutating func add(_ pointer: String, at position: SourcePosition?, _ message: String) {
         violations.append(Violation(pointer: pointer, ruleID: ruleID, severity: severity, position: position, message: message))
     }
