@@ -36,7 +36,26 @@ trap 'rm -rf "$WORK"' EXIT
 
 for product in "${PRODUCTS[@]}"; do
     swift-api-digester -dump-sdk -module "$product" "${MODULE_FLAGS[@]}" \
-        -avoid-location -avoid-tool-args -abort-on-module-fail -o "$WORK/$product.json"
+        -avoid-location -avoid-tool-args -abort-on-module-fail -o "$WORK/$product.dump.json"
+    # The dump includes `package` declarations (marked isInternal): the package's own
+    # plumbing, which no consumer can call. Keep only the public API, and no empty extension
+    # of a package type.
+    python3 - "$WORK/$product.dump.json" "$WORK/$product.json" <<'PY'
+import json, sys
+def public(node):
+    if node.get("isInternal"):
+        return None
+    children = node.get("children")
+    if children is not None:
+        kept = [child for child in map(public, children) if child is not None]
+        if not kept and node.get("kind") == "TypeDecl" and node.get("isExternal"):
+            return None
+        node["children"] = kept
+    return node
+dump = json.load(open(sys.argv[1]))
+dump["ABIRoot"] = public(dump["ABIRoot"])
+json.dump(dump, open(sys.argv[2], "w"), indent=1, sort_keys=True)
+PY
 done
 
 if [ -n "$update" ]; then
@@ -75,7 +94,7 @@ for product in products:
     breaks = [line.strip() for line in open(f"{work}/{product}.diag", encoding="utf-8")
               if line.strip() and not line.startswith("/*")]
     for item in breaks:
-        declaration = re.match(r"\S+ (\S+?)(?: has| is|:|$)", item)
+        declaration = re.match(r"\S+ (\S+)", item)  # "Func Type.name(label:) has been …"
         name = declaration.group(1) if declaration else item
         if name in allowed:
             print(f"{product}: allowed by CHANGELOG.md: {item}")
