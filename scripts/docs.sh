@@ -11,6 +11,9 @@
 #   4. docc convert Sources/X/X.docc --warnings-as-errors: a broken symbol link, a missing
 #      parameter's documentation or a bad directive fails.
 #
+# To browse one: docc preview Sources/FakeBackend/FakeBackend.docc \
+#   --additional-symbol-graph-dir .build/docs/symbol-graphs/FakeBackend   (after a run)
+#
 # The ```swift listings of the catalogs' articles are compiled and run by the tests:
 # Tests/ScenarioTests/DocCRecipes (DocCListingTests checks every listing is there), so
 # `swift test` fails on a listing that does not compile or does not do what it says.
@@ -32,7 +35,8 @@ mkdir -p "$OUTPUT"
 
 status=0
 for product in "${PRODUCTS[@]}"; do
-    graphs="$WORK/$product"
+    graphs="$OUTPUT/symbol-graphs/$product"
+    rm -rf "$graphs"
     mkdir -p "$graphs"
     swift-symbolgraph-extract -module-name "$product" "${MODULE_FLAGS[@]}" \
         -minimum-access-level public -output-dir "$graphs"

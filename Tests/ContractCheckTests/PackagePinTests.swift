@@ -18,6 +18,23 @@ import Testing
         return nil
     }
 
+    /// The text of a file as code: a Markdown page's ```swift blocks, a manifest whole.
+    static func code(_ file: String) throws -> String {
+        let text = try DocsTests.text(file)
+        guard file.hasSuffix(".md") else { return text }
+        var blocks: [String] = []
+        var inSwift = false
+        for line in text.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") {
+                inSwift = !inSwift && trimmed == "```swift"
+            } else if inSwift {
+                blocks.append(line)
+            }
+        }
+        return blocks.joined(separator: "\n")
+    }
+
     /// The `.package(…)` and `.product(name:package:)` calls of a manifest or snippet.
     static func dependencyCalls(_ text: String) -> (packages: [String], products: [(name: String, package: String)]) {
         let packages = matches(#"\.package\([^\n]*\)"#, in: text)
@@ -62,7 +79,7 @@ import Testing
     @Test(arguments: ["README.md", "Sources/FakeBackend/FakeBackend.docc/AddTheFakesToAnXcodeTestTarget.md", "Examples/GroceryApp/Package.swift"])
     func dependencyLinesNameThePackagesProducts(_ file: String) throws {
         let released = try #require(Self.topReleasedVersion(try DocsTests.text("CHANGELOG.md")))
-        let (packages, products) = Self.dependencyCalls(try DocsTests.text(file))
+        let (packages, products) = Self.dependencyCalls(try Self.code(file))
         let libraries = try Self.libraries
         #expect(!packages.isEmpty, "\(file) shows no .package( line")
         for call in packages {
@@ -76,9 +93,9 @@ import Testing
     }
 
     @Test func theReadmeNamesEveryLibraryAndTheArticlePinsAsTheReadmeDoes() throws {
-        let readme = Self.dependencyCalls(try DocsTests.text("README.md"))
+        let readme = Self.dependencyCalls(try Self.code("README.md"))
         #expect(Set(readme.products.map(\.name)) == Set(try Self.libraries))
-        let article = Self.dependencyCalls(try DocsTests.text("Sources/FakeBackend/FakeBackend.docc/AddTheFakesToAnXcodeTestTarget.md"))
+        let article = Self.dependencyCalls(try Self.code("Sources/FakeBackend/FakeBackend.docc/AddTheFakesToAnXcodeTestTarget.md"))
         #expect(article.packages == readme.packages, "the article pins as the README does")
     }
 
