@@ -8,6 +8,7 @@
 #      counts are printed, and the script fails naming each symbol without one (symbols
 #      without a source location are the standard library's default implementations,
 #      such as a RawRepresentable enum's hashValue, and are not counted);
+#      and every top-level symbol is listed under a topic of the catalog's landing page;
 #   4. docc convert Sources/X/X.docc --warnings-as-errors: a broken symbol link, a missing
 #      parameter's documentation or a bad directive fails.
 #
@@ -43,7 +44,7 @@ for product in "${PRODUCTS[@]}"; do
 
     # Every public symbol this product declares has a doc comment.
     if ! python3 - "$product" "$graphs" <<'PY'
-import glob, json, sys
+import glob, json, re, sys
 product, directory = sys.argv[1], sys.argv[2]
 total, documented, missing = 0, 0, []
 for path in sorted(glob.glob(f"{directory}/*.symbols.json")):
@@ -58,9 +59,22 @@ for path in sorted(glob.glob(f"{directory}/*.symbols.json")):
             line = symbol["location"]["position"]["line"] + 1
             missing.append(f"  Sources/{where}:{line}: {'.'.join(symbol['pathComponents'])}")
 print(f"{product}: {total} public symbols, {documented} documented")
+# Every top-level symbol is grouped under a topic of the landing page (members are grouped
+# under their type by docc itself).
+landing = open(f"Sources/{product}/{product}.docc/{product}.md", encoding="utf-8").read()
+top = set()
+for path in sorted(glob.glob(f"{directory}/{product}.symbols.json")):
+    for symbol in json.load(open(path))["symbols"]:
+        if "location" in symbol and len(symbol["pathComponents"]) == 1:
+            top.add(symbol["pathComponents"][0].split("(")[0])
+curated = set(re.findall(r"``(?:" + product + r"/)?([^`/(]+)", landing))
+uncurated = sorted(top - curated)
+if uncurated:
+    print(f"{product}: top-level symbols in no topic of Sources/{product}/{product}.docc/{product}.md: {', '.join(uncurated)}")
 if missing:
     print(f"{product}: {len(missing)} public symbols without a doc comment (///):")
     print("\n".join(missing))
+if missing or uncurated:
     sys.exit(1)
 PY
     then
