@@ -6,7 +6,9 @@
 public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How a violation counts: errors fail a check, warnings are reported only.
     public enum Severity: String, Sendable, Hashable, Codable {
+        /// Fails the check (exit status 1, a 400 from the fakes).
         case error
+        /// Reported, but the check passes.
         case warning
     }
 

@@ -10,7 +10,7 @@ import PushCrypto
 /// `Apple Push Services: <bundle id>`, the topics extension (1.2.840.113635.100.6.3.6) naming
 /// the bundle id, `<bundle id>.voip` and `<bundle id>.complication`, and the development
 /// (…6.3.1) and/or production (…6.3.2) markers. The key is P-256 (Apple's are RSA 2048).
-/// Signed by the CA of a ``LoopbackTLS`` (or the one kept in a `--tls-ca-dir` directory), so a
+/// Signed by the CA of a `LoopbackTLS` (or the one kept in a `--tls-ca-dir` directory), so a
 /// FakeAPNs serving that TLS trusts it. **Test-only**: the key is written in the clear.
 ///
 /// ```swift
@@ -24,6 +24,7 @@ public struct APNsClientCertificate: Sendable {
     /// Development IOS Push Services") and production-and-development ("Apple Push Services")
     /// certificates; `both` sets both markers.
     public enum Environment: String, Sendable, Hashable, CaseIterable {
+        /// `development` (sandbox only), `production` (production only) or `both`.
         case development, production, both
     }
 
@@ -58,6 +59,8 @@ public struct APNsClientCertificate: Sendable {
     /// - Parameters:
     ///   - topic: a bundle id (letters, digits, `.`, `-`; 1–155 characters, so
     ///     `.complication` still fits Apple's limits and the name is a safe file name).
+    ///   - environment: the environments the certificate is for.
+    ///   - tls: the fake's TLS, whose certificate authority signs the certificate.
     ///   - validDays: notAfter = `now` + this many days (1…``maximumValidDays``).
     ///   - now: the issue time; notBefore is one day earlier. An old `now` gives an expired
     ///     certificate, a future one a not-yet-valid one (for tests of `BadCertificate`).

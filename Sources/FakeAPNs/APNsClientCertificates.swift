@@ -12,7 +12,7 @@ import PushCrypto
 /// key (CertificateVerify) and is answered as APNs answers a certificate connection: no
 /// `authorization` header needed, topics from the certificate, 403 `BadCertificate` or
 /// `BadCertificateEnvironment` when the certificate does not fit. The fake's own CA
-/// (``LoopbackTLS/caCertificatePEM``) is always trusted.
+/// (`LoopbackTLS.caCertificatePEM`) is always trusted.
 ///
 /// ```swift
 /// var configuration = FakeAPNsConfiguration()

@@ -4,7 +4,9 @@ import LoopbackHTTP
 /// (`api.sandbox.push.apple.com`, also `api.development.push.apple.com`). Device tokens and
 /// signing keys may be bound to one.
 public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
+    /// `api.push.apple.com`.
     case production
+    /// `api.sandbox.push.apple.com` (development builds).
     case sandbox
 
     /// The environment APNs serves at `host` (a `Host` or `:authority` value; the port, a

@@ -20,7 +20,9 @@ public enum APNsFault: Sendable, Hashable {
 public struct APNsFaultPlan: Sendable, Hashable {
     /// When a plan applies: to the next N requests, or each with a seeded probability.
     public enum Trigger: Sendable, Hashable {
+        /// The next N matching requests.
         case next(Int)
+        /// Each matching request with this probability (0...1), drawn from a generator seeded with `seed`.
         case probability(Double, seed: UInt64)
     }
 

@@ -5,7 +5,7 @@ import FakeSupport
 
 /// One request FakeAPNs received, with its verdict.
 public struct APNsJournalEntry: Sendable, Hashable {
-    /// 1 for the first request since start, counting dropped entries too; ``FakeAPNs/reset()``
+    /// 1 for the first request since start, counting dropped entries too; `FakeAPNs.reset()`
     /// does not restart it, so a `?since=` cursor stays valid.
     public var sequence: Int
     /// When it arrived (ms since 1970, on the fake's clock).

@@ -9,7 +9,7 @@ public struct APNsPushRequest: Sendable, Hashable {
     public var topic: String
     /// `apns-push-type` (`alert` when omitted).
     public var pushType: APNsPushType
-    /// 10, 5 or 1; 10 when omitted (5 for background pushes, see ``APNsRequestValidator``).
+    /// 10, 5 or 1; 10 when omitted (5 for background pushes, see `APNsRequestValidator`).
     public var priority: Int
     /// `apns-expiration` in seconds since 1970; nil when omitted; 0 means "now or never".
     public var expiration: Int64?

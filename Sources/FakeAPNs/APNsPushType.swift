@@ -1,15 +1,26 @@
 /// The `apns-push-type` values APNs accepts, with the topic suffix each one requires.
 public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A visible notification (topic: the bundle id).
     case alert
+    /// A silent, content-available push (topic: the bundle id).
     case background
+    /// A VoIP call (topic suffix `.voip`).
     case voip
+    /// A watchOS complication update (topic suffix `.complication`).
     case complication
+    /// A File Provider change (topic suffix `.pushkit.fileprovider`).
     case fileprovider
+    /// A location query (topic suffix `.location-query`).
     case location
+    /// A Live Activity start, update or end (topic suffix `.push-type.liveactivity`).
     case liveactivity
+    /// A Push to Talk update (topic suffix `.voip-ptt`).
     case pushtotalk
+    /// A widget reload (topic suffix `.push-type.widgets`).
     case widgets
+    /// A control reload (topic suffix `.push-type.controls`).
     case controls
+    /// A device management push (topic: the MDM certificate's topic).
     case mdm
 
     /// The suffix `apns-topic` must carry after the bundle id (nil: the bare bundle id).

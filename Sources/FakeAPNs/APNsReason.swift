@@ -4,8 +4,8 @@ import Contracts
 /// (and, for a scripted fault, its `timestamp`). Any status and string fit, so a fault can
 /// script answers Apple does not document.
 ///
-/// Apple's reasons and their statuses come from the one table, ``APNsErrorReason`` in
-/// Contracts (``APNsErrorReason/fakeSource`` says which ones the fake's validation produces
+/// Apple's reasons and their statuses come from the one table, `APNsErrorReason` in
+/// Contracts (`APNsErrorReason.fakeSource` says which ones the fake's validation produces
 /// and which only a scripted fault); the static members here name them for
 /// ``APNsFault/reason(_:)``. Two fake-only reasons (``invalidPayloadJSON`` and
 /// ``payloadContractViolation``) cover cases Apple documents no reason for, and say so in
@@ -49,33 +49,33 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public var countsAsConnectionError: Bool { status >= 400 && status != 410 }
 
     // MARK: 400
-    /// Apple's ``APNsErrorReason/badCollapseId``.
+    /// Apple's `APNsErrorReason.badCollapseId`.
     public static let badCollapseId = APNsReason(.badCollapseId)
-    /// Apple's ``APNsErrorReason/badDeviceToken``.
+    /// Apple's `APNsErrorReason.badDeviceToken`.
     public static let badDeviceToken = APNsReason(.badDeviceToken)
-    /// Apple's ``APNsErrorReason/badExpirationDate``.
+    /// Apple's `APNsErrorReason.badExpirationDate`.
     public static let badExpirationDate = APNsReason(.badExpirationDate)
-    /// Apple's ``APNsErrorReason/badMessageId``.
+    /// Apple's `APNsErrorReason.badMessageId`.
     public static let badMessageId = APNsReason(.badMessageId)
-    /// Apple's ``APNsErrorReason/badPriority``.
+    /// Apple's `APNsErrorReason.badPriority`.
     public static let badPriority = APNsReason(.badPriority)
-    /// Apple's ``APNsErrorReason/badTopic``.
+    /// Apple's `APNsErrorReason.badTopic`.
     public static let badTopic = APNsReason(.badTopic)
-    /// Apple's ``APNsErrorReason/deviceTokenNotForTopic``.
+    /// Apple's `APNsErrorReason.deviceTokenNotForTopic`.
     public static let deviceTokenNotForTopic = APNsReason(.deviceTokenNotForTopic)
-    /// Apple's ``APNsErrorReason/duplicateHeaders``.
+    /// Apple's `APNsErrorReason.duplicateHeaders`.
     public static let duplicateHeaders = APNsReason(.duplicateHeaders)
-    /// Apple's ``APNsErrorReason/idleTimeout``.
+    /// Apple's `APNsErrorReason.idleTimeout`.
     public static let idleTimeout = APNsReason(.idleTimeout)
-    /// Apple's ``APNsErrorReason/invalidPushType``.
+    /// Apple's `APNsErrorReason.invalidPushType`.
     public static let invalidPushType = APNsReason(.invalidPushType)
-    /// Apple's ``APNsErrorReason/missingDeviceToken``.
+    /// Apple's `APNsErrorReason.missingDeviceToken`.
     public static let missingDeviceToken = APNsReason(.missingDeviceToken)
-    /// Apple's ``APNsErrorReason/missingTopic``.
+    /// Apple's `APNsErrorReason.missingTopic`.
     public static let missingTopic = APNsReason(.missingTopic)
-    /// Apple's ``APNsErrorReason/payloadEmpty``.
+    /// Apple's `APNsErrorReason.payloadEmpty`.
     public static let payloadEmpty = APNsReason(.payloadEmpty)
-    /// Apple's ``APNsErrorReason/topicDisallowed``.
+    /// Apple's `APNsErrorReason.topicDisallowed`.
     public static let topicDisallowed = APNsReason(.topicDisallowed)
     /// Fake-only: the payload is not a JSON object. Apple documents no reason for this case.
     public static let invalidPayloadJSON = APNsReason(status: 400, reason: "FakeAPNsInvalidPayloadJSON")
@@ -84,21 +84,21 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public static let payloadContractViolation = APNsReason(status: 400, reason: "FakeAPNsPayloadContractViolation")
 
     // MARK: 403
-    /// Apple's ``APNsErrorReason/badCertificate``.
+    /// Apple's `APNsErrorReason.badCertificate`.
     public static let badCertificate = APNsReason(.badCertificate)
-    /// Apple's ``APNsErrorReason/badCertificateEnvironment``.
+    /// Apple's `APNsErrorReason.badCertificateEnvironment`.
     public static let badCertificateEnvironment = APNsReason(.badCertificateEnvironment)
-    /// Apple's ``APNsErrorReason/expiredProviderToken``.
+    /// Apple's `APNsErrorReason.expiredProviderToken`.
     public static let expiredProviderToken = APNsReason(.expiredProviderToken)
-    /// Apple's ``APNsErrorReason/forbidden``.
+    /// Apple's `APNsErrorReason.forbidden`.
     public static let forbidden = APNsReason(.forbidden)
-    /// Apple's ``APNsErrorReason/invalidProviderToken``.
+    /// Apple's `APNsErrorReason.invalidProviderToken`.
     public static let invalidProviderToken = APNsReason(.invalidProviderToken)
-    /// Apple's ``APNsErrorReason/missingProviderToken``.
+    /// Apple's `APNsErrorReason.missingProviderToken`.
     public static let missingProviderToken = APNsReason(.missingProviderToken)
-    /// Apple's ``APNsErrorReason/unrelatedKeyIdInToken``.
+    /// Apple's `APNsErrorReason.unrelatedKeyIdInToken`.
     public static let unrelatedKeyIdInToken = APNsReason(.unrelatedKeyIdInToken)
-    /// Apple's ``APNsErrorReason/badEnvironmentKeyInToken``: `BadEnvironmentKeyInToken`, the
+    /// Apple's `APNsErrorReason.badEnvironmentKeyInToken`: `BadEnvironmentKeyInToken`, the
     /// spelling APNs returns (its docs say `BadEnvironmentKeyIdInToken`).
     public static let badEnvironmentKeyInToken = APNsReason(.badEnvironmentKeyInToken)
     /// Renamed: APNs returns `BadEnvironmentKeyInToken`.
@@ -106,33 +106,33 @@ public struct APNsReason: Error, Sendable, Hashable, CustomStringConvertible {
     public static var badEnvironmentKeyIdInToken: APNsReason { .badEnvironmentKeyInToken }
 
     // MARK: 404, 405
-    /// Apple's ``APNsErrorReason/badPath``.
+    /// Apple's `APNsErrorReason.badPath`.
     public static let badPath = APNsReason(.badPath)
-    /// Apple's ``APNsErrorReason/methodNotAllowed``.
+    /// Apple's `APNsErrorReason.methodNotAllowed`.
     public static let methodNotAllowed = APNsReason(.methodNotAllowed)
 
     // MARK: 410
-    /// Apple's ``APNsErrorReason/expiredToken``.
+    /// Apple's `APNsErrorReason.expiredToken`.
     public static let expiredToken = APNsReason(.expiredToken)
-    /// Apple's ``APNsErrorReason/unregistered``.
+    /// Apple's `APNsErrorReason.unregistered`.
     public static let unregistered = APNsReason(.unregistered)
 
     // MARK: 413
-    /// Apple's ``APNsErrorReason/payloadTooLarge``.
+    /// Apple's `APNsErrorReason.payloadTooLarge`.
     public static let payloadTooLarge = APNsReason(.payloadTooLarge)
 
     // MARK: 429
-    /// Apple's ``APNsErrorReason/tooManyProviderTokenUpdates``.
+    /// Apple's `APNsErrorReason.tooManyProviderTokenUpdates`.
     public static let tooManyProviderTokenUpdates = APNsReason(.tooManyProviderTokenUpdates)
-    /// Apple's ``APNsErrorReason/tooManyRequests``.
+    /// Apple's `APNsErrorReason.tooManyRequests`.
     public static let tooManyRequests = APNsReason(.tooManyRequests)
 
     // MARK: 5xx
-    /// Apple's ``APNsErrorReason/internalServerError``.
+    /// Apple's `APNsErrorReason.internalServerError`.
     public static let internalServerError = APNsReason(.internalServerError)
-    /// Apple's ``APNsErrorReason/serviceUnavailable``.
+    /// Apple's `APNsErrorReason.serviceUnavailable`.
     public static let serviceUnavailable = APNsReason(.serviceUnavailable)
-    /// Apple's ``APNsErrorReason/shutdown``.
+    /// Apple's `APNsErrorReason.shutdown`.
     public static let shutdown = APNsReason(.shutdown)
 
     /// The JSON error body: `{"reason":"…"}`, with `"timestamp"` (ms since 1970) when given

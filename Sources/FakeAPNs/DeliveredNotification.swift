@@ -27,7 +27,7 @@ public struct DeliveredNotification: Sendable, Hashable {
     /// True for the second copy of an injected duplicate delivery.
     public var isDuplicate: Bool
 
-    /// The payload read as the app's ``PushPayload`` model, or nil when it does not decode
+    /// The payload read as the app's `PushPayload` model, or nil when it does not decode
     /// (decoded on each call; the fake stores bytes only).
     public var pushPayload: PushPayload? {
         try? JSONDecoder().decode(PushPayload.self, from: Data(payload))

@@ -35,6 +35,7 @@ extension FakeAPNs {
     /// Starts an activity on `deviceToken`'s device as the app itself does (`Activity.request`
     /// with `pushType: .token`), so a test can push updates to its token.
     /// - Parameters:
+    ///   - deviceToken: the device that shows it (hex, any case).
     ///   - attributes: the order it follows.
     ///   - contentState: what it shows first.
     ///   - pushToken: its push token (hex, any case); nil: a new random one.

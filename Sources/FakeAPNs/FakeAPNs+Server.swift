@@ -5,7 +5,7 @@ import FakeSupport
 
 extension FakeAPNs {
     /// Starts FakeAPNs on loopback: HTTP/1.1 and HTTP/2 cleartext (prior knowledge) on one
-    /// port, answering with ``handle(_:)``.
+    /// port, answering with `handle(_:)`.
     ///
     /// ```swift
     /// let apns = try await FakeAPNs.start()

@@ -7,7 +7,7 @@ import PushCore
 /// Apple's push provider API (`POST /3/device/<token>`) as a loopback fake, with provider
 /// tokens, a device-token registry, throttling, faults and a simulated device per token.
 ///
-/// The logic is a handler (``handle(_:)``) callable without a socket; the server
+/// The logic is a handler (`handle(_:)`) callable without a socket; the server
 /// is a thin shell around it.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import PushCore
 /// let shown = apns.deliveredNotifications(for: token)
 /// ```
 ///
-/// The checks and their order are documented on ``APNsRequestValidator``.
+/// The checks and their order are documented on `APNsRequestValidator`.
 public final class FakeAPNs: Sendable {
     let state: Locked<FakeAPNsState>
     let validator: APNsRequestValidator
@@ -91,6 +91,7 @@ public final class FakeAPNs: Sendable {
     ///   - topic: the exact `apns-topic` it accepts pushes for, e.g. `com.example.app`, or
     ///     `com.example.app.voip` for a PushKit token. Call again to add topics. nil: any
     ///     topic (for a token learnt without its app, e.g. from FakeBackend).
+    ///   - environment: the token's environment; nil: the fake's.
     public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
         changes.note()
         // `serve` calls this for every device PUT: the key is built only when the token is not
@@ -110,7 +111,9 @@ public final class FakeAPNs: Sendable {
 
     /// From `at` on, pushes to `token` get 410 `Unregistered` with that timestamp, until
     /// the token is registered again (as after an app's uninstall).
-    /// - Parameter at: when APNs learnt the token is no longer valid (default: now).
+    /// - Parameters:
+    ///   - token: hex device token (any case).
+    ///   - at: when APNs learnt the token is no longer valid (default: now).
     public func unregister(token: String, at: Date? = nil) {
         changes.note()
         // Clamped: a far date (e.g. an admin body's `at` near Int64.max) must not trap.
@@ -189,7 +192,7 @@ public final class FakeAPNs: Sendable {
     /// How many journal entries were dropped to keep the journal within its capacity.
     public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
 
-    /// Back to the state at start, as ``FakeBackend``'s `reset()`: forgets the journal,
+    /// Back to the state at start, as `FakeBackend`'s `reset()`: forgets the journal,
     /// faults and duplicate injections, per-connection state and every device (registered
     /// and unregistered tokens, online/offline, deliveries, push-to-start tokens and Live
     /// Activities, whose streams of states end, broadcast channels), and accepts connections again.

@@ -102,7 +102,7 @@ public struct FakeAPNsConfiguration: Sendable {
     /// more streams gets them refused, as with APNs' stream limit.
     public var maxConcurrentStreams: Int = 1000
     /// TLS 1.3 on the fake's port (ALPN `h2` and `http/1.1`), for senders that speak nothing
-    /// else: they connect unmodified by trusting ``LoopbackTLS/caCertificatePath``. nil (the
+    /// else: they connect unmodified by trusting `LoopbackTLS.caCertificatePath`. nil (the
     /// default): plain HTTP/1.1 and h2c. Test-only TLS; it protects nothing.
     public var tls: LoopbackTLS? = nil
     /// Certificate-based provider authentication on the TLS port: the fake asks clients for

@@ -24,7 +24,9 @@ public enum PayloadInspectors {
     public static let `default`: PayloadInspector = contract(in: .v1)
 
     /// JSON-object check, then the set's `payload` contract (every rule, sizes as sent).
-    /// - Parameter contracts: a team's own set, or ``ContractSet/v1``.
+    /// - Parameters:
+    ///   - contracts: a team's own set, or `ContractSet.v1`.
+    ///   - name: the contract payloads are checked against.
     public static func contract(in contracts: ContractSet, named name: String = "payload") -> PayloadInspector {
         let contract = contracts.contract(named: name)
         return { bytes in

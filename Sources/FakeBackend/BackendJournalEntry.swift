@@ -74,7 +74,7 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
         case sequence, time, endpoint, method, path, account, status, violations, fault, detail, serverName
     }
 
-    /// Reads an entry as `GET /journal` writes it (violations as ``ViolationRecord``s).
+    /// Reads an entry as `GET /journal` writes it (violations as `ViolationRecord`s).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(sequence: try container.decode(UInt64.self, forKey: .sequence),
@@ -90,7 +90,7 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
                   serverName: try container.decodeIfPresent(String.self, forKey: .serverName))
     }
 
-    /// Violations are written as ``ViolationRecord``s, the one shape of both fakes' JSON.
+    /// Violations are written as `ViolationRecord`s, the one shape of both fakes' JSON.
     public func encode(to encoder: any Encoder) throws {
         let fields = storage.value
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -36,7 +36,7 @@ extension FakeBackend {
         /// Called after each request is journaled (outside the backend's lock), e.g. to log it.
         public var onRequest: (@Sendable (BackendJournalEntry) -> Void)?
         /// TLS 1.3 on the backend's port (ALPN `h2` and `http/1.1`), so an app's HTTP client
-        /// connects unmodified by trusting ``LoopbackTLS/caCertificatePath``. nil (the
+        /// connects unmodified by trusting `LoopbackTLS.caCertificatePath`. nil (the
         /// default): plain HTTP. Test-only TLS; it protects nothing.
         public var tls: LoopbackTLS? = nil
 

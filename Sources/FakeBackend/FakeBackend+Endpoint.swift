@@ -2,7 +2,7 @@ extension FakeBackend {
     /// The backend's endpoints, named the same wherever a fault, a wait or the journal names one.
     ///
     /// What each one is (method, path, contracts, summary) is declared once, in
-    /// ``FakeBackend/Endpoint/table``: routing, validation and the OpenAPI document are
+    /// `FakeBackend.Endpoint.table`: routing, validation and the OpenAPI document are
     /// derived from it, and a test holds the docs' endpoint table to it.
     public enum Endpoint: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
         /// Registers (or moves) a device token.
@@ -76,7 +76,7 @@ extension FakeBackend {
     }
 }
 
-/// One row of ``FakeBackend/Endpoint/table``: what a backend endpoint answers and checks.
+/// One row of `FakeBackend.Endpoint.table`: what a backend endpoint answers and checks.
 package struct EndpointDeclaration: Sendable {
     /// The endpoint this row declares.
     package let endpoint: FakeBackend.Endpoint

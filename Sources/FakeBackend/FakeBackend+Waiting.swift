@@ -13,6 +13,7 @@ extension FakeBackend {
     /// - Parameters:
     ///   - what: Names what is awaited in the timeout error.
     ///   - timeout: How long to wait before failing.
+    ///   - condition: Checked against the state after each request; true ends the wait.
     /// - Throws: ``FakeBackendError/waitTimedOut`` naming `what` and summarising the state;
     ///   ``FakeBackendError/cancelled`` when the task is cancelled or the backend stops.
     @discardableResult

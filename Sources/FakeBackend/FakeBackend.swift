@@ -16,7 +16,7 @@ import FakeSupport
 /// await backend.stop()
 /// ```
 ///
-/// The logic is a plain request → response function, ``handle(_:)``, so a backend made with
+/// The logic is a plain request → response function, `handle(_:)`, so a backend made with
 /// ``init(configuration:)`` (no socket) can be driven directly in unit tests.
 public final class FakeBackend: Sendable {
     /// The configuration it was made with (sessions and faults may have changed since).
@@ -31,7 +31,7 @@ public final class FakeBackend: Sendable {
     /// Noted on state changes that journal nothing; read by the admin API's `GET /events`.
     package let changes = ChangeFeed()
 
-    /// A backend that is not listening: call ``handle(_:)`` directly. Use ``start(configuration:)``
+    /// A backend that is not listening: call `handle(_:)` directly. Use ``start(configuration:)``
     /// for one on a socket.
     public convenience init(configuration: Configuration = .init()) {
         self.init(configuration: configuration, registersPlainly: true)
@@ -149,8 +149,8 @@ public final class FakeBackend: Sendable {
     /// clears every fault (also those the configuration started with), puts the sessions
     /// back to the configuration's (sessions added since are forgotten) and comes back
     /// online. The configuration stays; the journal's sequence numbers keep counting, so a
-    /// `?since=` cursor stays valid. FakeAPNs' ``FakeAPNs/reset()`` follows the same rule.
-    /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
+    /// `?since=` cursor stays valid. FakeAPNs' `FakeAPNs.reset()` follows the same rule.
+    /// - Returns: nil, or why the backend could not come back online (see `setOffline(_:)`).
     @discardableResult
     public func reset() -> FakeBackendError? {
         changes.note()
@@ -178,7 +178,7 @@ public final class FakeBackend: Sendable {
 
     /// Adds a fault plan; plans are tried in the order they were added and the first that
     /// strikes a request wins. An `.offline` plan takes the backend offline at once
-    /// (see ``setOffline(_:)``), whatever its endpoint or trigger.
+    /// (see `setOffline(_:)`), whatever its endpoint or trigger.
     public func setFault(_ plan: BackendFaultPlan) {
         if plan.fault == .offline {
             setOffline(true)
@@ -205,7 +205,7 @@ public final class FakeBackend: Sendable {
     }
 
     /// Removes every fault plan and comes back online.
-    /// - Returns: nil, or why the backend could not come back online (see ``setOffline(_:)``).
+    /// - Returns: nil, or why the backend could not come back online (see `setOffline(_:)`).
     @discardableResult
     public func clearFaults() -> FakeBackendError? {
         changes.note()
@@ -256,14 +256,14 @@ public final class FakeBackend: Sendable {
         return FakeBackendError.cannotListenAgain(host: configuration.host, port: running.port, attempts: attempts, underlying: failure)
     }
 
-    /// ``setOffline(_:)`` without blocking a thread of Swift's cooperative pool: the socket
+    /// `setOffline(_:)` without blocking a thread of Swift's cooperative pool: the socket
     /// work (and any re-bind retries) runs on a Dispatch thread while the caller is suspended.
     @discardableResult
     public func setOffline(_ offline: Bool) async -> FakeBackendError? {
         await offloaded { self.setOffline(offline) }
     }
 
-    /// How many times ``setOffline(_:)`` tries to bind the port again before it reports failure.
+    /// How many times `setOffline(_:)` tries to bind the port again before it reports failure.
     public static let relistenAttempts = 50
     /// The pause between two of those attempts (seconds): 50 × 10 ms, half a second in all.
     public static let relistenInterval: TimeInterval = 0.01

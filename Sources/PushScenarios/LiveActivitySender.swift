@@ -37,7 +37,7 @@ public protocol LiveActivitySender: ScenarioSender {
     func pushToStartTokenRegistered(_ token: String, device: String) async
 
     /// Start the tracker for `attributes.orderId`, showing `state`: a `start` push to the
-    /// push-to-start token, with `attributes-type` ``OrderTrackerAttributes/typeName``, the
+    /// push-to-start token, with `attributes-type` `OrderTrackerAttributes.typeName`, the
     /// attributes, `state` as `content-state` and an alert (no personal data).
     func startTracking(_ attributes: OrderTrackerAttributes, state: OrderTrackerAttributes.ContentState) async
 

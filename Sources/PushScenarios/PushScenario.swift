@@ -57,7 +57,7 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     ///
     /// The fakes run on `clock`, which the adapters find in ``ScenarioEnvironment/clock``:
     /// a client and sender that wait (Retry-After, backoff) with its
-    /// ``PushClock/sleep(for:)`` skip the wait, so the scenarios take well under a
+    /// `PushClock.sleep(for:)` skip the wait, so the scenarios take well under a
     /// second each; one that sleeps for real still passes, only slower.
     /// - Parameters:
     ///   - clock: the time both fakes read and the adapters should sleep on; by default a

@@ -14,7 +14,7 @@ public struct ScenarioEnvironment: Sendable {
     public let backend: FakeBackend
     /// The running FakeAPNs (sandbox; the topic below; payload contract violations rejected).
     public let apns: FakeAPNs
-    /// The clock both fakes read. Sleep on it (``PushClock/sleep(for:)``) for Retry-After
+    /// The clock both fakes read. Sleep on it (`PushClock.sleep(for:)`) for Retry-After
     /// and backoff, and the wait costs no wall time while the fakes see it pass.
     public let clock: PushClock
     /// How long a check waits for what an adapter's call should have caused.

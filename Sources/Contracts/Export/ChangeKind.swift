@@ -64,8 +64,10 @@ public enum ChangeKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// - `providerToAPNs`: the provider and APNs are both ends (the provider sends payloads and
     ///   reads APNs' answers, neither side upgrades with us), so a change that breaks either
     ///   way breaks.
-    /// - Parameter hasFallback: the old schema marks the node (or an ancestor) with
-    ///   `x-unknown-value-fallback`, so old apps handle values they cannot read.
+    /// - Parameters:
+    ///   - direction: which way the contract's messages travel.
+    ///   - hasFallback: the old schema marks the node (or an ancestor) with
+    ///     `x-unknown-value-fallback`, so old apps handle values they cannot read.
     public func isBreaking(for direction: ContractDirection, hasFallback: Bool = false) -> Bool {
         switch direction {
         case .appToBackend: return breaksSenders

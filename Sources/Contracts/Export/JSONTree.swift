@@ -2,12 +2,19 @@
 /// golden files for comparison. Objects are dictionaries: ``JSONTreeWriter`` sorts their
 /// keys, so the same tree is always the same text.
 public indirect enum JSONTree: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without fraction or exponent.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONTree])
+    /// An object; the writer sorts its keys.
     case object([String: JSONTree])
 
     /// The tree of a parsed document. Duplicate keys keep the last value; an integer literal

@@ -12,19 +12,33 @@
 /// nothing else spells a reason string.
 public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     // MARK: 400
+    /// 400: the `apns-collapse-id` header is over 64 bytes.
     case badCollapseId = "BadCollapseId"
+    /// 400: the device token is malformed, or belongs to the other environment.
     case badDeviceToken = "BadDeviceToken"
+    /// 400: the `apns-expiration` header is not a valid value.
     case badExpirationDate = "BadExpirationDate"
+    /// 400: the `apns-id` header is not a UUID.
     case badMessageId = "BadMessageId"
+    /// 400: the `apns-priority` header is not 1, 5 or 10.
     case badPriority = "BadPriority"
+    /// 400: the `apns-topic` header is not valid.
     case badTopic = "BadTopic"
+    /// 400: the device token does not belong to the topic.
     case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
+    /// 400: a header was sent more than once.
     case duplicateHeaders = "DuplicateHeaders"
+    /// 400: the connection was idle too long.
     case idleTimeout = "IdleTimeout"
+    /// 400: the `apns-push-type` header is not a known type.
     case invalidPushType = "InvalidPushType"
+    /// 400: the path has no device token.
     case missingDeviceToken = "MissingDeviceToken"
+    /// 400: no `apns-topic` header, and the topic could not be inferred.
     case missingTopic = "MissingTopic"
+    /// 400: the body is empty.
     case payloadEmpty = "PayloadEmpty"
+    /// 400: pushing to this topic is not allowed.
     case topicDisallowed = "TopicDisallowed"
     // MARK: 400, broadcast push and channel management (Apple, iOS 18)
     case badChannelId = "BadChannelId"
@@ -36,31 +50,48 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     case missingPushType = "MissingPushType"
     case topicMismatch = "TopicMismatch"
     // MARK: 403
+    /// 403: the client certificate is not valid.
     case badCertificate = "BadCertificate"
+    /// 403: the client certificate is for the other environment.
     case badCertificateEnvironment = "BadCertificateEnvironment"
+    /// 403: the provider token is older than an hour.
     case expiredProviderToken = "ExpiredProviderToken"
+    /// 403: the action is not allowed.
     case forbidden = "Forbidden"
+    /// 403: the provider token is not valid, or its signature does not verify.
     case invalidProviderToken = "InvalidProviderToken"
+    /// 403: no provider token and no client certificate.
     case missingProviderToken = "MissingProviderToken"
+    /// 403: the token's key id does not belong to the topic's team.
     case unrelatedKeyIdInToken = "UnrelatedKeyIdInToken"
     /// APNs returns `BadEnvironmentKeyInToken`; Apple's table spells it
     /// `BadEnvironmentKeyIdInToken`, which decodes to this case too.
     case badEnvironmentKeyInToken = "BadEnvironmentKeyInToken"
     // MARK: 404, 405
+    /// 404: the request path is not `/3/device/<token>`.
     case badPath = "BadPath"
+    /// 405: the method is not `POST`.
     case methodNotAllowed = "MethodNotAllowed"
     /// Broadcast: the channel does not exist (in this environment, for this bundle id).
     case channelNotRegistered = "ChannelNotRegistered"
     // MARK: 410
+    /// 410: the device token has expired.
     case expiredToken = "ExpiredToken"
+    /// 410: the device token is no longer active for the topic; the body carries the time it stopped.
     case unregistered = "Unregistered"
     // MARK: 413, 429
+    /// 413: the payload is larger than the push type allows.
     case payloadTooLarge = "PayloadTooLarge"
+    /// 429: the provider token was changed too often.
     case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
+    /// 429: too many requests to the same device token.
     case tooManyRequests = "TooManyRequests"
     // MARK: 5xx
+    /// 500: an internal server error.
     case internalServerError = "InternalServerError"
+    /// 503: the service is unavailable.
     case serviceUnavailable = "ServiceUnavailable"
+    /// 503: the APNs server is shutting down.
     case shutdown = "Shutdown"
 
     /// Reads what APNs sends, or the spelling in Apple's documentation where it differs.

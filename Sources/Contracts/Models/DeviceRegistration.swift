@@ -2,12 +2,15 @@
 public struct DeviceRegistration: Sendable, Hashable, Codable {
     /// The platform; only iOS exists in v1.
     public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
+        /// iOS.
         case ios
     }
 
     /// The APNs environment the token belongs to. Sandbox tokens must not reach production.
     public enum Environment: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Tokens from production builds (App Store, TestFlight).
         case production
+        /// Tokens from development builds.
         case sandbox
     }
 

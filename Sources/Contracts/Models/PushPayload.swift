@@ -51,8 +51,11 @@ public struct PushPayload: Sendable, Hashable, Codable {
 
     /// How much a notification may interrupt (`interruption-level`).
     public enum InterruptionLevel: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `passive` adds to the list quietly; `active` lights the screen and plays a sound (the default).
         case passive, active
+        /// Breaks through Focus, if the app has the entitlement.
         case timeSensitive = "time-sensitive"
+        /// Plays a sound even muted; needs Apple's entitlement.
         case critical
     }
 }

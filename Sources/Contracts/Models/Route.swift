@@ -3,8 +3,11 @@
 /// Anything this app version cannot read is `nil`, and the app opens Home:
 /// `Route("orders/8F3K") == .order("8F3K")`, `Route("settings") == nil`.
 public enum Route: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The Home screen, also where any unreadable route lands.
     case home
+    /// An order's page, by order id (`orders/<id>`).
     case order(String)
+    /// An offer's page, by offer id (`offers/<id>`).
     case offer(String)
 
     /// Parses `home`, `orders/<id>` or `offers/<id>` (id: 1–64 of `[A-Za-z0-9_-]`); nil otherwise.

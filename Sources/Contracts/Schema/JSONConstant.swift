@@ -1,8 +1,12 @@
 /// A JSON scalar constant, used by ``Schema/Kind/constants(_:)`` and by rule forms.
 public enum JSONConstant: Sendable, Hashable, CustomStringConvertible {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer.
     case integer(Int64)
+    /// A string.
     case string(String)
 
     /// True when `node` is exactly this constant (`1` never equals `true`; `1.0` is not `1`).

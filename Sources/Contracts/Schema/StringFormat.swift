@@ -16,6 +16,10 @@ public struct StringFormat: Sendable, Hashable {
     private let problem: @Sendable (String) -> String?
 
     /// - Parameters:
+    ///   - name: the format's name, used in rule ids and messages.
+    ///   - pattern: the regular expression a value matches, as emitted in JSON Schema.
+    ///   - expectation: what a good value looks like, for messages.
+    ///   - jsonSchemaFormat: a JSON Schema `format` to emit alongside the pattern, if any.
     ///   - problem: nil when `value` matches; otherwise a short phrase saying what is wrong,
     ///     used after "found" in the violation message.
     public init(name: String, pattern: String, expectation: String, jsonSchemaFormat: String? = nil,

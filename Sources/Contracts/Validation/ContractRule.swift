@@ -11,6 +11,7 @@ public struct ContractRule: Sendable, Hashable {
 
     /// Stable id, e.g. `payload.secret-needs-mutable-content`. Never reworded once published.
     public var id: String
+    /// Whether the rule's violations are errors or warnings.
     public var severity: Violation.Severity
     /// One line saying what the rule requires.
     public var summary: String
@@ -19,6 +20,7 @@ public struct ContractRule: Sendable, Hashable {
     /// The check; it reports every violation it finds.
     public var check: Check
 
+    /// A rule with its stable `id`, `severity`, one-line `summary`, optional JSON Schema `form` and its `check`.
     public init(id: String, severity: Violation.Severity = .error, summary: String, form: RuleForm? = nil, check: @escaping Check) {
         self.id = id
         self.severity = severity

@@ -11,6 +11,7 @@ public struct ValidationOptions: Sendable, Hashable {
     /// The largest payload APNs accepts for this push: 4096, or 5120 for VoIP.
     public var maximumPayloadBytes: Int
 
+    /// Options for a document of `sourceByteCount` bytes as sent (nil: measure it compactly) and a payload limit.
     public init(sourceByteCount: Int? = nil, maximumPayloadBytes: Int = ValidationOptions.standardPayloadLimit) {
         self.sourceByteCount = sourceByteCount
         self.maximumPayloadBytes = maximumPayloadBytes
