@@ -45,6 +45,7 @@ extension FakeAPNs {
     /// test or a benchmark that sets the scene); returns its id. Past the 10,000 channels of
     /// the environment it still creates one: the limit is the API's.
     /// - Parameters:
+    ///   - bundleID: the app's bundle id, as in the path.
     ///   - storesMessages: `message-storage-policy` 1.
     ///   - environment: default: the fake's.
     public func createChannel(bundleID: String, storesMessages: Bool, environment: APNsEnvironment? = nil) -> String {

@@ -41,13 +41,21 @@ public enum APNsErrorReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// 400: pushing to this topic is not allowed.
     case topicDisallowed = "TopicDisallowed"
     // MARK: 400, broadcast push and channel management (Apple, iOS 18)
+    /// 400: the `apns-channel-id` header is not a channel id (not base64).
     case badChannelId = "BadChannelId"
+    /// 400: a channel request's parameters are wrong (an unknown member, a `message-storage-policy` other than 0 or 1, a non-zero `apns-expiration` on a channel without storage).
     case badRequestParams = "BadRequestParams"
+    /// 400: a channel or broadcast body is not a JSON object, or a broadcast tries to start an activity.
     case badRequestPayload = "BadRequestPayload"
+    /// 400: the environment has its 10,000 channels already.
     case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    /// 400: the app has no broadcast capability.
     case featureNotEnabled = "FeatureNotEnabled"
+    /// 400: no `apns-channel-id` header.
     case missingChannelId = "MissingChannelId"
+    /// 400: no `push-type` member (channel creation) or `apns-push-type` header (broadcast).
     case missingPushType = "MissingPushType"
+    /// 400: the topic (`apns-topic` or the certificate's) names another app than the path's bundle id.
     case topicMismatch = "TopicMismatch"
     // MARK: 403
     /// 403: the client certificate is not valid.
