@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")  # selenium must not download a driver or browser
@@ -55,7 +56,7 @@ def serve(binary, work, backend_only=False):
     ready = os.path.join(work, "ready.json")
     log = os.path.join(work, "serve.log")
     fakes = ["--no-apns"] if backend_only else [
-        "--apns-topic", TOPIC, "--apns-any-token",
+        "--apns-topic", TOPIC, "--apns-any-token", "--apns-channels-port", "0",
         "--apns-key", "DEVKEY0001:DEVTEAM001:" + os.path.join(ROOT, "Fixtures/dev/AuthKey_DEVKEY0001.p8")]
     args = [binary, "serve", "--quiet", "--session", "s1=a1"] + fakes + ["--ready-file", ready]
     process = subprocess.Popen(args, stdout=open(log, "w"), stderr=subprocess.STDOUT)
@@ -69,14 +70,57 @@ def serve(binary, work, backend_only=False):
     return process, urls
 
 
+PROVIDER_TOKENS = {}
+
+
+def provider_token(urls):
+    """One provider token per serve, as a sender keeps one: APNs (and the fake) answer 429
+    TooManyProviderTokenUpdates to a sender that signs a new one for every request."""
+    if urls["admin"] not in PROVIDER_TOKENS:
+        PROVIDER_TOKENS[urls["admin"]] = urllib.request.urlopen(urls["admin"] + "/apns/provider-token", timeout=5).read().decode().strip()
+    return PROVIDER_TOKENS[urls["admin"]]
+
+
 def curl_push(urls, token, payload, collapse=None):
-    provider = urllib.request.urlopen(urls["admin"] + "/apns/provider-token", timeout=5).read().decode().strip()
+    provider = provider_token(urls)
     args = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", "--http2-prior-knowledge",
             "-X", "POST", "-H", "authorization: bearer " + provider, "-H", "apns-topic: " + TOPIC,
             "-H", "apns-push-type: alert", "--data-binary", json.dumps(payload)]
     if collapse:
         args += ["-H", "apns-collapse-id: " + collapse]
     return subprocess.run(args + [urls["apns"] + "/3/device/" + token], capture_output=True, text=True).stdout
+
+
+def admin_post(urls, path, body):
+    request = urllib.request.Request(urls["admin"] + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def channel_with_a_subscriber(urls, token):
+    """A broadcast channel made on the management port (as a sender would, with curl) and one
+    Live Activity of `token` subscribed to it through the admin API; returns the channel id."""
+    admin_post(urls, "/apns/tokens", {"token": token, "topic": TOPIC})  # 204, or already known
+    status, body = admin_post(urls, "/apns/live-activities", {"device": token, "attributes": {"orderId": "B1"},
+                                                              "contentState": {"stage": "confirmed"}, "timestamp": 1})
+    if status != 201:
+        fail("the admin API did not start a Live Activity: %s %s" % (status, body))
+    push_token = json.loads(body)["pushToken"]
+    provider = provider_token(urls)
+    answer = subprocess.run(["curl", "-s", "-i", "--max-time", "5", "-X", "POST", "-H", "authorization: bearer " + provider,
+                             "-d", '{"message-storage-policy":1,"push-type":"LiveActivity"}',
+                             urls["apns-channels"] + "/1/apps/" + TOPIC + "/channels"], capture_output=True, text=True).stdout
+    channel = next((line.split(":", 1)[1].strip() for line in answer.splitlines() if line.lower().startswith("apns-channel-id:")), None)
+    if not channel:
+        fail("the management port did not create a channel: " + answer)
+    status, body = admin_post(urls, "/apns/channels/subscriptions", {"channelId": channel, "pushToken": push_token})
+    if status != 204:
+        fail("the admin API did not subscribe the activity: %s %s" % (status, body))
+    return channel
 
 
 def register_with_backend(urls, token):
@@ -213,6 +257,11 @@ def main():
              lambda d: any("Sent from the page" in n.text for n in notifications(d, OTHER)))
         ok("the form's push goes through FakeAPNs and shows on its device")
 
+        channel_with_a_subscriber(urls, OTHER)
+        wait(driver, LIVE_BOUND, "the channel and its subscriber",
+             lambda d: "1 subscriber" in d.find_element(By.ID, "channels").text and TOPIC in d.find_element(By.ID, "channels").text)
+        ok("a channel made with curl shows with its subscribed activity, without a reload")
+
         seen = problems(driver, [])
         if seen:
             fail("no console error or failed request during the checks: " + "; ".join(seen))
@@ -227,6 +276,7 @@ def main():
             driver.get(alone_urls["admin"] + "/")
             wait(driver, 10, "the backend-only page goes live", lambda d: d.find_element(By.ID, "live-status").text.startswith("Live"))
             wait(driver, 5, "the backend's device shows", lambda d: "a1" in d.find_element(By.ID, "accounts").text)
+            wait(driver, 5, "the backend's sessions show", lambda d: "acts as account a1" in d.find_element(By.ID, "sessions").text)
             shown = {panel: driver.find_element(By.ID, panel).is_displayed()
                      for panel in ["feed-panel", "backend-panel", "faults-panel", "devices-panel", "send-panel"]}
             if shown != {"feed-panel": True, "backend-panel": True, "faults-panel": True, "devices-panel": False, "send-panel": False}:
@@ -236,7 +286,7 @@ def main():
             seen = problems(driver, [])
             if seen:
                 fail("the backend-only page loads cleanly: " + "; ".join(seen))
-            ok("with FakeBackend alone the APNs panels hide, with no console error or failed request")
+            ok("with FakeBackend alone the APNs panels hide, the sessions show, no console error or failed request")
         finally:
             alone.terminate()
             alone.wait(timeout=10)

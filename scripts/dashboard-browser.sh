@@ -8,8 +8,10 @@
 # reload; one thread-id is one group and the badge reads the last badge sent; a collapse-id
 # replaces; a fault switched on in the page makes the next curl push get 429; a payload with
 # "mutable-content": true typed into the form shows its violation at line and column; the
-# form's push is delivered. Then it writes Docs/readme/images/dashboard.png (the README's
-# screenshot), and checks that with FakeBackend alone (serve --no-apns) the APNs panels hide.
+# form's push is delivered; a broadcast channel made with curl shows with its subscribed
+# activity. Then it writes Docs/readme/images/dashboard.png (the README's
+# screenshot), and checks that with FakeBackend alone (serve --no-apns) the APNs panels hide
+# and the backend panel lists the devices per account and the sessions.
 #
 # Usage: scripts/dashboard-browser.sh
 #        CONTRACT_CHECK_BIN=/path/to/contract-check scripts/dashboard-browser.sh

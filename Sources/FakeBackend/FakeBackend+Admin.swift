@@ -11,7 +11,7 @@ extension AdminAPI {
 
 extension FakeBackend {
     /// FakeBackend's admin routes: `GET /journal`, `GET /devices`, `GET /live-activities`, `GET /opens[?id=]`,
-    /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `POST /sessions`,
+    /// `GET /faults`, `POST /faults`, `DELETE /faults`, `POST /offline`, `GET /sessions`, `POST /sessions`,
     /// `POST /reset`, and its part of `GET /events`. Bodies are decoded, and errors answered, by ``AdminAPI``'s shared helpers.
     package var adminRoutes: [AdminAPI.Route] {
         let backend = self
@@ -57,6 +57,10 @@ extension FakeBackend {
                 if let failure = backend.setOffline(body.offline) { return AdminAPI.cannotComeOnline(failure) }
                 return HTTPResponse(status: .noContent)
             }
+        }
+        admin.add("GET", "/sessions", summary: "The bearer tokens the backend accepts and the account each acts as") { [backend] _ in
+            AdminAPI.json(SessionsBody(sessions: backend.sessions.sorted { $0.key < $1.key }
+                .map { SessionBody(bearer: $0.key, account: $0.value) }))
         }
         admin.add("POST", "/sessions", summary: "Let a bearer token act as an account") { [backend] request in
             AdminAPI.withBody(SessionBody.self, of: request) { body in
@@ -110,6 +114,11 @@ struct FaultsBody: Encodable {
 }
 
 /// `POST /sessions`.
+/// `GET /sessions`, by bearer token.
+struct SessionsBody: Codable {
+    var sessions: [SessionBody]
+}
+
 struct SessionBody: Codable, FlatAdminRequestBody {
     enum CodingKeys: String, CodingKey, CaseIterable { case bearer, account }
     var bearer: String

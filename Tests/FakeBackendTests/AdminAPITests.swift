@@ -101,6 +101,16 @@ import Testing
         #expect(call("POST", "/sessions", #"{"bearer":"s8"}"#).status == .badRequest)
     }
 
+    /// `GET /sessions` lists the configuration's sessions and the added ones, by bearer token
+    /// (the dashboard's backend panel shows them).
+    @Test func listsSessions() throws {
+        #expect(call("POST", "/sessions", #"{"bearer":"s0","account":"a9"}"#).status == .noContent)
+        let response = call("GET", "/sessions")
+        #expect(response.status == .ok)
+        let sessions = try #require(Requests.json(response)["sessions"] as? [[String: String]])
+        #expect(sessions == [["bearer": "s0", "account": "a9"], ["bearer": "s1", "account": "a1"], ["bearer": "s2", "account": "a2"]])
+    }
+
     @Test func resetForgetsEverythingButSessions() {
         _ = backend.handle(Requests.put(Requests.token))
         backend.setFault(.hang)

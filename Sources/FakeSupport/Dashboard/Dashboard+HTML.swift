@@ -50,10 +50,16 @@ extension Dashboard {
     <div id="devices" class="phones" aria-live="polite"></div>
     <p id="devices-empty" class="empty">No device yet: push to one, or register one with the backend.</p>
   </section>
+  <section id="channels-panel" data-needs="apns,GET /apns/channels" aria-labelledby="channels-title">
+    <h2 id="channels-title">Broadcast channels</h2>
+    <ul id="channels"></ul>
+  </section>
   <section id="backend-panel" data-needs="backend" aria-labelledby="backend-title">
     <h2 id="backend-title">Backend</h2>
     <h3>Devices per account</h3>
     <ul id="accounts"></ul>
+    <h3>Sessions (bearer tokens)</h3>
+    <ul id="sessions"></ul>
     <h3>Opens (each counted once)</h3>
     <ul id="opens"></ul>
   </section>

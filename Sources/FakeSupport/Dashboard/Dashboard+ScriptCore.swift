@@ -117,6 +117,7 @@ async function refresh() {
         D.loadedOnce = true;
         await Promise.all([
           D.hasAPNs ? renderDevices() : null,
+          D.hasAPNs && D.routes.has("GET /apns/channels") ? renderChannels() : null,
           D.hasBackend ? renderBackend() : null,
           renderFaults()
         ]);

@@ -1,9 +1,11 @@
 extension Dashboard {
-    /// The backend panel (devices per account, opens) and the faults as switches with their curl lines.
+    /// The broadcast channels with their subscribers, the backend panel (devices per account,
+    /// sessions, opens) and the faults as switches with their curl lines.
     static let scriptPanels = #"""
-// The backend (devices per account, opens) and the faults as switches.
+// The backend (devices per account, sessions, opens) and the faults as switches.
 async function renderBackend() {
-  const [devices, opens] = await Promise.all([getJSON("/devices"), getJSON("/opens")]);
+  const [devices, opens, sessions] = await Promise.all([getJSON("/devices"), getJSON("/opens"),
+    D.routes.has("GET /sessions") ? getJSON("/sessions") : { sessions: [] }]);
   const accounts = new Map();
   for (const device of devices.devices || []) {
     sawDevice(String(device.token).toLowerCase(), false);
@@ -16,6 +18,9 @@ async function renderBackend() {
       el("ul", {}, list.map((d) => el("li", { text: shorten(d.token) + " · " + d.platform + " " + d.environment + " · app " + d.appVersion })))));
   }
   $("accounts").replaceChildren(...(items.length ? items : [el("li", { text: "No device registered." })]));
+  const signedIn = (sessions.sessions || []).map((session) =>
+    el("li", { text: "Bearer " + shorten(session.bearer) + " acts as account " + session.account }));
+  $("sessions").replaceChildren(...(signedIn.length ? signedIn : [el("li", { text: "No session: every request gets 401." })]));
   const byID = new Map();
   for (const open of opens.opens || []) {
     const counted = byID.get(open.notificationID) || { once: 0, repeats: 0, account: open.account };
@@ -27,6 +32,20 @@ async function renderBackend() {
     rows.push(el("li", { text: "Notification " + id + " (" + counted.account + "): opened " + counted.once + (counted.repeats ? ", " + counted.repeats + " duplicate" + (counted.repeats === 1 ? "" : "s") + " not counted" : "") }));
   }
   $("opens").replaceChildren(...(rows.length ? rows : [el("li", { text: "No open reported." })]));
+}
+
+// FakeAPNs' broadcast channels, each with its subscribed activities.
+async function renderChannels() {
+  const list = await getJSON("/apns/channels");
+  const items = (list.channels || []).map((channel) => {
+    const subscribers = channel.subscribers || [];
+    return el("li", {},
+      el("strong", { text: "Channel " + shorten(channel.channelId) }),
+      " · " + channel.bundleId + " · " + channel.environment + " · " + (channel.messageStoragePolicy === 1 ? "stores the newest broadcast" : "no storage") +
+        " · " + subscribers.length + " subscriber" + (subscribers.length === 1 ? "" : "s"),
+      el("ul", {}, subscribers.map((s) => el("li", { text: "activity " + shorten(s.pushToken) + (s.deviceToken ? " on " + shorten(s.deviceToken) : "") + " · " + (s.state || "") }))));
+  });
+  $("channels").replaceChildren(...(items.length ? items : [el("li", { text: "No channel: create one on the channel management port." })]));
 }
 
 const always = { probability: 1, seed: 1 };
