@@ -197,11 +197,13 @@ if [[ -n "${REACH[$target]:-}" ]]; then
     SWIFT_BACKTRACE=enable=no "$out/fuzz-$target" "$scratch" -runs=0 -print_coverage=1 -max_len=8192 \
         > "$out/seed-coverage.log" 2>&1 || true
     for function in ${REACH[$target]}; do
-        if ! grep -E '^COVERED_FUNC' "$out/seed-coverage.log" | grep -Eq "$function"; then
+        # One grep, no pipe: under pipefail `grep … | grep -q` failed when -q's early exit
+        # left the first grep writing to a closed pipe (SIGPIPE) on a long coverage list.
+        if ! grep -Eq "^COVERED_FUNC.*$function" "$out/seed-coverage.log"; then
             echo "FUZZ FAILURE: $target's seeds do not reach /$function/ (Fuzz/out/$target/seed-coverage.log)" >&2
             exit 1
         fi
-        echo "$target: the seeds reach $(grep -E '^COVERED_FUNC' "$out/seed-coverage.log" | grep -E "$function" | head -n 1 | sed -E 's/^COVERED_FUNC: //; s/ +\/.*$//')" >&2
+        echo "$target: the seeds reach $(grep -E -m 1 "^COVERED_FUNC.*$function" "$out/seed-coverage.log" | sed -E 's/^COVERED_FUNC: //; s/ +\/.*$//')" >&2
     done
 fi
 set +e

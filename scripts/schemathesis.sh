@@ -9,6 +9,7 @@
 # document declares, in the declared shape).
 #
 # Usage: scripts/schemathesis.sh [MAX_EXAMPLES]        (default 50 per operation)
+#        SCHEMATHESIS_SECONDS=70 scripts/schemathesis.sh   (schemathesis --max-time; default 120)
 #        CONTRACT_CHECK_BIN=path/to/contract-check scripts/schemathesis.sh   (skip the build)
 # Exit: schemathesis's status (0 when every check passed).
 set -euo pipefail
@@ -67,7 +68,7 @@ timeout 300 schemathesis run "$DOCUMENT" \
     -H "Authorization: Bearer $SESSION" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
     --max-examples "$MAX_EXAMPLES" \
-    --max-time 120 \
+    --max-time "${SCHEMATHESIS_SECONDS:-120}" \
     --seed 20261130 \
     --workers 1 \
     --no-color \
