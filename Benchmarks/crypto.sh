@@ -18,7 +18,7 @@ swiftc -O -wmo -parse-as-library -package-name PushContracts -module-name Contra
     -emit-module -emit-module-path "$work/modules/Contracts.swiftmodule" \
     -emit-library -static -o "$work/libContracts.a" $(find "$root/Sources/Contracts" -name '*.swift' | sort)
 for file in "$root"/Sources/PushCore/*.swift "$root"/Sources/PushCrypto/*.swift \
-    "$root"/Sources/FakeAPNs/ProviderKeys/*.swift "$root"/Sources/FakeAPNs/ProviderToken.swift; do
+    "$root"/Sources/FakeAPNs/Authentication/ProviderKeys/*.swift "$root"/Sources/FakeAPNs/Authentication/ProviderToken.swift; do
     [ "$(basename "$file")" = ECDSASignatureDER.swift ] && [ "$(basename "$(dirname "$file")")" = ProviderKeys ] && continue
     grep -v -E '^import (PushCore|PushCrypto)$' "$file" > "$work/sources/$(basename "$file")"
 done
