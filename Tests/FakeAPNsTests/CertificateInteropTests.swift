@@ -3,6 +3,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs
+import PushTestSupport
 
 /// Real senders with APNs client certificates over TLS (issue 25): curl `--cert/--key` and
 /// the Python APNs libraries that support certificates (aioapns' `client_cert`, apns2-up's

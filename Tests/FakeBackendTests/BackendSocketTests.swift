@@ -4,6 +4,7 @@ import Testing
 @testable import FakeBackend
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import PushTestSupport
 #endif
 
 /// FakeBackend on a real socket, driven by URLSession as an app would.
@@ -95,7 +96,7 @@ import FoundationNetworking
             await backend.setOffline(true)
             let code = await HTTPClient.failure { try await client.delete(Requests.token) }
             #expect(code == .cannotConnectToHost)
-            #expect(RawClient(port: backend.port) == nil)
+            #expect(RawClient.connecting(to: backend.port) == nil)
             #expect(backend.devices.count == 1)
             await backend.clearFaults()
             #expect(try await client.delete(Requests.token).status == 204)
@@ -167,11 +168,9 @@ import FoundationNetworking
         try await backend.waitFor("the waiter", timeout: .seconds(30)) { _ in true }
         await backend.stop()
         await #expect(throws: FakeBackendError.cancelled) { try await waiter.value }
-        #expect(RawClient(port: port) == nil)
+        #expect(RawClient.connecting(to: port) == nil)
         await backend.stop()
     }
 }
 
-extension RawClient: Equatable {
-    static func == (lhs: RawClient, rhs: RawClient) -> Bool { lhs.descriptor == rhs.descriptor }
-}
+

@@ -1,5 +1,6 @@
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// AES-128-GCM against the test cases of the GCM specification (McGrew and Viega, "The
 /// Galois/Counter Mode of Operation", Appendix B, Test Cases 1–6: the AES-128 ones), sealing

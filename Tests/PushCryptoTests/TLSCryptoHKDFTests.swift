@@ -1,5 +1,6 @@
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// RFC 5869 Appendix A.1–A.3, the HMAC-SHA-256 cases: PRK from Extract and OKM from Expand,
 /// byte for byte. A.2 needs three HMAC blocks, so it catches a counter or chaining mistake

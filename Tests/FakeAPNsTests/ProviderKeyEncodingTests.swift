@@ -2,13 +2,14 @@
 import Contracts
 import FakeAPNs
 import Testing
+import PushTestSupport
 
 /// PEM/DER key files. The fixtures were made with OpenSSL 3.0:
 /// `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256` (PKCS#8, the `.p8`
 /// layout), `openssl ec` (SEC1), `openssl pkey -pubout` (SPKI), `openssl ec -no_public |
 /// openssl pkcs8 -topk8 -nocrypt` (PKCS#8 without the public key), `openssl ecparam -genkey`
 /// (SEC1 after an EC PARAMETERS block).
-@Suite struct CryptoKeyEncodingTests {
+@Suite struct ProviderKeyEncodingTests {
     static let pkcs8 = """
         -----BEGIN PRIVATE KEY-----
         MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgtTMcRz+7nDeiRsCM

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// AES-256 (and AES-128) in CBC mode against NIST SP 800-38A Appendix F.2 and FIPS 197
 /// Appendix C, and PKCS#7 padding against `openssl enc` both ways.

@@ -1,5 +1,6 @@
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// P-256 ECDH against RFC 5903 §8.1 and the key pair's ECDSA signatures against the ECDSA
 /// verifier the provider tokens use.

@@ -5,8 +5,8 @@ import FakeAPNs
 import Foundation
 import Testing
 
-@Suite struct CryptoProviderTokenTests {
-    static let key: APNsSigningKey? = try? APNsSigningKey(rawRepresentation: CryptoECDSATests.privateKey)
+@Suite struct ProviderTokenSigningTests {
+    static let key: APNsSigningKey? = try? APNsSigningKey(rawRepresentation: ProviderKeyECDSATests.privateKey)
     static let issuedAt = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// Computed independently (a Python RFC 6979 + P-256 script) for the RFC 6979 A.2.5
@@ -143,7 +143,7 @@ import Testing
         Malformed(description: "63-byte signature", token: token(header, claims, signature: Array(goodSignature.dropLast())),
                   error: .signatureNotSixtyFourBytes),
         Malformed(description: "DER signature",
-                  token: token(header, claims, signature: CryptoKeyEncodingTests.opensslSignatureDER), error: .signatureNotSixtyFourBytes),
+                  token: token(header, claims, signature: ProviderKeyEncodingTests.opensslSignatureDER), error: .signatureNotSixtyFourBytes),
     ]
 
     @Test(arguments: malformed)

@@ -1,5 +1,6 @@
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 @Suite struct CryptoHMACTests {
     struct Vector: Sendable, CustomStringConvertible {

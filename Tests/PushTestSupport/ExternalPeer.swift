@@ -1,19 +1,25 @@
-@testable import PushCore
 import Foundation
-@testable import LoopbackHTTP
 
 /// Runs a real HTTP/2 peer (curl, nghttp, python, node, h2spec) as a child process with a
 /// deadline, for the interop and conformance suites. Output goes to a temporary file so a
 /// chatty peer cannot block on a full pipe.
-enum ExternalPeer {
-    struct Result {
-        var status: Int32
-        var output: String
-        var timedOut: Bool
+package enum ExternalPeer {
+    /// How a peer ended: its exit status, what it printed (stdout and stderr), whether the deadline ended it.
+    package struct Result {
+        package var status: Int32
+        package var output: String
+        package var timedOut: Bool
+
+        /// A result as a peer would give it (tests that stand in for a peer make one).
+        package init(status: Int32, output: String, timedOut: Bool) {
+            self.status = status
+            self.output = output
+            self.timedOut = timedOut
+        }
     }
 
     /// The absolute path of `tool` on PATH, or nil (the suite is then skipped).
-    static func find(_ tool: String) -> String? {
+    package static func find(_ tool: String) -> String? {
         if tool.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
@@ -24,12 +30,13 @@ enum ExternalPeer {
     }
 
     /// True when `python3 -c "import <module>"` succeeds.
-    static func pythonHas(_ module: String) -> Bool {
+    package static func pythonHas(_ module: String) -> Bool {
         guard let python = find("python3") else { return false }
         return (try? run(python, ["-c", "import \(module)"], timeout: 30).status) == 0
     }
 
-    static func run(_ executable: String, _ arguments: [String], timeout: Double) throws -> Result {
+    /// Runs `executable` with `arguments`, no standard input, ended after `timeout` seconds.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Double) throws -> Result {
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: outputURL) }
@@ -52,26 +59,5 @@ enum ExternalPeer {
         }
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         return Result(status: process.terminationStatus, output: output, timedOut: timedOut)
-    }
-
-    /// A server whose handler echoes `path:body` and records which connections carried requests.
-    final class EchoServer: Sendable {
-        let server: HTTPServer
-        let connections = Locked<[UInt64: Int]>([:])
-
-        init(maxConcurrentStreams: Int = 1000) throws {
-            var configuration = HTTPServerConfiguration()
-            configuration.http2.maxConcurrentStreams = maxConcurrentStreams
-            let connections = self.connections
-            server = try HTTPServer.start(configuration: configuration) { request in
-                connections.withLock { $0[request.connectionID, default: 0] += 1 }
-                let body = request.method == "POST" ? request.body : Array("hello".utf8)
-                return HTTPResponse(status: .ok, headers: ["content-type": "text/plain", "x-version": request.version.rawValue],
-                                    body: Array("\(request.pathWithoutQuery):".utf8) + body + [0x0a])
-            }
-        }
-
-        var url: String { "http://127.0.0.1:\(server.port)" }
-        func stop() { server.stop() }
     }
 }

@@ -6,9 +6,9 @@ import Testing
 
 /// Cross-checks with a real peer: keys and signatures go both ways between this package
 /// and the `openssl` command line tool. Skipped when `openssl` is not on PATH (the embedded
-/// OpenSSL fixtures in CryptoKeyEncodingTests still run).
+/// OpenSSL fixtures in ProviderKeyEncodingTests still run).
 @Suite(.enabled(if: OpenSSL.path != nil, "openssl is not installed (apt-get install -y openssl)"))
-struct CryptoOpenSSLPeerTests {
+struct ProviderTokenOpenSSLTests {
     @Test func readsAKeyOpenSSLGeneratesAndVerifiesItsSignature() throws {
         let directory = try OpenSSL.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,6 +2,7 @@ import Foundation
 @testable import PushCore
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// PBKDF2-HMAC-SHA256 against RFC 7914 §11 and `openssl kdf`.
 @Suite struct CryptoPBKDF2Tests {

@@ -1,5 +1,6 @@
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// RFC 7748 §5.2 (the two single-shot vectors, and the iterated function after 1 and 1,000
 /// rounds; the 1,000,000-round case would take minutes) and the §6.1 Diffie-Hellman example.

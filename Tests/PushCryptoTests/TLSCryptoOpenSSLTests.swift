@@ -1,32 +1,18 @@
 @testable import PushCrypto
 import Foundation
 import Testing
+import PushTestSupport
 
 /// Key agreement and signatures checked against a real peer, the `openssl` command line
 /// tool: each side derives the secret from its private key and the other's public key, and
 /// the two must be equal. Skipped when openssl is not on PATH.
 @Suite(.enabled(if: ExternalPeer.find("openssl") != nil, "openssl is not installed (apt-get install -y openssl)"))
 struct TLSCryptoOpenSSLTests {
-    /// A scratch directory for key files.
-    final class Scratch {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("tls-crypto-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-        deinit { try? FileManager.default.removeItem(at: url) }
-        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-        func write(_ name: String, _ bytes: [UInt8]) throws { try Data(bytes).write(to: url.appendingPathComponent(name)) }
-        func read(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: url.appendingPathComponent(name))) }
-    }
+    typealias Scratch = ScratchFolder
 
-    /// Runs openssl and fails with its output unless it exits 0.
+    /// Runs openssl; throws with its output unless it exits 0.
     @discardableResult
-    static func openssl(_ arguments: String...) throws -> String {
-        let result = try ExternalPeer.run(ExternalPeer.find("openssl") ?? "openssl", arguments, timeout: 60)
-        #expect(result.status == 0, "openssl \(arguments.joined(separator: " ")): \(result.output)")
-        return result.output
-    }
+    static func openssl(_ arguments: String...) throws -> String { try OpenSSLTool.run(arguments) }
 
     /// openssl makes a key (`genpkey` with `algorithm`) in peer.pem and derives the secret
     /// with our public key, ours.pub.der (SPKI).

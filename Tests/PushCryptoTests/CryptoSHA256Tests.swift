@@ -1,5 +1,6 @@
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 @Suite struct CryptoSHA256Tests {
     /// FIPS 180-2 / NIST CAVP examples.

@@ -5,20 +5,29 @@ import Glibc
 import Darwin
 #endif
 
+// The one raw TCP client of the test targets (FakeBackendTests and LoopbackHTTPTests used
+// to keep a copy each).
+
 /// A blocking loopback TCP client for tests that need exact bytes on the wire.
 /// Every read has a timeout, so a broken server fails a test instead of hanging it.
-final class RawClient: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var operation: String
-        var errno: Int32
-        var description: String { "\(operation): \(String(cString: strerror(errno))) (errno \(errno))" }
+package final class RawClient: Sendable {
+    /// A failed system call: the operation and its errno.
+    package struct Failure: Error, CustomStringConvertible {
+        package var operation: String
+        package var errno: Int32
+        /// A failure of `operation` with `errno`.
+        package init(operation: String, errno: Int32) {
+            self.operation = operation
+            self.errno = errno
+        }
+        package var description: String { "\(operation): \(String(cString: strerror(errno))) (errno \(errno))" }
     }
 
-    let fd: Int32
+    package let fd: Int32
 
     /// Connects to 127.0.0.1:`port`.
     /// - Throws: ``Failure`` with the connect errno (e.g. ECONNREFUSED).
-    init(port: UInt16, timeoutSeconds: Int = 5) throws {
+    package init(port: UInt16, timeoutSeconds: Int = 5) throws {
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -53,7 +62,7 @@ final class RawClient: Sendable {
     deinit { close(fd) }
 
     /// Sends all of `bytes` (MSG_NOSIGNAL: a closed server gives EPIPE, not a signal).
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { buffer -> Int in
@@ -71,15 +80,15 @@ final class RawClient: Sendable {
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    package func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Closes our sending side (the server reads EOF).
-    func shutdownWrite() {
+    package func shutdownWrite() {
         shutdown(fd, Int32(SHUT_WR))  // an enum constant on Glibc, an Int32 macro on Darwin
     }
 
     /// Reads until the server closes. Throws on a reset or timeout.
-    func readToEnd() throws -> [UInt8] {
+    package func readToEnd() throws -> [UInt8] {
         var result: [UInt8] = []
         while true {
             let chunk = try readSome()
@@ -89,7 +98,7 @@ final class RawClient: Sendable {
     }
 
     /// Reads until `result` contains `count` bytes or the server closes.
-    func read(atLeast count: Int) throws -> [UInt8] {
+    package func read(atLeast count: Int) throws -> [UInt8] {
         var result: [UInt8] = []
         while result.count < count {
             let chunk = try readSome()
@@ -101,7 +110,7 @@ final class RawClient: Sendable {
 
     /// Reads until the data ends with `suffix`-terminated responses (e.g. `count` full
     /// responses) — here: until `isComplete` says so, or EOF.
-    func read(until isComplete: ([UInt8]) -> Bool) throws -> [UInt8] {
+    package func read(until isComplete: ([UInt8]) -> Bool) throws -> [UInt8] {
         var result: [UInt8] = []
         while !isComplete(result) {
             let chunk = try readSome()
@@ -112,7 +121,7 @@ final class RawClient: Sendable {
     }
 
     /// One read: empty means EOF.
-    func readSome() throws -> [UInt8] {
+    package func readSome() throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -125,11 +134,43 @@ final class RawClient: Sendable {
     }
 }
 
+extension RawClient {
+    /// Connects, or nil when the connection is refused (for tests that expect exactly that).
+    package static func connecting(to port: UInt16) -> RawClient? { try? RawClient(port: port) }
+
+    /// Shuts the connection down both ways (the server sees it end); the descriptor itself
+    /// is closed once, when the client is released.
+    package func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Sends `bytes`; false when the peer stopped reading (reset or closed).
+    @discardableResult
+    package func write(_ bytes: [UInt8]) -> Bool { (try? send(bytes)) != nil }
+
+    /// Sends `text` as UTF-8; false when the peer stopped reading.
+    @discardableResult
+    package func write(_ text: String) -> Bool { write(Array(text.utf8)) }
+
+    /// Reads until the peer closes, the timeout passes, a reset, or `limit` bytes arrived.
+    package func readAll(limit: Int = 1 << 20) -> [UInt8] {
+        var result: [UInt8] = []
+        while result.count < limit, let chunk = try? readSome(), !chunk.isEmpty { result += chunk }
+        return result
+    }
+
+    /// The status code of the HTTP/1.1 status line `readAll` returns, if any.
+    package func readStatus() -> Int? {
+        let parts = readAll().text.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
+        return Int(parts[1])
+    }
+}
+
 extension Array where Element == UInt8 {
-    var text: String { String(decoding: self, as: UTF8.self) }
+    /// The bytes as UTF-8 text (invalid sequences replaced).
+    package var text: String { String(decoding: self, as: UTF8.self) }
 }
 
 /// Counts how many times `needle` occurs in `haystack`.
-func occurrences(of needle: String, in haystack: [UInt8]) -> Int {
+package func occurrences(of needle: String, in haystack: [UInt8]) -> Int {
     haystack.text.components(separatedBy: needle).count - 1
 }

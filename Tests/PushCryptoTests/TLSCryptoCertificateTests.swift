@@ -1,6 +1,7 @@
 @testable import PushCrypto
 import Foundation
 import Testing
+import PushTestSupport
 
 /// The test CA's certificates: structure and signatures checked with our own DER reader
 /// and ECDSA verifier, then by openssl (`x509 -text` parses them, `verify` accepts the

@@ -2,6 +2,7 @@
 // the carry-heavy edges: p − 1, n − 1, 2^255, values that wrap, inputs ≥ the modulus.
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 @Suite struct CryptoFieldArithmeticTests {
     struct FieldVector: Sendable, CustomStringConvertible {

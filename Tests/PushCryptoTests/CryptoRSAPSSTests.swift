@@ -1,6 +1,7 @@
 @testable import PushCrypto
 import Foundation
 import Testing
+import PushTestSupport
 
 /// RSASSA-PSS (SHA-256, MGF1-SHA256, 32-byte salt) verification: Wycheproof's vectors, keys
 /// that must be refused, and agreement with `openssl` on random messages.
@@ -107,7 +108,7 @@ import Testing
 @Suite(.enabled(if: ExternalPeer.find("openssl") != nil, "openssl is not installed (apt-get install -y openssl)"))
 struct CryptoRSAPSSOpenSSLTests {
     @Test func agreesWithOpenSSLOnAHundredRandomMessages() throws {
-        let scratch = try TLSCryptoOpenSSLTests.Scratch()
+        let scratch = try ScratchFolder()
         try TLSCryptoOpenSSLTests.openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", scratch.path("key.pem"))
         try TLSCryptoOpenSSLTests.openssl("pkey", "-in", scratch.path("key.pem"), "-pubout", "-outform", "DER", "-out", scratch.path("pub.der"))
         let key = try RSAPublicKey(subjectPublicKeyInfo: try scratch.read("pub.der")[...])

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// PKCS#12 files read back by real readers: `openssl pkcs12` (structure, algorithms, MAC,
 /// the certificate and key) and Python `cryptography`'s `load_key_and_certificates`. Go's

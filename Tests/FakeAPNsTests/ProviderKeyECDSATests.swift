@@ -2,10 +2,12 @@
 import Contracts
 import FakeAPNs
 import Testing
+import PushTestSupport
 
+/// FakeAPNs' provider keys (`APNsSigningKey`, `APNsPublicKey`) sign and verify ES256 as Apple's do:
 /// RFC 6979 A.2.5 (P-256, SHA-256) plus C2SP's rejection-sampling vector for the same key,
 /// scalar multiplication vectors and the verifier's rejections.
-@Suite struct CryptoECDSATests {
+@Suite struct ProviderKeyECDSATests {
     static let privateKey = CryptoHex.bytes("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")
     static let publicKeyX963 = CryptoHex.bytes(
         "04 60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6"
