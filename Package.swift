@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts", "PushTestSupport"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "FakeSupport", "LoopbackHTTP", "PushCore", "PushCrypto", "Contracts", "PushTestSupport"]),
         .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheckCLI", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["PushScenarios", "FakeBackend", "FakeAPNs", "Contracts"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["PushScenarios", "FakeBackend", "FakeAPNs", "Contracts", "PushTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The environment APNs serves at `host` (a `Host` or `:authority` value; the port, a
     /// trailing dot and letter case are ignored), or nil for any other host, e.g.
-    /// `127.0.0.1:2197`, where FakeAPNs plays ``FakeAPNsConfiguration/environment``.
+    /// `127.0.0.1:2197`, where FakeAPNs plays ``FakeAPNs/Configuration/environment``.
     ///
     /// ```swift
     /// APNsEnvironment(host: "api.push.apple.com:443")           // .production

@@ -28,7 +28,7 @@ import PushTestSupport
             let tls = try LoopbackTLS.reusing(caDirectory: directory)
             authority = try TestCertificateAuthority(keyPEM: String(contentsOfFile: "\(directory)/ca-key.pem", encoding: .utf8),
                                                      certificatePEM: tls.caCertificatePEM)
-            var configuration = FakeAPNsConfiguration()
+            var configuration = FakeAPNs.Configuration()
             configuration.tls = tls
             configuration.clientCertificates = APNsClientCertificates(acceptsAnyIssuer: anyIssuer)
             configuration.acceptAnyDeviceToken = true

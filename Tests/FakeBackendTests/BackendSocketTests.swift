@@ -68,7 +68,7 @@ import PushTestSupport
     @Test func throttledWithRetryAfterThenAccepted() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
+            backend.addFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
             let throttled = try await client.put(Requests.token)
             #expect(throttled.status == 429)
             #expect(throttled.header("Retry-After") == "1")
@@ -81,8 +81,8 @@ import PushTestSupport
     @Test func serverErrors() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.status(code: 500), on: .opened)
-            backend.setFault(.status(code: 503), on: .opened)
+            backend.addFault(.status(code: 500), on: .opened)
+            backend.addFault(.status(code: 503), on: .opened)
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(try await client.opened("1").status) }
             #expect(statuses == [500, 503, 204])
@@ -107,7 +107,7 @@ import PushTestSupport
     @Test func hangIsATimeoutForTheClient() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.hang, on: .putDevice)
+            backend.addFault(.hang, on: .putDevice)
             let code = await HTTPClient.failure { try await client.send("PUT", "/v1/devices/\(Requests.token)", body: Requests.registration(), timeout: 1) }
             #expect(code == .timedOut)
             #expect(backend.devices.isEmpty)
@@ -118,7 +118,7 @@ import PushTestSupport
     @Test func resetDropsTheConnection() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.reset, on: .opened)
+            backend.addFault(.reset, on: .opened)
             let code = await HTTPClient.failure { try await client.opened("91") }
             #expect(code != nil)
             #expect(code != .timedOut)
@@ -129,7 +129,7 @@ import PushTestSupport
     @Test func aLostResponseThenARetryIsADuplicate() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.loseResponse, on: .opened)
+            backend.addFault(.loseResponse, on: .opened)
             let code = await HTTPClient.failure { try await client.opened("91") }
             #expect(code != nil)
             #expect(code != .timedOut)
@@ -145,7 +145,7 @@ import PushTestSupport
     @Test func delayAnswersLate() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.delay(milliseconds: 300), on: .putDevice)
+            backend.addFault(.delay(milliseconds: 300), on: .putDevice)
             // The change is applied before the answer goes out.
             let reply = Task { try await client.put(Requests.token) }
             try await backend.waitForDevice(token: Requests.token, timeout: .seconds(30))

@@ -11,7 +11,7 @@ import PushCrypto
 ///
 /// ```swift
 /// let tls = try LoopbackTLS.generated()
-/// var configuration = FakeAPNsConfiguration()
+/// var configuration = FakeAPNs.Configuration()
 /// configuration.tls = tls                    // FakeAPNs serves https://127.0.0.1:PORT
 /// // the client trusts tls.caCertificatePath (SSL_CERT_FILE, --cacert, a truststore…)
 /// ```

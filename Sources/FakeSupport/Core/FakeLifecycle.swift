@@ -57,6 +57,34 @@ package final class FakeLifecycle: Sendable {
         failPendingWaits()
     }
 
+    /// Refuses new connections (`offline`) or listens again on the same port. If another
+    /// process took the port meanwhile, the bind is retried ``relistenAttempts`` times,
+    /// ``relistenInterval`` apart, before it gives up. Blocks the calling thread until the
+    /// event loop has done it. Not listening (before start, after stop): nothing to do.
+    /// - Returns: nil, or `PushFakeError.cannotListen` naming `fake`, `host`, the port and
+    ///   the system's error; the server then still refuses connections.
+    package func setOffline(_ offline: Bool, fake: String, host: String) -> PushFakeError? {
+        guard let running = server else { return nil }
+        guard !offline else {
+            _ = running.refuseConnections(true)
+            return nil
+        }
+        var failure = running.refuseConnections(false)
+        var attempts = 1
+        while failure != nil, attempts < Self.relistenAttempts {
+            Thread.sleep(forTimeInterval: Self.relistenInterval)
+            failure = running.refuseConnections(false)
+            attempts += 1
+        }
+        guard let failure else { return nil }
+        return PushFakeError.cannotListenAgain(fake, host: host, port: running.port, attempts: attempts, underlying: failure)
+    }
+
+    /// How many times ``setOffline(_:fake:host:)`` tries to bind the port again.
+    package static let relistenAttempts = 50
+    /// The pause between two of those attempts (seconds): 50 × 10 ms, half a second in all.
+    package static let relistenInterval: TimeInterval = 0.01
+
     /// Marks the fake stopped and hands over its server, if it has one.
     private func takeServer() -> HTTPServer? {
         state.withLock { state in
