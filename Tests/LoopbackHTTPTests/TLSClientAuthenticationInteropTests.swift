@@ -91,23 +91,6 @@ struct TLSClientAuthenticationInteropTests {
         #expect(!leaf.isSigned(by: try certificate("impostor.pem")))
     }
 
-    @Test func opensslReadsAnApplePushCertificate() throws {
-        let scratch = try ScratchFolder()
-        let authority = TestCertificateAuthority.generate()
-        let leaf = authority.issueApplePushCertificate(topic: "com.example.app", environment: .both)
-        try scratch.write("push.der", leaf.certificateDER)
-        try scratch.write("ca.der", authority.certificateDER)
-        let text = try OpenSSLTool.run(["x509", "-inform", "DER", "-in", scratch.path("push.der"), "-noout", "-text", "-nameopt", "RFC2253"])
-        #expect(text.contains("UID=com.example.app"), "\(text)")
-        for oid in ["1.2.840.113635.100.6.3.6", "1.2.840.113635.100.6.3.1", "1.2.840.113635.100.6.3.2"] {
-            #expect(text.contains(oid), "\(oid) in \(text)")
-        }
-        try OpenSSLTool.run(["x509", "-inform", "DER", "-in", scratch.path("ca.der"), "-out", scratch.path("ca.pem")])
-        try OpenSSLTool.run(["x509", "-inform", "DER", "-in", scratch.path("push.der"), "-out", scratch.path("push.pem")])
-        let verify = try OpenSSLTool.run(["verify", "-CAfile", scratch.path("ca.pem"), "-purpose", "sslclient", scratch.path("push.pem")])
-        #expect(verify.contains("OK"), "\(verify)")
-    }
-
     @Test(arguments: ["ec", "rsa"])
     func opensslSClientWithACertificate(kind: String) throws {
         let credentials = try Credentials()

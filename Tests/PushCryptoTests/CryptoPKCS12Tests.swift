@@ -17,10 +17,10 @@ import PushTestSupport
 
         init(password: String) throws {
             let ca = TestCertificateAuthority.generate()
-            let (der, key) = ca.issueApplePushCertificate(topic: "com.example.app", environment: .both)
+            let (der, key) = ca.issueClientCertificate(commonName: "Sender: com.example.app", userID: "com.example.app")
             let pkcs8 = ECPrivateKeyDER.pkcs8(scalar: key.privateKey, publicKeyX963: key.publicKeyX963)
             let archive = try #require(PKCS12.archive(certificateDER: der, privateKeyInfo: pkcs8,
-                                                      friendlyName: "Apple Push Services: com.example.app", password: password))
+                                                      friendlyName: "Sender: com.example.app", password: password))
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("p12-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             p12 = folder.appendingPathComponent("com.example.app.p12")
@@ -49,7 +49,7 @@ import PushTestSupport
         #expect(info.output.contains("MAC: sha256, Iteration 2048"))
         #expect(info.output.contains("PKCS7 Encrypted data: PBES2, PBKDF2, AES-256-CBC, Iteration 2048, PRF hmacWithSHA256"))
         #expect(info.output.contains("Shrouded Keybag: PBES2, PBKDF2, AES-256-CBC, Iteration 2048, PRF hmacWithSHA256"))
-        #expect(info.output.contains("friendlyName: Apple Push Services: com.example.app"))
+        #expect(info.output.contains("friendlyName: Sender: com.example.app"))
         #expect(info.output.contains("localKeyID:"))
         #expect(info.output.contains(fixture.certificatePEM), "the certificate comes back byte for byte")
         #expect(info.output.contains(fixture.keyPEM), "the key comes back byte for byte")
@@ -86,7 +86,7 @@ import PushTestSupport
             """
         let result = try ExternalPeer.run(python, ["-c", script, fixture.p12.path, password], timeout: 60)
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("subject CN=Apple Push Services: com.example.app,UID=com.example.app same-key True extra 0"),
+        #expect(result.output.contains("subject CN=Sender: com.example.app,UID=com.example.app same-key True extra 0"),
                 "\(result.output)")
         #expect(result.output.contains("wrong password refused"), "\(result.output)")
     }

@@ -7,7 +7,7 @@ import PushTestSupport
 /// and ECDSA verifier, then by openssl (`x509 -text` parses them, `verify` accepts the
 /// chain, the host names and addresses), and a CA reloaded from its PEM files.
 @Suite struct TLSCryptoCertificateTests {
-    static let dnsNames = TestCertificateAuthority.defaultDNSNames
+    static let dnsNames = TestCertificateAuthority.defaultDNSNames + ["api.example.com", "api.example.net"]
     static let ipAddresses = TestCertificateAuthority.defaultIPAddresses
 
     /// Splits Certificate ::= SEQUENCE { tbs, algorithm, BIT STRING signature } and checks
@@ -103,7 +103,7 @@ struct TLSCryptoCertificateOpenSSLTests {
         let leafText = try Self.openssl(["x509", "-noout", "-text", "-in", leaf])
         #expect(leafText.status == 0, "\(leafText.output)")
         for expected in ["CA:FALSE", "Digital Signature", "TLS Web Server Authentication", "DNS:localhost",
-                         "DNS:api.sandbox.push.apple.com", "DNS:api.development.push.apple.com", "IP Address:127.0.0.1",
+                         "DNS:api.example.com", "DNS:api.example.net", "IP Address:127.0.0.1",
                          "IP Address:0:0:0:0:0:0:0:1", "X509v3 Authority Key Identifier", "Issuer: CN = PushContracts Test CA"] {
             #expect(leafText.output.contains(expected), "\(expected) in \(leafText.output)")
         }
@@ -112,7 +112,7 @@ struct TLSCryptoCertificateOpenSSLTests {
     @Test func opensslVerifiesTheChainNamesAndAddresses() throws {
         let (directory, ca, leaf) = try Self.files(TestCertificateAuthority.generate())
         defer { try? FileManager.default.removeItem(at: directory) }
-        for check in [[], ["-verify_hostname", "api.sandbox.push.apple.com"], ["-verify_hostname", "localhost"],
+        for check in [[], ["-verify_hostname", "api.example.net"], ["-verify_hostname", "localhost"],
                       ["-verify_ip", "127.0.0.1"], ["-verify_ip", "::1"], ["-purpose", "sslserver"]] {
             let result = try Self.openssl(["verify", "-CAfile", ca] + check + [leaf])
             #expect(result.status == 0 && result.output.contains("\(leaf): OK"), "\(check): \(result.output)")
@@ -138,9 +138,9 @@ struct TLSCryptoCertificateOpenSSLTests {
             let reloaded = try TestCertificateAuthority(keyPEM: keyPEM, certificatePEM: original.certificatePEM)
             #expect(reloaded.certificateDER == original.certificateDER)
             let leafPath = directory.appendingPathComponent("reloaded-\(index).pem").path
-            let leaf = reloaded.issueServerCertificate(dnsNames: ["api.push.apple.com"], ipAddresses: [])
+            let leaf = reloaded.issueServerCertificate(dnsNames: ["api.example.com"], ipAddresses: [])
             try PEMDocument(label: "CERTIFICATE", der: leaf.certificateDER).text.write(toFile: leafPath, atomically: true, encoding: .utf8)
-            let result = try Self.openssl(["verify", "-CAfile", ca, "-verify_hostname", "api.push.apple.com", leafPath])
+            let result = try Self.openssl(["verify", "-CAfile", ca, "-verify_hostname", "api.example.com", leafPath])
             #expect(result.status == 0 && result.output.contains("OK"), "\(result.output)")
         }
     }

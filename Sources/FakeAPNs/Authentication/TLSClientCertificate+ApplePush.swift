@@ -1,5 +1,8 @@
 // What a client certificate shaped like Apple's push certificates says: its topics and
-// environments (the extensions PushCrypto's test CA writes, ApplePushEnvironment).
+// environments (the extensions ApplePushEnvironment names and the test CA writes for FakeAPNs).
+// Apple's knowledge lives here, in FakeAPNs: the transport hands over the certificate it
+// verified (TLSClientCertificate) and knows nothing of Apple's extensions.
+import LoopbackHTTP
 import PushCrypto
 
 extension TLSClientCertificate {
@@ -16,6 +19,13 @@ extension TLSClientCertificate {
         }
         return topics
     }
+
+    /// Apple's topics extension, 1.2.840.113635.100.6.3.6.
+    static let appleTopicsExtension = ApplePushEnvironment.topicsExtension
+    /// Apple's development-environment marker, 1.2.840.113635.100.6.3.1.
+    static let appleDevelopmentExtension = ApplePushEnvironment.developmentMarker
+    /// Apple's production-environment marker, 1.2.840.113635.100.6.3.2.
+    static let appleProductionExtension = ApplePushEnvironment.productionMarker
 
     /// Which environments the Apple markers name: nil when the certificate has neither.
     package var appleEnvironment: ApplePushEnvironment? {

@@ -3,6 +3,7 @@
 // the bundle id, the topics extension and the environment markers. Signed by the test CA
 // with a P-256 key (Apple's are RSA 2048; FakeAPNs reads both).
 import Foundation
+import PushCrypto
 
 /// Which APNs environments a push certificate is for (Apple: development, production, or both).
 package enum ApplePushEnvironment: String, Sendable, Hashable, CaseIterable {
