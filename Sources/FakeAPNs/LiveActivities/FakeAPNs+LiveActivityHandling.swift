@@ -27,7 +27,7 @@ extension FakeAPNs {
         }
         let violations = Self.liveActivityContract?.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
-                                      push: LiveActivityPush.read(body))
+                                      push: LiveActivityPush.read(body, node: node))
     }
 
     /// Steps 10–11 for `apns-push-type: liveactivity`, once the request itself passed: the
