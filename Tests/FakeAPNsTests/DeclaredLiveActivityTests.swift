@@ -48,6 +48,7 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         #expect(bed.fake.journal.last?.delivery == .activityStarted)
         #expect(bed.fake.handle(L.push(slotStart, startSlot())).status.code == 200)
         #expect(bed.fake.journal.last?.delivery == .activityStarted, "\(bed.fake.journal.last?.detail ?? "")")
+        #expect(bed.fake.journal.last?.violations.isEmpty == true, "checked by its own type's contract, not the tracker's")
         let tracker = try #require(bed.fake.liveActivities(onDevice: T.token).first)
         let slot = try #require(bed.fake.liveActivities(onDevice: T.token, of: SlotCountdownAttributes.self).first)
         return (bed, tracker, slot)
@@ -81,6 +82,8 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         let detail = entry.detail ?? ""
         #expect(detail.hasPrefix("content-state does not decode into SlotCountdownAttributes.ContentState: aps.content-state.slotEnds: required member missing"), "\(detail)")
         #expect(detail.contains("No value associated with key"), "the decoder's own words: \(detail)")
+        #expect(entry.violations.map(\.ruleID) == ["live-activity-payload.required"], "the type's contract saw it too")
+        #expect(entry.violations.map(\.pointer) == ["/aps/content-state"])
 
         _ = bed.fake.handle(Self.updateSlot(slot.pushToken, timestamp: Self.now + 2, state: #"{"slotEnds":"15:00","status":"closing"}"#))
         #expect(bed.fake.journal.last?.detail?.contains("aps.content-state.slotEnds: Expected to decode Double") == true, "\(bed.fake.journal.last?.detail ?? "")")

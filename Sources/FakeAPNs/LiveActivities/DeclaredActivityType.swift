@@ -7,6 +7,9 @@ import Foundation
 /// `content-state`, with a default `JSONDecoder` as ActivityKit does.
 struct DeclaredActivityType: Sendable {
     var name: String
+    /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
+    /// every push to its activities and every start naming it.
+    var contract: Contract
     var decodeAttributes: @Sendable (_ json: [UInt8]) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
     var decodeContentState: @Sendable (_ json: [UInt8]) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
     /// `LiveActivityAttributes/journalDescription` of decoded attributes.
@@ -17,6 +20,7 @@ struct DeclaredActivityType: Sendable {
     init<Attributes: LiveActivityAttributes>(_: Attributes.Type) {
         let name = Attributes.attributesType
         self.name = name
+        contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
         decodeAttributes = { json in
             Self.decode(Attributes.self, json, member: "aps.attributes", into: name)
         }
