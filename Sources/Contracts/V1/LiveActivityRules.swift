@@ -1,4 +1,5 @@
-/// The Live Activity payload's cross-field rules (DESIGN "Live Activities"): what each
+/// The Live Activity payload's cross-field rules (DESIGN "Live Activities"), the same for every
+/// declared type (``LiveActivityAttributes``): what each
 /// `aps.event` carries, the `Date` encoding, personal data and size. Ids are stable.
 enum LiveActivityRules {
     static let eventPath = ["aps", "event"]
@@ -43,18 +44,20 @@ enum LiveActivityRules {
         }
     }
 
-    static let contentStateRequired = required(
-        ["content-state"], on: event("start", "update"), id: "live-activity-payload.content-state-required",
-        summary: "start and update pushes carry aps.content-state (end may).") { _ in
-        "add the tracker's whole ContentState; the activity replaces its state with it"
+    static func contentStateRequired(_ typeName: String) -> ContractRule {
+        required(["content-state"], on: event("start", "update"), id: "live-activity-payload.content-state-required",
+                 summary: "start and update pushes carry aps.content-state (end may).") { _ in
+            "add the whole \(typeName).ContentState; the activity replaces its state with it"
+        }
     }
 
-    static let startAttributes = required(
-        ["attributes-type", "attributes"], on: event("start"), id: "live-activity-payload.start-attributes",
-        summary: "start pushes carry aps.attributes-type and aps.attributes.") { name in
-        name == "attributes"
-            ? "add {\"orderId\": …}; ActivityKit creates the activity with these attributes"
-            : "add \"\(OrderTrackerAttributes.typeName)\"; ActivityKit starts an activity only for a type it knows"
+    static func startAttributes(_ typeName: String) -> ContractRule {
+        required(["attributes-type", "attributes"], on: event("start"), id: "live-activity-payload.start-attributes",
+                 summary: "start pushes carry aps.attributes-type and aps.attributes.") { name in
+            name == "attributes"
+                ? "add the \(typeName) encoded; ActivityKit creates the activity with these attributes"
+                : "add \"\(typeName)\"; ActivityKit starts an activity only for a type it knows"
+        }
     }
 
     static let attributesStartOnly = forbidden(
@@ -114,21 +117,23 @@ enum LiveActivityRules {
         return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
-    static let dateSince2001 = ContractRule(
-        id: "live-activity-payload.date-since-2001",
-        summary: "content-state dates are seconds since 2001-01-01, as ActivityKit reads them; a value above 1,000,000,000 is Unix time."
-    ) { document, report in
-        guard let state = NodeQuery.node(at: ["aps", "content-state"], in: document) else { return }
-        for name in LiveActivitySchema.dateMembers {
-            guard let date = NodeQuery.value(name, of: state), case .number(let number) = date.value,
-                  number.doubleValue > largestReferenceDate else { continue }
-            let milliseconds = number.doubleValue > largestUnixSeconds
-            let converted = sinceReferenceDate(milliseconds ? number.doubleValue / 1000 : number.doubleValue)
-            let (unit, how, late) = milliseconds
-                ? ("Unix time in milliseconds", "divide by 1,000, then subtract 978,307,200", "tens of thousands of years")
-                : ("Unix time", "subtract 978,307,200", "31 years")
-            report.add("/aps/content-state/" + name, at: date.position,
-                       "expected seconds since 2001-01-01 (ActivityKit's JSONDecoder default), found \(NodeQuery.describe(date)), which is \(unit) — send \(converted) (\(how)) or encode the Date with JSONEncoder's default strategy; as it is, the app shows a date \(late) late.")
+    static func dateSince2001(_ dateMembers: [String]) -> ContractRule {
+        ContractRule(
+            id: "live-activity-payload.date-since-2001",
+            summary: "content-state dates are seconds since 2001-01-01, as ActivityKit reads them; a value above 1,000,000,000 is Unix time."
+        ) { document, report in
+            guard let state = NodeQuery.node(at: ["aps", "content-state"], in: document) else { return }
+            for name in dateMembers {
+                guard let date = NodeQuery.value(name, of: state), case .number(let number) = date.value,
+                      number.doubleValue > largestReferenceDate else { continue }
+                let milliseconds = number.doubleValue > largestUnixSeconds
+                let converted = sinceReferenceDate(milliseconds ? number.doubleValue / 1000 : number.doubleValue)
+                let (unit, how, late) = milliseconds
+                    ? ("Unix time in milliseconds", "divide by 1,000, then subtract 978,307,200", "tens of thousands of years")
+                    : ("Unix time", "subtract 978,307,200", "31 years")
+                report.add("/aps/content-state/" + name, at: date.position,
+                           "expected seconds since 2001-01-01 (ActivityKit's JSONDecoder default), found \(NodeQuery.describe(date)), which is \(unit) — send \(converted) (\(how)) or encode the Date with JSONEncoder's default strategy; as it is, the app shows a date \(late) late.")
+            }
         }
     }
 
@@ -141,10 +146,14 @@ enum LiveActivityRules {
         }
     }
 
-    /// Every rule, in the order they are documented.
-    static let all: [ContractRule] = [
-        PayloadRules.size(id: "live-activity-payload.size", summary: "The push is at most 4096 bytes as sent."),
-        contentStateRequired, startAlert, startAttributes, attributesStartOnly, inputPushTokenStartOnly, dismissalDateEndOnly,
-        dateSince2001, personalData,
-    ]
+    /// Every rule for pushes of `Attributes`, in the order they are documented: the same for
+    /// every declared type, only the messages name the type and the dates are its own.
+    static func all<Attributes: LiveActivityAttributes>(for _: Attributes.Type) -> [ContractRule] {
+        let name = Attributes.attributesType
+        return [
+            PayloadRules.size(id: "live-activity-payload.size", summary: "The push is at most 4096 bytes as sent."),
+            contentStateRequired(name), startAlert, startAttributes(name), attributesStartOnly, inputPushTokenStartOnly,
+            dismissalDateEndOnly, dateSince2001(LiveActivitySchema.dateMembers(of: Attributes.contentStateSchema)), personalData,
+        ]
+    }
 }

@@ -1,5 +1,5 @@
-/// The APNs body of the lock-screen order tracker, a Live Activity (DESIGN "Live Activities"),
-/// as a schema. What depends on `aps.event` is in ``LiveActivityRules``.
+/// The APNs body of a declared Live Activity type (DESIGN "Live Activities of the app's own
+/// types") as a schema: Apple's `aps` keys, the type's own attributes and content state. What depends on `aps.event` is in ``LiveActivityRules``.
 enum LiveActivitySchema {
     /// The values of `aps.event`.
     static let events = ["start", "update", "end"]
@@ -8,34 +8,11 @@ enum LiveActivitySchema {
     static let date: Schema = Schema.number()
         .summary("A Date as ActivityKit's JSONDecoder reads it: seconds since 2001-01-01 (not Unix time).")
 
-    /// The tracker's `ContentState` (``OrderTrackerAttributes/ContentState``). Members the app
-    /// does not know are allowed: its `JSONDecoder` skips them, so a newer sender does not
-    /// break an installed app.
-    static let contentState: Schema = Schema(.object(ObjectSchema(members: [
-        .required("stage", Schema.string(oneOf: OrderTrackerAttributes.ContentState.Stage.allCases.map(\.rawValue))
-            .rule("live-activity-payload.stage", "content-state.stage is present and is one of the tracker's stages.")
-            .summary("Where the order is: confirmed, picking, onTheWay, arriving or delivered.")
-            .advice("the app's ContentState decodes only these stages, and the device drops a content-state it cannot decode without a word"),
-            rule: "live-activity-payload.stage"),
-        .optional("eta", date),
-        .optional("itemsPicked", Schema.integer(minimum: 0).summary("Items picked so far.")),
-        .optional("itemsTotal", Schema.integer(minimum: 1).summary("Items in the order.")),
-    ], unknownMembers: .allow))).summary("The tracker's ContentState: what the activity shows now.")
-
-    /// The `Date` members of ``contentState``, which ``LiveActivityRules/dateSince2001`` checks.
-    static let dateMembers: [String] = {
+    /// The `Date` members of a content state's schema, which ``LiveActivityRules/dateSince2001`` checks.
+    static func dateMembers(of contentState: Schema) -> [String] {
         guard case .object(let object) = contentState.kind else { return [] }
         return object.members.filter { $0.schema == date }.map(\.name)
-    }()
-
-    /// The tracker's attributes (``OrderTrackerAttributes``), fixed for the activity's life.
-    static let attributes: Schema = Schema(.object(ObjectSchema(members: [
-        .required("orderId", Schema.string(minLength: 1, maxLength: 64, format: .identifier)
-            .rule("live-activity-payload.order-id", "attributes.orderId is an order id: 1-64 of [A-Za-z0-9_-], as in orders/<id>.")
-            .summary("The order the activity follows: the id of its route orders/<id>.")
-            .advice("use the order's id as in its route orders/<id>, e.g. 8F3K"),
-            rule: "live-activity-payload.order-id"),
-    ], unknownMembers: .allow))).summary("The tracker's attributes: {\"orderId\": ID}.")
+    }
 
     /// An alert's title or body: the text, or a key of the app's Localizable.strings and its arguments.
     static let alertText: Schema = Schema.anyOf([
@@ -58,36 +35,39 @@ enum LiveActivitySchema {
         Schema.integer(minimum: 0).summary(summary)
     }
 
-    /// The `aps` dictionary of a Live Activity push: Apple's keys only.
-    static let aps: Schema = .object([
-        .required("timestamp", Schema.integer(minimum: 0, maximum: 99_999_999_999)
-            .rule("live-activity-payload.timestamp", "aps.timestamp is present: when the update was made, in Unix seconds.")
-            .summary("When the update was made, in Unix seconds; the device ignores an update not newer than the last it applied.")
-            .advice("aps.timestamp is Unix time in seconds (milliseconds are 1000 times too large); the device ignores an update not newer than the last one"),
-            rule: "live-activity-payload.timestamp"),
-        .required("event", Schema.string(oneOf: events)
-            .rule("live-activity-payload.event", "aps.event is present and is start, update or end.")
-            .summary("What the push does to the activity: start, update or end.")
-            .advice("ActivityKit acts on start, update and end only"),
-            rule: "live-activity-payload.event"),
-        .optional("content-state", contentState),
-        .optional("alert", alert),
-        .optional("attributes-type", Schema.string(oneOf: [OrderTrackerAttributes.typeName])
-            .rule("live-activity-payload.attributes-type", "aps.attributes-type names the tracker's attributes type, OrderTrackerAttributes.")
-            .summary("The ActivityAttributes type the activity starts with.")
-            .advice("ActivityKit starts an activity only for an attributes type the app declares, spelled exactly")),
-        .optional("attributes", attributes),
-        .optional("stale-date", unixTime("When the state goes stale, in Unix seconds; the lock screen shows it as out of date.")),
-        .optional("dismissal-date", unixTime("When an ended activity leaves the lock screen, in Unix seconds.")),
-        .optional("relevance-score", Schema.number().summary("Orders this activity among the app's others; higher first.")),
-        .optional("input-push-token", Schema.constants([.integer(1)])
-            .summary("1 asks APNs to send the started activity's own push token to the app.")),
-        .optional("input-push-channel", Schema.string()
-            .summary("The broadcast channel id (base64) the started activity subscribes to.")),
-    ])
+    /// The `aps` dictionary of a push for `Attributes`: Apple's keys only.
+    static func aps<Attributes: LiveActivityAttributes>(for _: Attributes.Type) -> Schema {
+        .object([
+            .required("timestamp", Schema.integer(minimum: 0, maximum: 99_999_999_999)
+                .rule("live-activity-payload.timestamp", "aps.timestamp is present: when the update was made, in Unix seconds.")
+                .summary("When the update was made, in Unix seconds; the device ignores an update not newer than the last it applied.")
+                .advice("aps.timestamp is Unix time in seconds (milliseconds are 1000 times too large); the device ignores an update not newer than the last one"),
+                rule: "live-activity-payload.timestamp"),
+            .required("event", Schema.string(oneOf: events)
+                .rule("live-activity-payload.event", "aps.event is present and is start, update or end.")
+                .summary("What the push does to the activity: start, update or end.")
+                .advice("ActivityKit acts on start, update and end only"),
+                rule: "live-activity-payload.event"),
+            .optional("content-state", Attributes.contentStateSchema),
+            .optional("alert", alert),
+            .optional("attributes-type", Schema.string(oneOf: [Attributes.attributesType])
+                .rule("live-activity-payload.attributes-type", "aps.attributes-type names the activity's attributes type, \(Attributes.attributesType).")
+                .summary("The ActivityAttributes type the activity starts with.")
+                .advice("ActivityKit starts an activity only for an attributes type the app declares, spelled exactly")),
+            .optional("attributes", Attributes.attributesSchema),
+            .optional("stale-date", unixTime("When the state goes stale, in Unix seconds; the lock screen shows it as out of date.")),
+            .optional("dismissal-date", unixTime("When an ended activity leaves the lock screen, in Unix seconds.")),
+            .optional("relevance-score", Schema.number().summary("Orders this activity among the app's others; higher first.")),
+            .optional("input-push-token", Schema.constants([.integer(1)])
+                .summary("1 asks APNs to send the started activity's own push token to the app.")),
+            .optional("input-push-channel", Schema.string()
+                .summary("The broadcast channel id (base64) the started activity subscribes to.")),
+        ])
+    }
 
     /// The Live Activity push as the server sends it. Keys beside `aps` are allowed (the
     /// device ignores them) but checked for personal data.
-    static let payload: Schema = Schema(.object(ObjectSchema(members: [.required("aps", aps)], unknownMembers: .allow)))
-        .summary("The APNs body of a Live Activity push for the order tracker.")
+    static func payload<Attributes: LiveActivityAttributes>(for type: Attributes.Type, summary: String) -> Schema {
+        Schema(.object(ObjectSchema(members: [.required("aps", aps(for: type))], unknownMembers: .allow))).summary(summary)
+    }
 }

@@ -1,32 +1,34 @@
+import Foundation
 import Contracts
 import FakeSupport
 
 extension APNsAdmin {
-    /// `GET /apns/live-activities`: every device with a push-to-start token or activities.
+    /// `GET /apns/live-activities`: every device with a push-to-start token or activities,
+    /// of every declared type.
     struct LiveActivityDevices: Encodable {
         var devices: [LiveActivityDevice]
     }
 
     struct LiveActivityDevice: Encodable {
         var deviceToken: String
+        /// The push-to-start token registered last, of any type.
         var pushToStartToken: String?
+        /// Each declared type's push-to-start token, by `attributes-type`.
+        var pushToStartTokens: [String: String]
         var activities: [LiveActivityItem]
     }
 
-    /// One activity as JSON: times in millisecond ISO 8601 (UTC), as journal times are; the
-    /// content state as the app's `ContentState` encodes it, `eta` in ISO 8601 too.
+    /// One activity of any declared type as JSON: times in millisecond ISO 8601 (UTC), as
+    /// journal times are; the attributes and content state as the app's types encode them,
+    /// their `Date`s in ISO 8601 too.
     struct LiveActivityItem: Encodable {
-        struct ContentState: Encodable {
-            var stage: String
-            var eta: String?
-            var itemsPicked: Int?
-            var itemsTotal: Int?
-        }
-
         var pushToken: String
         var state: String
-        var orderId: String
-        var contentState: ContentState
+        var attributesType: String
+        var attributes: DeclaredValue
+        /// The attributes' `orderId`, when they have one (the order tracker's readers use it).
+        var orderId: String?
+        var contentState: DeclaredValue
         var changedAt: String
         var startedAt: String
         var endedAt: String?
@@ -36,16 +38,15 @@ extension APNsAdmin {
         var relevanceScore: Double?
         var pushesApplied: Int
 
-        init(_ activity: LiveActivity) {
+        init(_ activity: StoredLiveActivity) {
             func time(_ ms: Int64?) -> String? { ms.map { AdminJSON.timestamp(milliseconds: $0) } }
             pushToken = activity.pushToken
             state = activity.state.rawValue
-            orderId = activity.attributes.orderId
-            let content = activity.contentState
-            contentState = ContentState(
-                stage: content.stage.rawValue,
-                eta: content.eta.map(AdminJSON.timestamp),
-                itemsPicked: content.itemsPicked, itemsTotal: content.itemsTotal)
+            attributesType = activity.attributesType
+            attributes = activity.attributes
+            orderId = (try? JSONEncoder().encode(activity.attributes))
+                .flatMap { PayloadInspectors.parseObject(Array($0)) }?.member("orderId")?.value.value.stringValue
+            contentState = activity.contentState
             changedAt = AdminJSON.timestamp(milliseconds: activity.changedAt)
             startedAt = AdminJSON.timestamp(milliseconds: activity.startedAt)
             endedAt = time(activity.endedAt)
@@ -71,7 +72,8 @@ extension FakeAPNs {
                     s.liveActivities.settle(token, now: now, policy: policy)
                     return s.liveActivities.activities[token].map { APNsAdmin.LiveActivityItem($0.current) }
                 }
-                return APNsAdmin.LiveActivityDevice(deviceToken: key, pushToStartToken: entry?.pushToStartToken, activities: activities)
+                return APNsAdmin.LiveActivityDevice(deviceToken: key, pushToStartToken: entry?.pushToStartToken,
+                                                    pushToStartTokens: entry?.pushToStartTokens ?? [:], activities: activities)
             }
             return APNsAdmin.LiveActivityDevices(devices: devices)
         }

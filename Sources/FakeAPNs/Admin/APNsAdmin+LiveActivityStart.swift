@@ -5,7 +5,7 @@ import FakeSupport
 
 // The admin routes that set up Live Activities as a test does in Swift, for `contract-check
 // serve` users and tests in other languages: `POST /apns/live-activities/push-to-start`
-// (``FakeAPNs/registerPushToStartToken(_:device:)``) and `POST /apns/live-activities`
+// (``FakeAPNs/registerPushToStartToken(_:device:for:)``) and `POST /apns/live-activities`
 // (``FakeAPNs/startLiveActivity(device:attributes:contentState:pushToken:staleDate:timestamp:)``).
 extension APNsAdmin {
     /// `POST /apns/live-activities/push-to-start`: `{"device": HEX, "token"?: HEX}`.
@@ -117,7 +117,7 @@ extension FakeAPNs {
             guard APNsRequestValidator.isDeviceToken(body.device) else { return AdminAPI.notADeviceToken("/device") }
             if let token = body.token {
                 guard APNsRequestValidator.isDeviceToken(token) else { return AdminAPI.notADeviceToken("/token") }
-                if liveActivity(pushToken: token) != nil {
+                if storedLiveActivity(pushToken: token) != nil {
                     return AdminAPI.problem(status: 409, detail: "/token: already an activity's push token; give another or leave it out for a new one")
                 }
             }
@@ -134,7 +134,7 @@ extension FakeAPNs {
             switch body.checked() {
             case .failure(let problem): return problem.response
             case .success(let (attributes, contentState)):
-                if let token = body.pushToken, liveActivity(pushToken: token) != nil {
+                if let token = body.pushToken, storedLiveActivity(pushToken: token) != nil {
                     return AdminAPI.problem(status: 409, detail: "/pushToken: already an activity's push token; give another or leave it out for a new one")
                 }
                 guard let activity = startLiveActivity(
@@ -143,7 +143,7 @@ extension FakeAPNs {
                     let most = configuration.liveActivities.activitiesPerDevice
                     return AdminAPI.problem(status: 409, detail: "the device already shows \(max(1, most)) activities (LiveActivityPolicy.activitiesPerDevice); end one and let it be dismissed first")
                 }
-                return AdminAPI.json(APNsAdmin.LiveActivityItem(activity), status: HTTPStatus(code: 201))
+                return AdminAPI.json(APNsAdmin.LiveActivityItem(StoredLiveActivity(activity)), status: HTTPStatus(code: 201))
             }
         }
     }

@@ -103,7 +103,7 @@ extension FakeAPNs {
     func adminSubscribe(_ request: HTTPRequest) -> HTTPResponse {
         AdminAPI.withBody(APNsAdmin.ChannelSubscription.self, of: request) { body in
             guard APNsRequestValidator.isDeviceToken(body.pushToken) else { return AdminAPI.notADeviceToken("/pushToken") }
-            guard liveActivity(pushToken: body.pushToken) != nil else {
+            guard storedLiveActivity(pushToken: body.pushToken) != nil else {
                 return AdminAPI.problem(status: 404, detail: "/pushToken: no activity has this push token")
             }
             guard subscribe(pushToken: body.pushToken, toChannel: body.channelId) else {

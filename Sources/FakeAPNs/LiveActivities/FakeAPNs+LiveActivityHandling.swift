@@ -10,14 +10,18 @@ struct LiveActivityInspection {
 }
 
 extension FakeAPNs {
-    /// The `live-activity-payload` contract, looked up once.
+    /// The `live-activity-payload` contract of the v1 set, looked up once: for a push whose
+    /// type the fake cannot tell (a start naming no declared type, a broadcast).
     static let liveActivityContract = ContractSet.v1.contract(named: "live-activity-payload")
 
-    /// Reads a Live Activity push's body: the JSON object check and the `live-activity-payload`
-    /// contract (instead of the alert `payload` contract), then the device's reading of it.
-    /// Pure, so it runs outside the lock; only pushes with `apns-push-type: liveactivity` come here.
-    /// A broadcast's body may be larger (`limit`: 5 KB).
-    func inspectLiveActivity(_ body: [UInt8], limit: Int = APNsPushType.liveactivity.maximumPayloadBytes) -> LiveActivityInspection {
+    /// Reads a Live Activity push's body: the JSON object check and the payload contract of
+    /// its declared type (instead of the alert `payload` contract), then the device's reading
+    /// of it. The type is the start's `attributes-type`, else that of the activity at `token`;
+    /// otherwise the v1 `live-activity-payload`. Runs outside the lock (it takes it once to
+    /// look the type up); only pushes with `apns-push-type: liveactivity` come here. A
+    /// broadcast's body may be larger (`limit`: 5 KB).
+    func inspectLiveActivity(_ body: [UInt8], token: String? = nil,
+                             limit: Int = APNsPushType.liveactivity.maximumPayloadBytes) -> LiveActivityInspection {
         guard !body.isEmpty, body.count <= limit else {
             return LiveActivityInspection(inspection: nil, push: .failure(.init(reason: "the body is empty or too large")))
         }
@@ -25,9 +29,15 @@ extension FakeAPNs {
             return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: false),
                                           push: .failure(.init(reason: "the body is not a JSON object")))
         }
-        let violations = Self.liveActivityContract?.validate(node, sourceByteCount: body.count) ?? []
+        let named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
+        let contract = state.withLock { s -> Contract? in
+            if let named, let type = s.liveActivities.types[named] { return type.contract }
+            guard let token, let activity = s.liveActivities.activities[token.lowercased()]?.current else { return nil }
+            return s.liveActivities.types[activity.attributesType]?.contract
+        } ?? Self.liveActivityContract
+        let violations = contract?.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
-                                      push: LiveActivityPush.read(body))
+                                      push: LiveActivityPush.read(body, node: node))
     }
 
     /// Steps 10–11 for `apns-push-type: liveactivity`, once the request itself passed: the

@@ -19,7 +19,7 @@ public struct LiveActivityPolicy: Sendable, Hashable {
     /// one is forgotten, and a start with every kept activity still on screen is dropped
     /// (ActivityKit refuses too many activities; Apple publishes no number).
     public var activitiesPerDevice: Int = 8
-    /// States kept per activity for ``FakeAPNs/liveActivityStates(pushToken:)`` to replay
+    /// States kept per activity for ``FakeAPNs/liveActivityStates(pushToken:as:)`` to replay
     /// (the newest; older ones are forgotten).
     public var statesKeptPerActivity: Int = 100
     /// The system ends an activity this long after it started (Apple: eight hours).

@@ -2,29 +2,24 @@ import Contracts
 import Foundation
 
 /// What a device reads from a Live Activity push's body, as ActivityKit would: the event and
-/// timestamp, and the `content-state` and `attributes` decoded with a default `JSONDecoder`
-/// (dates as seconds since 2001) into the tracker's types.
+/// timestamp, and the `content-state` and `attributes` as the JSON text the device decodes
+/// with a default `JSONDecoder` (dates as seconds since 2001) into the activity's declared
+/// types (``DeclaredActivityType``), once it knows which type the push is for.
 ///
-/// Read outside the fake's lock, once per push. A member that does not decode is kept as
-/// the reason it did not, so the device can drop the push with that reason in the journal.
+/// Read outside the fake's lock, once per push.
 struct LiveActivityPush: Sendable, Hashable {
     enum Event: String, Sendable, Hashable {
         case start, update, end
     }
 
-    /// A member that decodes, or why it did not.
-    enum Decoded<Value: Sendable & Hashable>: Sendable, Hashable {
-        case value(Value)
-        case undecodable(String)
-    }
-
     var event: Event
     /// `aps.timestamp`, Unix seconds.
     var timestamp: Int64
-    /// nil: absent.
-    var contentState: Decoded<OrderTrackerAttributes.ContentState>?
+    /// `content-state` as JSON text, numbers as written; nil: absent.
+    var contentState: [UInt8]?
     var attributesType: String?
-    var attributes: Decoded<OrderTrackerAttributes>?
+    /// `attributes` as JSON text; nil: absent.
+    var attributes: [UInt8]?
     /// Unix seconds.
     var staleDate: Int64?
     /// Unix seconds.
@@ -34,12 +29,16 @@ struct LiveActivityPush: Sendable, Hashable {
     var inputPushChannel: String?
 
     /// The push as a device reads it, or why it cannot be read at all (no `aps`, no integer
-    /// `timestamp`, no known `event`): such a push is dropped.
-    static func read(_ bytes: [UInt8]) -> Result<LiveActivityPush, Unreadable> {
+    /// `timestamp`, no known `event`): such a push is dropped. `node` is the body as the
+    /// contract read it: `content-state` and `attributes` are taken from it.
+    static func read(_ bytes: [UInt8], node: JSONNode) -> Result<LiveActivityPush, Unreadable> {
         do {
-            guard let push = try JSONDecoder().decode(Body.self, from: Data(bytes)).aps else {
+            guard var push = try JSONDecoder().decode(Body.self, from: Data(bytes)).aps else {
                 return .failure(Unreadable(reason: "the body has no aps object"))
             }
+            let aps = node.member("aps")?.value.value
+            push.contentState = aps?.member("content-state")?.value.value.jsonBytes
+            push.attributes = aps?.member("attributes")?.value.value.jsonBytes
             return .success(push)
         } catch let unreadable as Unreadable {
             return .failure(unreadable)
@@ -89,33 +88,22 @@ extension LiveActivityPush: Decodable {
         dismissalDate = try? c.decodeIfPresent(Int64.self, forKey: .dismissalDate)
         relevanceScore = try? c.decodeIfPresent(Double.self, forKey: .relevanceScore)
         inputPushChannel = try? c.decodeIfPresent(String.self, forKey: .inputPushChannel)
-        contentState = Self.decoded(OrderTrackerAttributes.ContentState.self, c, .contentState)
-        attributes = Self.decoded(OrderTrackerAttributes.self, c, .attributes)
     }
 
-    private static func decoded<T: Decodable & Sendable & Hashable>(_ type: T.Type, _ c: KeyedDecodingContainer<CodingKeys>,
-                                                                    _ key: CodingKeys) -> Decoded<T>? {
-        guard c.contains(key) else { return nil }
-        do {
-            return .value(try c.decode(T.self, forKey: key))
-        } catch {
-            return .undecodable(describe(error))
-        }
-    }
-
-    /// A decoding error in a line: where, and what.
-    static func describe(_ error: any Error) -> String {
+    /// A decoding error in a line, in the decoder's own words: where (under `member`), and
+    /// what it expected.
+    static func describe(_ error: any Error, in member: String? = nil) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         let (path, what): ([any CodingKey], String)
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             (path, what) = (context.codingPath, context.debugDescription)
         case .keyNotFound(let key, let context):
-            (path, what) = (context.codingPath + [key], "required member missing")
+            (path, what) = (context.codingPath + [key], "required member missing (\(context.debugDescription))")
         @unknown default:
             return "\(error)"
         }
-        let pointer = path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        let pointer = ((member.map { [$0] } ?? []) + path.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: ".")
         return pointer.isEmpty ? what : "\(pointer): \(what)"
     }
 }

@@ -1,8 +1,9 @@
 import Contracts
 import FakeSupport
 
-/// The Live Activities of FakeAPNs' simulated devices: each device's push-to-start token and
-/// activities, and every activity's state, history and priority-10 budget. Part of
+/// The Live Activities of FakeAPNs' simulated devices: the declared activity types, each
+/// device's push-to-start token per type and activities (several types side by side), and
+/// every activity's state, history and priority-10 budget. Part of
 /// ``FakeAPNsState``, so it lives behind the fake's one lock; it never reads a clock (`now`
 /// is passed in), so its rules are tested with plain values.
 ///
@@ -10,15 +11,18 @@ import FakeSupport
 /// next looks at an activity — a push to it, or a read — at the time they happened, in order.
 struct LiveActivityStore {
     struct Record {
-        var current: LiveActivity
+        var current: StoredLiveActivity
         /// The newest ``LiveActivityPolicy/statesKeptPerActivity`` snapshots, oldest first.
-        var history: [LiveActivity]
+        var history: [StoredLiveActivity]
         /// When each priority-10 push in the last hour was applied.
         var priority10: [Int64] = []
-        var streams: [UInt64: AsyncStream<LiveActivity>.Continuation] = [:]
+        var streams: [UInt64: LiveActivitySink] = [:]
     }
 
     struct DeviceEntry {
+        /// The push-to-start token of each declared type (`Activity<T>.pushToStartTokenUpdates`).
+        var pushToStartTokens: [String: String] = [:]
+        /// The one registered last, of any type.
         var pushToStartToken: String?
         /// The device's activities' push tokens, oldest first.
         var activityTokens: [String] = []
@@ -26,35 +30,47 @@ struct LiveActivityStore {
 
     /// What a token in a Live Activity push's path names.
     enum Target: Equatable {
-        case pushToStart(deviceToken: String)
+        case pushToStart(deviceToken: String, attributesType: String)
         case activity(pushToken: String)
     }
 
     var devices: [String: DeviceEntry] = [:]
-    /// Push-to-start token → device token.
-    var pushToStartTokens: [String: String] = [:]
+    /// Push-to-start token → device token and activity type.
+    var pushToStartTokens: [String: (device: String, attributesType: String)] = [:]
     var activities: [String: Record] = [:]
+    /// The declared types by `attributes-type`; kept across a reset.
+    var types: [String: DeclaredActivityType] = [:]
+
+    /// Declares `type` (again: the same name is replaced).
+    mutating func declare<Attributes: LiveActivityAttributes>(_ type: Attributes.Type) {
+        types[Attributes.attributesType] = DeclaredActivityType(type)
+    }
 
     func target(of token: String) -> Target? {
         if activities[token] != nil { return .activity(pushToken: token) }
-        if let device = pushToStartTokens[token] { return .pushToStart(deviceToken: device) }
+        if let owner = pushToStartTokens[token] { return .pushToStart(deviceToken: owner.device, attributesType: owner.attributesType) }
         return nil
     }
 
     /// The device an activity or push-to-start token belongs to.
     func deviceToken(of target: Target) -> String? {
         switch target {
-        case .pushToStart(let device): device
+        case .pushToStart(let device, _): device
         case .activity(let token): activities[token]?.current.deviceToken
         }
     }
 
-    /// Gives `device` the push-to-start token `token`, replacing its earlier one.
-    mutating func setPushToStartToken(_ token: String, device: String) {
-        if let old = devices[device]?.pushToStartToken { pushToStartTokens[old] = nil }
-        if let owner = pushToStartTokens[token] { devices[owner]?.pushToStartToken = nil }
+    /// Gives `device` the push-to-start token `token` for `attributesType`, replacing its
+    /// earlier one for that type.
+    mutating func setPushToStartToken(_ token: String, device: String, attributesType: String) {
+        if let old = devices[device]?.pushToStartTokens[attributesType] { pushToStartTokens[old] = nil }
+        if let owner = pushToStartTokens[token] {
+            devices[owner.device]?.pushToStartTokens[owner.attributesType] = nil
+            if devices[owner.device]?.pushToStartToken == token { devices[owner.device]?.pushToStartToken = nil }
+        }
+        devices[device, default: DeviceEntry()].pushToStartTokens[attributesType] = token
         devices[device, default: DeviceEntry()].pushToStartToken = token
-        pushToStartTokens[token] = device
+        pushToStartTokens[token] = (device, attributesType)
     }
 
     // MARK: Applying pushes
@@ -64,33 +80,37 @@ struct LiveActivityStore {
     mutating func apply(_ push: LiveActivityPush, to target: Target, priority: Int, now: Int64,
                         policy: LiveActivityPolicy, newToken: String) -> (DeliveryOutcome, String) {
         switch target {
-        case .pushToStart(let device):
+        case .pushToStart(let device, let tokenType):
             guard push.event == .start else {
                 return (.ignoredWrongToken, "an \(push.event.rawValue) push goes to the activity's push token, not the push-to-start token")
             }
-            return start(push, device: device, now: now, policy: policy, token: newToken)
+            return start(push, device: device, tokenType: tokenType, now: now, policy: policy, token: newToken)
         case .activity(let token):
             settle(token, now: now, policy: policy)
             guard var record = activities.removeValue(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
             defer { activities[token] = record }
-            return Self.update(&record, with: push, priority: priority, now: now, policy: policy)
+            guard let type = types[record.current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
+            return Self.update(&record, of: type, with: push, priority: priority, now: now, policy: policy)
         }
     }
 
-    private mutating func start(_ push: LiveActivityPush, device: String, now: Int64, policy: LiveActivityPolicy,
+    private mutating func start(_ push: LiveActivityPush, device: String, tokenType: String, now: Int64, policy: LiveActivityPolicy,
                                 token: String) -> (DeliveryOutcome, String) {
-        guard push.attributesType == OrderTrackerAttributes.typeName else {
-            return (.droppedUndecodableAttributes,
-                    "attributes-type \(push.attributesType.map { "\"\($0)\"" } ?? "missing") is not \(OrderTrackerAttributes.typeName): the app has no such activity")
+        guard let name = push.attributesType, let type = types[name] else {
+            return (.droppedUndecodableAttributes, unknownType(push.attributesType))
         }
-        let attributes: OrderTrackerAttributes
-        switch push.attributes {
-        case .value(let value)?: attributes = value
-        case .undecodable(let why)?: return (.droppedUndecodableAttributes, "attributes do not decode into OrderTrackerAttributes: \(why)")
+        guard name == tokenType else {
+            return (.droppedUndecodableAttributes,
+                    "attributes-type \"\(name)\" is not \(tokenType), the type of this push-to-start token (Activity<\(tokenType)>.pushToStartTokenUpdates): send it to the \(name) token")
+        }
+        let attributes: DeclaredValue
+        switch push.attributes.map(type.decodeAttributes) {
+        case .success(let value)?: attributes = value
+        case .failure(let why)?: return (.droppedUndecodableAttributes, why.message)
         case nil: return (.droppedUndecodableAttributes, "a start push without attributes")
         }
-        let state: OrderTrackerAttributes.ContentState
-        switch Self.contentState(of: push) {
+        let state: DeclaredValue
+        switch Self.contentState(of: push, type: type) {
         case .success(let value?): state = value
         case .success(nil): return (.droppedUndecodableContentState, "a start push without content-state")
         case .failure(let why): return (.droppedUndecodableContentState, why.message)
@@ -98,18 +118,18 @@ struct LiveActivityStore {
         guard makeRoom(on: device, now: now, policy: policy) else {
             return (.droppedTooManyActivities, "the device already shows \(max(1, policy.activitiesPerDevice)) activities")
         }
-        let activity = LiveActivity(
-            pushToken: token, deviceToken: device, attributes: attributes, contentState: state, state: .active,
+        let activity = StoredLiveActivity(
+            pushToken: token, deviceToken: device, attributesType: name, attributes: attributes, contentState: state, state: .active,
             changedAt: now, startedAt: now, endedAt: nil, staleAt: push.staleDate.map(Self.milliseconds),
             dismissalAt: nil, timestamp: push.timestamp, relevanceScore: push.relevanceScore, pushesApplied: 1)
         activities[token] = Record(current: activity, history: [activity])
         devices[device, default: DeviceEntry()].activityTokens.append(token)
         settle(token, now: now, policy: policy)   // a stale-date already past
-        return (.activityStarted, "started activity \(token) for order \(attributes.orderId)")
+        return (.activityStarted, "started activity \(token) for \(type.describeAttributes(attributes))")
     }
 
     /// Registers an activity the app started itself (`Activity.request`), as a test does.
-    mutating func insert(_ activity: LiveActivity, now: Int64, policy: LiveActivityPolicy) -> Bool {
+    mutating func insert(_ activity: StoredLiveActivity, now: Int64, policy: LiveActivityPolicy) -> Bool {
         guard activities[activity.pushToken] == nil, pushToStartTokens[activity.pushToken] == nil,
               makeRoom(on: activity.deviceToken, now: now, policy: policy) else { return false }
         activities[activity.pushToken] = Record(current: activity, history: [activity])
@@ -125,13 +145,13 @@ struct LiveActivityStore {
         guard let index = tokens.firstIndex(where: { activities[$0]?.current.state ?? .dismissed == .dismissed }) else { return false }
         let forgotten = tokens.remove(at: index)
         if let record = activities.removeValue(forKey: forgotten) {
-            for continuation in record.streams.values { continuation.finish() }
+            for sink in record.streams.values { sink.finish() }
         }
         devices[device]?.activityTokens = tokens
         return true
     }
 
-    private static func update(_ record: inout Record, with push: LiveActivityPush, priority: Int, now: Int64,
+    private static func update(_ record: inout Record, of type: DeclaredActivityType, with push: LiveActivityPush, priority: Int, now: Int64,
                                policy: LiveActivityPolicy) -> (DeliveryOutcome, String) {
         let current = record.current
         if push.event == .start {
@@ -152,8 +172,8 @@ struct LiveActivityStore {
         guard push.timestamp > current.timestamp else {
             return (.ignoredOlderTimestamp, "timestamp \(push.timestamp) is not newer than the last applied \(current.timestamp)")
         }
-        let state: OrderTrackerAttributes.ContentState?
-        switch contentState(of: push) {
+        let state: DeclaredValue?
+        switch contentState(of: push, type: type) {
         case .success(let value): state = value
         case .failure(let why): return (.droppedUndecodableContentState, why.message)
         }
@@ -172,7 +192,7 @@ struct LiveActivityStore {
             next.staleAt = push.staleDate.map(milliseconds)
             append(next, to: &record, policy: policy)
             settleRecord(&record, now: now, policy: policy)
-            return (.activityUpdated, "applied: stage \(next.contentState.stage.rawValue)")
+            return (.activityUpdated, "applied: \(type.describeContentState(next.contentState))")
         }
         next.staleAt = push.staleDate.map(milliseconds) ?? current.staleAt
         end(&record, as: next, at: now, requestedDismissal: push.dismissalDate.map(milliseconds), policy: policy)
@@ -181,12 +201,19 @@ struct LiveActivityStore {
     }
 
     /// The push's content state decoded, nil when absent, or why it does not decode.
-    private static func contentState(of push: LiveActivityPush) -> Result<OrderTrackerAttributes.ContentState?, Unapplied> {
-        switch push.contentState {
-        case .value(let state)?: .success(state)
-        case .undecodable(let why)?: .failure(Unapplied(message: "content-state does not decode into OrderTrackerAttributes.ContentState: \(why)"))
-        case nil: .success(nil)
-        }
+    private static func contentState(of push: LiveActivityPush, type: DeclaredActivityType) -> Result<DeclaredValue?, Unapplied> {
+        guard let json = push.contentState else { return .success(nil) }
+        return type.decodeContentState(json).map { $0 }
+    }
+
+    /// Why a start push's `attributes-type` starts nothing: the declared types, and the
+    /// nearest one when it looks like a typo.
+    private func unknownType(_ name: String?) -> String {
+        let declared = types.keys.sorted()
+        let list = declared.isEmpty ? "none" : declared.joined(separator: ", ")
+        guard let name else { return "a start push without attributes-type; the app's declared types: \(list)" }
+        let guess = Suggestion.closest(to: name, among: declared).map { " — did you mean \"\($0)\"?" } ?? ""
+        return "attributes-type \"\(name)\" is not a declared activity type (\(list)): the app has no such activity\(guess)"
     }
 
     struct Unapplied: Error, CustomStringConvertible {
@@ -233,7 +260,7 @@ struct LiveActivityStore {
 
     /// Ends the activity at `at`; dismissal at the requested date, cut to the policy's
     /// hours after the end (at once when it is already past: ``settleRecord`` does that).
-    private static func end(_ record: inout Record, as snapshot: LiveActivity, at: Int64, requestedDismissal: Int64?,
+    private static func end(_ record: inout Record, as snapshot: StoredLiveActivity, at: Int64, requestedDismissal: Int64?,
                             policy: LiveActivityPolicy) {
         var ended = snapshot
         ended.state = .ended
@@ -243,24 +270,24 @@ struct LiveActivityStore {
         append(ended, to: &record, policy: policy)
     }
 
-    private static func append(_ snapshot: LiveActivity, to record: inout Record, policy: LiveActivityPolicy) {
+    private static func append(_ snapshot: StoredLiveActivity, to record: inout Record, policy: LiveActivityPolicy) {
         record.current = snapshot
         let keep = max(1, policy.statesKeptPerActivity)
         record.history.append(snapshot)
         if record.history.count >= 2 &* keep { record.history.removeFirst(record.history.count - keep) }
-        for continuation in record.streams.values { continuation.yield(snapshot) }
+        for sink in record.streams.values { sink.yield(snapshot) }
         if snapshot.state == .dismissed {   // nothing changes after this: the streams end
-            for continuation in record.streams.values { continuation.finish() }
+            for sink in record.streams.values { sink.finish() }
             record.streams.removeAll()
         }
     }
 
-    /// Forgets everything, ending every stream of states.
+    /// Forgets every device and activity, ending every stream of states; the declared types stay.
     mutating func removeAll() {
         for record in activities.values {
-            for continuation in record.streams.values { continuation.finish() }
+            for sink in record.streams.values { sink.finish() }
         }
-        self = LiveActivityStore()
+        self = LiveActivityStore(types: types)
     }
 
     /// Unix seconds as milliseconds, clamped (a client's number must not trap).

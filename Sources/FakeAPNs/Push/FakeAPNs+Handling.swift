@@ -20,7 +20,7 @@ extension FakeAPNs {
         let liveActivity: LiveActivityInspection?
         let inspection: PayloadInspection?
         if headers.pushType == "liveactivity" {
-            liveActivity = inspectLiveActivity(request.body)
+            liveActivity = inspectLiveActivity(request.body, token: pathToken)
             inspection = liveActivity?.inspection
         } else {
             liveActivity = nil

@@ -76,9 +76,11 @@ function deviceCard(token, view, activities) {
     if (entry.delivery === "backgroundBudgetExceeded") notes.push(el("li", { class: "dropped", text: "Background push " + shorten(entry.apnsID) + " not delivered: over the hourly budget" }));
     if (entry.delivery === "droppedOffline") notes.push(el("li", { class: "dropped", text: "Push " + shorten(entry.apnsID) + " expired while offline: gone" }));
   }
-  const cards = activities.map((a) => el("section", { class: "activity " + a.state, "aria-label": "Live Activity for order " + a.orderId },
-    el("h4", { text: "Order " + a.orderId + " · " + a.contentState.stage }),
-    el("p", { text: [a.contentState.eta ? "ETA " + a.contentState.eta : "", a.contentState.itemsTotal ? a.contentState.itemsPicked + " of " + a.contentState.itemsTotal + " items" : ""].filter(Boolean).join(" · ") }),
+  // Any declared type: its name and attributes, then what its content state shows, member by member.
+  const members = (value) => Object.entries(value || {}).map(([key, v]) => key + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(" · ");
+  const cards = activities.map((a) => el("section", { class: "activity " + a.state, "aria-label": "Live Activity " + a.attributesType + " " + members(a.attributes) },
+    el("h4", { text: a.attributesType + " · " + members(a.attributes) }),
+    el("p", { text: members(a.contentState) }),
     el("p", { class: "marks", text: a.state + (a.staleAt ? " · stale at " + a.staleAt.slice(11, 19) : "") + (a.endedAt ? " · ended " + a.endedAt.slice(11, 19) : "") })));
   const toggle = el("button", { type: "button", "aria-label": (view.online ? "Take offline" : "Bring online") + " device " + shorten(token),
     onclick: async () => {
