@@ -91,6 +91,25 @@ import Testing
         #expect(parsed.output.contains("shorten the alert"), "\(parsed.output)")
     }
 
+    /// Issue 39: a Live Activity push under payloads/ breaks `payload` but fits
+    /// `live-activity-payload`: the output names that contract and how to pick it.
+    @Test func aDocumentInTheWrongFolderNamesTheContractItFits() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let push = try String(contentsOfFile: packageRoot + "/Fixtures/valid/live-activities/update.json", encoding: .utf8)
+        try folder.write("payloads/update.json", push)
+        let result = runTool(["validate", "payloads"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.output.contains("breaks the payload contract but fits live-activity-payload"), "\(result.output)")
+        #expect(result.output.contains("--contract live-activity-payload or put it under live-activities/"), "\(result.output)")
+        let picked = runTool(["validate", "--contract", "live-activity-payload", "payloads"], in: folder.path)
+        #expect(picked.status == 0, "\(picked.output)")
+        // A payload that breaks its contract and fits no other gets no such line.
+        try folder.write("payloads/update.json", #"{"aps":{"alert":7}}"#)
+        let plain = runTool(["validate", "payloads"], in: folder.path)
+        #expect(plain.status == 1 && !plain.output.contains("fits"), "\(plain.output)")
+    }
+
     /// Valid JSON nested deeper than the reader follows is not called "not JSON".
     @Test func tooDeepValidJSONIsNotCalledNotJSON() throws {
         let folder = try TemporaryFolder()
