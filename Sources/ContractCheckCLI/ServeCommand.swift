@@ -188,7 +188,7 @@ package enum ServeCommand: Subcommand {
             return 64
         }
         // A CA made for this run only (no --tls-ca-dir) goes with it, on every way out.
-        defer { if let tls, options.tlsCADirectory == nil { removeGeneratedCA(tls) } }
+        defer { tls?.removeTemporaryFiles() }
         let apns: FakeAPNs?
         do {
             apns = try startAPNs(options, keys: keys, development: development, tls: tls, clientCertificates: clientCertificates)
