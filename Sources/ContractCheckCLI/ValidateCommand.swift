@@ -66,7 +66,7 @@ package enum ValidateCommand: Subcommand {
         let names = checker.contractNames
         let forced = parsed.value(for: "--contract")
         if let forced, !names.contains(forced) {
-            return reportUsageError(.invalidValue(forced, option: "--contract", allowed: names, suggestion: Suggestion.closest(to: forced, among: names, acceptingUniquePrefix: true)), io: io)
+            return reportUsageError(.invalidValue(forced, option: "--contract", allowed: names), io: io)
         }
         guard !parsed.positionals.isEmpty else {
             return reportUsageError(.missingArgument("PATH..."), io: io)

@@ -1,3 +1,4 @@
+import Contracts
 import FakeSupport
 
 /// When a fault strikes: which endpoint (or all), and for the next N requests or with a
@@ -63,8 +64,10 @@ extension BackendFaultPlan: Codable, AdminRequestBody {
         let name = try container.decodeIfPresent(String.self, forKey: .endpoint)
         if let name, name != "all" {
             guard let endpoint = FakeBackend.Endpoint(rawValue: name) else {
+                let names = FakeBackend.Endpoint.allCases.map(\.rawValue)
+                let guess = Suggestion.closest(to: name, among: names, acceptingUniquePrefix: true).map { "did you mean \"\($0)\"? " } ?? ""
                 throw DecodingError.dataCorruptedError(forKey: .endpoint, in: container,
-                    debugDescription: "unknown endpoint \"\(name)\"; use \(FakeBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+                    debugDescription: "unknown endpoint \"\(name)\"; \(guess)use \(names.joined(separator: ", ")) or all")
             }
             self.endpoint = endpoint
         } else {

@@ -34,6 +34,21 @@ import Testing
         #expect(result.error.hasPrefix("Error: invalid value 'paylod' for '--contract': expected one of 'payload', 'device-registration', 'apns-file'; did you mean 'payload'?"))
     }
 
+    /// Issue 39: a name that begins several contracts gets them all as "did you mean".
+    @Test func aContractNameThatBeginsSeveralSuggestsThem() {
+        let result = runTool(["validate", "--contract", "live-activity", "x.json"])
+        #expect(result.status == 64)
+        #expect(result.errorLines.first?.hasSuffix("did you mean 'live-activity-payload' or 'live-activity-registration'?") == true, "\(result.error)")
+    }
+
+    /// Issue 39: a usage error points at --help in a short line, not serve's whole synopsis.
+    @Test func aServeUsageErrorPrintsAShortUsagePointer() {
+        let result = runTool(["serve", "--backend-prot", "1"])
+        #expect(result.status == 64)
+        #expect(result.errorLines.dropFirst().first == "Usage: contract-check serve [options]", "\(result.error)")
+        #expect(result.errorLines.allSatisfy { $0.count < 160 }, "\(result.error)")
+    }
+
     // MARK: Text output
 
     @Test func violationLineNamesPathPositionPointerAndRule() throws {
