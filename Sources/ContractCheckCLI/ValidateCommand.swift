@@ -145,16 +145,18 @@ package enum ValidateCommand: Subcommand {
             return .report(FileReport(path: path, contract: contract, findings: [.syntax(message, at: position)]))
         case .checked(let violations):
             var findings = violations.map(Finding.init)
-            if findings.contains(where: { $0.severity == .error }), let other = lookalike(bytes, breaking: contract, checker: checker) {
+            // Members the contract does not know: the shape may be another contract's.
+            if findings.contains(where: { $0.severity == .error && $0.ruleID.hasSuffix(".unknown-member") }),
+               let other = lookalike(bytes, breaking: contract, checker: checker) {
                 findings.insert(.fitsOtherContract(other, not: contract, folder: checker.folderName(forContract: other)), at: 0)
             }
             return .report(FileReport(path: path, contract: contract, findings: findings))
         }
     }
 
-    /// The first other contract `bytes` conforms to (no error) when they break `contract`: a
-    /// Live Activity push under `payloads/` is a `live-activity-payload` (issue 39). Only
-    /// failing files pay for the extra checks.
+    /// The first other contract `bytes` conforms to (no error) when they break `contract`
+    /// with members it does not know: a Live Activity push under `payloads/` is a
+    /// `live-activity-payload` (issue 39). Only such failing files pay for the extra checks.
     static func lookalike(_ bytes: [UInt8], breaking contract: String, checker: any DocumentChecker) -> String? {
         checker.contractNames.first { other in
             guard other != contract, case .checked(let violations) = checker.check(bytes, contract: other) else { return false }
