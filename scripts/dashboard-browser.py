@@ -193,7 +193,7 @@ def main():
         register_with_backend(urls, PHONE)
         driver = browser()
         DRIVER.append(driver)
-        driver.get(urls["admin"] + "/")
+        driver.get(urls["admin"] + "/?live=events")  # headless polls unless asked for the stream
         wait(driver, 10, "the page goes live", lambda d: d.find_element(By.ID, "live-status").text.startswith("Live"))
         wait(driver, 5, "the backend's device shows", lambda d: phone(d, PHONE) is not None or "a1" in d.find_element(By.ID, "accounts").text)
         seen = problems(driver, [])
@@ -273,7 +273,7 @@ def main():
         alone, alone_urls = serve(binary, os.path.join(work, "alone"), backend_only=True)
         try:
             register_with_backend(alone_urls, PHONE)
-            driver.get(alone_urls["admin"] + "/")
+            driver.get(alone_urls["admin"] + "/?live=events")
             wait(driver, 10, "the backend-only page goes live", lambda d: d.find_element(By.ID, "live-status").text.startswith("Live"))
             wait(driver, 5, "the backend's device shows", lambda d: "a1" in d.find_element(By.ID, "accounts").text)
             wait(driver, 5, "the backend's sessions show", lambda d: "acts as account a1" in d.find_element(By.ID, "sessions").text)

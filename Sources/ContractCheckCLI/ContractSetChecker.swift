@@ -20,6 +20,10 @@ package struct ContractSetChecker: DocumentChecker {
         contracts.contract(forFolder: folder)?.name
     }
 
+    package func folderName(forContract name: String) -> String? {
+        contracts.contracts.first { $0.name == name }?.folderName
+    }
+
     package func contractName(forFileExtension fileExtension: String) -> String? {
         contracts.contract(forFileExtension: fileExtension)?.name
     }

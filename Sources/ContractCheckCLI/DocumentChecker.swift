@@ -15,6 +15,8 @@ package protocol DocumentChecker: Sendable {
     var folderNames: [String] { get }
     /// The file extensions that select a contract (`apns`), for messages.
     var fileExtensions: [String] { get }
+    /// The folder whose files are checked against `contract` (`payload` → `payloads`), if any.
+    func folderName(forContract contract: String) -> String?
     /// Parses `bytes` as one JSON document and checks it against the contract `contract`
     /// (one of ``contractNames``). Rules on the bytes as sent (such as the payload size
     /// limit) are checked on `bytes`.
@@ -27,6 +29,7 @@ package protocol DocumentChecker: Sendable {
 extension DocumentChecker {
     package var folderNames: [String] { [] }
     package var fileExtensions: [String] { [] }
+    package func folderName(forContract contract: String) -> String? { nil }
     package func sizeViolation(byteCount: Int, contract: String) -> Violation? { nil }
 }
 

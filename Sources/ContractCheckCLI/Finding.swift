@@ -68,6 +68,15 @@ package struct Finding: Sendable, Hashable {
         Finding(position: position, message: message, ruleID: "json.syntax")
     }
 
+    /// The document breaks `contract` (the folder's, or `--contract`'s) but conforms to
+    /// `other`: which one it looks like and how to pick it.
+    package static func fitsOtherContract(_ other: String, not contract: String, folder: String?) -> Finding {
+        let ways = "--contract \(other)" + (folder.map { " or put it under \($0)/" } ?? "")
+        return Finding(severity: .warning,
+                       message: "this document breaks the \(contract) contract but fits \(other): if it is a \(other), check it with \(ways)",
+                       ruleID: "file.other-contract")
+    }
+
     /// Names the ways to select a contract that this contract set offers.
     package static func unknownContract(known: [String], folders: [String], extensions: [String]) -> Finding {
         var ways: [String] = []

@@ -22,16 +22,16 @@ extension ServeCommand.Options {
         }
     }
 
-    /// Whether any certificate option is given.
-    var asksForClientCertificates: Bool { apnsClientCertificates || apnsAnyClientCertificate || !apnsTrustedClientCAs.isEmpty }
 }
 
 extension ServeCommand {
     /// FakeAPNs' certificate authentication as the options ask, the CA files read and
-    /// checked before any server starts; nil when no certificate option is given.
+    /// checked before any server starts. Under `--tls` it is always on, trusting serve's own
+    /// CA, as APNs asks every client for an optional certificate: a certificate a sender
+    /// presents is always judged (issue 39); nil without `--tls`.
     /// - Throws: ``UsageError`` naming the file and what is wrong with it (exit 64).
     static func loadClientCertificates(_ options: Options) throws(UsageError) -> APNsClientCertificates? {
-        guard options.asksForClientCertificates else { return nil }
+        guard options.tls else { return nil }
         var authorities: [String] = []
         for path in options.apnsTrustedClientCAs {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -50,7 +50,7 @@ extension ServeCommand {
     /// `--help` lines of the certificate options.
     static let certificateOptionSpecs: [OptionSpec] = [
         OptionSpec("--apns-client-certificates",
-                   help: "With --tls: FakeAPNs asks for an APNs client certificate (certificate-based provider authentication), trusting the CA of --tls; see Docs/readme/certificates.md."),
+                   help: "With --tls: the default, kept for scripts: FakeAPNs asks every client for an optional APNs client certificate, trusting the CA of --tls; see Docs/readme/certificates.md."),
         OptionSpec("--apns-trust-client-ca", valueName: "FILE", isRepeatable: true,
                    help: "With --tls: as --apns-client-certificates, also trusting the CA certificates in FILE (PEM), e.g. Apple's for a team's real certificate; repeat for more."),
         OptionSpec("--apns-any-client-certificate",

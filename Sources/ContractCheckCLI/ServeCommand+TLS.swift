@@ -10,13 +10,3 @@ extension ServeCommand.Options {
         return try LoopbackTLS.generated()
     }
 }
-
-extension ServeCommand {
-    /// Removes the temporary folder of a CA made for one run (`--tls` without
-    /// `--tls-ca-dir`): nothing can trust it after serve exits.
-    static func removeGeneratedCA(_ tls: LoopbackTLS) {
-        let folder = TextFiles.folder(of: tls.caCertificatePath)
-        guard folder.contains("pushcontracts-tls-") else { return }  // only the folder `generated()` made
-        try? FileManager.default.removeItem(atPath: folder)
-    }
-}

@@ -56,10 +56,12 @@ package enum ServeCommand: Subcommand {
             TLS: --tls serves TLS 1.3 (h2, http/1.1) on the backend and APNs ports (the admin
             API stays plain HTTP): the URLs are https://, a line "ca PATH" and a "ca" member
             of the ready file name the CA certificate a client trusts. Test-only TLS that
-            protects nothing; see Docs/readme/tls.md. --apns-client-certificates (and
-            --apns-trust-client-ca, --apns-any-client-certificate) make FakeAPNs ask for an APNs
-            client certificate and answer certificate connections as APNs does; each request's
-            log line names the certificate (certificate=UID/SERIAL/ENVIRONMENT).
+            protects nothing; see Docs/readme/tls.md. Under --tls FakeAPNs asks every client
+            for an optional APNs client certificate, as APNs does, trusting the CA of --tls
+            (--apns-trust-client-ca and --apns-any-client-certificate widen the trust): a
+            certificate presented is judged as APNs judges it, a client without one goes on
+            with its token; each request's log line names the certificate
+            (certificate=UID/SERIAL/ENVIRONMENT).
 
             EXIT STATUS: 0 after Ctrl-C, SIGTERM or SIGHUP, 1 a server cannot start, 64 usage error
             (a bad option, or a key file or ready file that cannot be used).
@@ -186,7 +188,7 @@ package enum ServeCommand: Subcommand {
             return 64
         }
         // A CA made for this run only (no --tls-ca-dir) goes with it, on every way out.
-        defer { if let tls, options.tlsCADirectory == nil { removeGeneratedCA(tls) } }
+        defer { tls?.removeTemporaryFiles() }
         let apns: FakeAPNs?
         do {
             apns = try startAPNs(options, keys: keys, development: development, tls: tls, clientCertificates: clientCertificates)
@@ -257,7 +259,7 @@ package enum ServeCommand: Subcommand {
         backend.stopListening()
         apns?.stopListening()
         development.stop()
-        if readyFileWritten, let path = options.readyFile { unlink(path) }
+        if readyFileWritten, let path = options.readyFile { removeReadyFileIfOwn(path) }
         output.writeLineNow("stopped")
         return 0
     }
@@ -350,6 +352,13 @@ extension ServeCommand {
         members.sort { $0.0 < $1.0 }
         let text = "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
         try TextFiles.write(text, to: path)
+    }
+
+    /// Removes the ready file at `path` only while it is still this process's (its "pid" is
+    /// ours): another serve started on the same path since has written its own (issue 39).
+    static func removeReadyFileIfOwn(_ path: String) {
+        guard WaitReadyCommand.ReadyState.pid(inFile: path) == getpid() else { return }
+        unlink(path)
     }
 
     /// `cannot start FakeBackend on 127.0.0.1:8080: bind(…) failed: Address already in use

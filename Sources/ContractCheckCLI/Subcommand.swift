@@ -56,11 +56,15 @@ extension Subcommand {
         }
     }
 
+    /// The usage line a usage error repeats: the synopsis when it is short, else a pointer to
+    /// `--help` (serve's synopsis is ~500 characters; issue 39).
+    package static var shortUsage: String { help.usage.count <= 160 ? help.usage : "\(name) [options]" }
+
     /// Prints `Error: … / Usage: … / See '… --help'` to standard error and returns 64.
     @discardableResult
     package static func reportUsageError(_ error: UsageError, io: CommandIO) -> Int32 {
         io.writeErrorLine("Error: \(error.message)")
-        io.writeErrorLine("Usage: \(ContractCheck.toolName) \(help.usage)")
+        io.writeErrorLine("Usage: \(ContractCheck.toolName) \(shortUsage)")
         io.writeErrorLine("  See '\(ContractCheck.toolName) \(name) --help' for more information.")
         return ExitCode.usage
     }

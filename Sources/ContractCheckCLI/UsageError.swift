@@ -1,4 +1,5 @@
 import PushCore
+import Contracts
 
 /// A command line that cannot be run as written: an unknown subcommand or option, a missing
 /// or malformed value. Printed as `Error: … / Usage: …` and exits 64.
@@ -71,5 +72,17 @@ package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, C
 
     private static func hint(_ suggestion: String?) -> String {
         suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// A value outside the allowed set, with "did you mean" for a near name, or every name
+    /// it begins (`live-activity`: `live-activity-payload` or `live-activity-registration`).
+    package static func invalidValue(_ value: String, option: String, allowed: [String]) -> UsageError {
+        if let near = Suggestion.closest(to: value, among: allowed, acceptingUniquePrefix: true) {
+            return invalidValue(value, option: option, allowed: allowed, suggestion: near)
+        }
+        let begun = value.count >= 3 ? allowed.filter { $0.hasPrefix(value) } : []
+        let error = invalidValue(value, option: option, allowed: allowed, suggestion: nil)
+        guard !begun.isEmpty else { return error }
+        return UsageError(code: .invalidValue, message: error.message + "; did you mean " + begun.map { "'\($0)'" }.joined(separator: " or ") + "?")
     }
 }

@@ -66,7 +66,7 @@ package enum ValidateCommand: Subcommand {
         let names = checker.contractNames
         let forced = parsed.value(for: "--contract")
         if let forced, !names.contains(forced) {
-            return reportUsageError(.invalidValue(forced, option: "--contract", allowed: names, suggestion: Suggestion.closest(to: forced, among: names, acceptingUniquePrefix: true)), io: io)
+            return reportUsageError(.invalidValue(forced, option: "--contract", allowed: names), io: io)
         }
         guard !parsed.positionals.isEmpty else {
             return reportUsageError(.missingArgument("PATH..."), io: io)
@@ -144,7 +144,23 @@ package enum ValidateCommand: Subcommand {
         case .syntaxError(let position, let message):
             return .report(FileReport(path: path, contract: contract, findings: [.syntax(message, at: position)]))
         case .checked(let violations):
-            return .report(FileReport(path: path, contract: contract, findings: violations.map(Finding.init)))
+            var findings = violations.map(Finding.init)
+            // Members the contract does not know: the shape may be another contract's.
+            if findings.contains(where: { $0.severity == .error && $0.ruleID.hasSuffix(".unknown-member") }),
+               let other = lookalike(bytes, breaking: contract, checker: checker) {
+                findings.insert(.fitsOtherContract(other, not: contract, folder: checker.folderName(forContract: other)), at: 0)
+            }
+            return .report(FileReport(path: path, contract: contract, findings: findings))
+        }
+    }
+
+    /// The first other contract `bytes` conforms to (no error) when they break `contract`
+    /// with members it does not know: a Live Activity push under `payloads/` is a
+    /// `live-activity-payload` (issue 39). Only such failing files pay for the extra checks.
+    static func lookalike(_ bytes: [UInt8], breaking contract: String, checker: any DocumentChecker) -> String? {
+        checker.contractNames.first { other in
+            guard other != contract, case .checked(let violations) = checker.check(bytes, contract: other) else { return false }
+            return !violations.contains { $0.severity == .error }
         }
     }
 

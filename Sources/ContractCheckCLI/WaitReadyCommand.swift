@@ -28,13 +28,14 @@ enum WaitReadyCommand: Subcommand {
         arguments: [("FILE", "The path given to serve --ready-file.")],
         options: [
             OptionSpec("--timeout", valueName: "SECONDS", help: "Give up after this many seconds (default 30; 0.5 works too)."),
-            OptionSpec("--pid", valueName: "PID", help: "serve's process id ($! after starting it with &): stop waiting as soon as it exits."),
+            OptionSpec("--pid", valueName: "PID", help: "serve's process id ($! after starting it with &): wait for the file this serve writes (not an older one's), and stop waiting as soon as it exits."),
             OptionSpec("--log", valueName: "FILE", help: "Where serve's output goes: its last lines are shown when serve does not get ready."),
         ],
         discussion: """
             READY: FILE holds a complete JSON object whose "pid" is a running process (a file
-            left by an earlier serve that was killed does not count). It is printed as is, so
-            a script can read the URLs from the output or from FILE.
+            left by an earlier serve that was killed does not count; with --pid, only the file
+            of that serve, or of a process it started, counts). It is printed as is, so a
+            script can read the URLs from the output or from FILE.
 
             EXIT STATUS: 0 ready (FILE printed), 1 timed out or serve exited first (the reason,
             and the end of --log, on standard error), 64 usage error (a FILE whose folder does
@@ -85,7 +86,7 @@ enum WaitReadyCommand: Subcommand {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1_000_000_000)
         var state = ReadyState.absent
         while true {
-            state = ReadyState.of(location)
+            state = ReadyState.of(location, expecting: pid)
             if case .ready(let text) = state {
                 io.write(text.hasSuffix("\n") ? text : text + "\n")
                 return ExitCode.success
@@ -111,6 +112,8 @@ enum WaitReadyCommand: Subcommand {
         case absent
         case incomplete(String)
         case stale(pid_t)
+        /// Written by another running serve than `--pid` (an older one on the same path).
+        case otherServer(pid_t, expected: pid_t)
         case ready(String)
 
         /// Why it is not ready, as the end of an error line.
@@ -119,11 +122,15 @@ enum WaitReadyCommand: Subcommand {
             case .absent: return "the file does not exist (serve has not written it)"
             case .incomplete(let why): return "the file is not a complete JSON object (\(why))"
             case .stale(let pid): return "the file names pid \(pid), which is not running (left by an earlier serve?)"
+            case .otherServer(let pid, let expected):
+                return "the file names pid \(pid), another serve than --pid \(expected) (an earlier serve on the same path?)"
             case .ready: return nil
             }
         }
 
-        static func of(_ path: String) -> ReadyState {
+        /// The state of the file at `path`; with `expecting` (`--pid`), a file another
+        /// serve wrote is not ready (issue 39: a reused path held an older server's file).
+        static func of(_ path: String, expecting expected: pid_t? = nil) -> ReadyState {
             let bytes: [UInt8]
             switch FileReader.read(path) {
             case .bytes(let read): bytes = read
@@ -138,11 +145,24 @@ enum WaitReadyCommand: Subcommand {
                 return .incomplete("\(error)")
             }
             guard case .object(let members) = document.value else { return .incomplete("expected an object") }
-            if let member = members.first(where: { $0.key == "pid" }), case .number(let literal) = member.value.value,
-               let pid = pid_t(literal.literal), !WaitReadyCommand.isRunning(pid) {
-                return .stale(pid)
+            if let pid = pid(in: members) {
+                if !WaitReadyCommand.isRunning(pid) { return .stale(pid) }
+                if let expected, !WaitReadyCommand.isProcess(pid, startedBy: expected) { return .otherServer(pid, expected: expected) }
             }
             return .ready(String(decoding: bytes, as: UTF8.self))
+        }
+
+        /// The "pid" member of a ready file's object, if it is a process id.
+        static func pid(in members: [JSONMember]) -> pid_t? {
+            guard let member = members.first(where: { $0.key == "pid" }), case .number(let literal) = member.value.value else { return nil }
+            return pid_t(literal.literal)
+        }
+
+        /// The "pid" the complete ready file at `path` names, nil when there is none.
+        static func pid(inFile path: String) -> pid_t? {
+            guard case .bytes(let bytes) = FileReader.read(path), let document = try? JSONReader.parse(bytes),
+                  case .object(let members) = document.value else { return nil }
+            return pid(in: members)
         }
     }
 
@@ -157,6 +177,26 @@ enum WaitReadyCommand: Subcommand {
         }
         #endif
         return true
+    }
+
+    /// True when `pid` is `ancestor`, or (on Linux, through /proc) one of its descendants:
+    /// `swift run contract-check serve … &` gives `$!` = swift's pid, and serve is its child.
+    static func isProcess(_ pid: pid_t, startedBy ancestor: pid_t) -> Bool {
+        var current = pid
+        for _ in 0..<16 {
+            if current == ancestor { return true }
+            #if os(Linux)
+            // "PID (name) S PPID …": the parent follows the state letter after the last ')'.
+            guard case .bytes(let stat) = FileReader.read("/proc/\(current)/stat"),
+                  let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 4 < stat.count else { return false }
+            let digits = stat[(close + 4)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            guard let parent = pid_t(String(decoding: digits, as: UTF8.self)), parent > 1 else { return false }
+            current = parent
+            #else
+            return false
+            #endif
+        }
+        return false
     }
 
     /// The last lines of serve's log, where its `Error: …` line is when it could not start.

@@ -1,3 +1,4 @@
+import Contracts
 import FakeSupport
 
 /// A FakeBackend fault plan: a ``BackendFault`` for one endpoint (or all), for the next N
@@ -55,8 +56,10 @@ extension FaultPlan: Codable, AdminRequestBody where Fault == BackendFault, Targ
         let name = try container.decodeIfPresent(String.self, forKey: .endpoint)
         if let name, name != "all" {
             guard let known = FakeBackend.Endpoint(rawValue: name) else {
+                let names = FakeBackend.Endpoint.allCases.map(\.rawValue)
+                let guess = Suggestion.closest(to: name, among: names, acceptingUniquePrefix: true).map { "did you mean \"\($0)\"? " } ?? ""
                 throw DecodingError.dataCorruptedError(forKey: .endpoint, in: container,
-                    debugDescription: "unknown endpoint \"\(name)\"; use \(FakeBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+                    debugDescription: "unknown endpoint \"\(name)\"; \(guess)use \(names.joined(separator: ", ")) or all")
             }
             endpoint = known
         } else {

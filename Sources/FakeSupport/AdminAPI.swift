@@ -86,7 +86,7 @@ package struct AdminAPI: Sendable {
         if let refusal = safetyRefusal(request) { return refusal }
         let path = request.pathWithoutQuery
         if request.method == "GET", path == "/" {
-            return Dashboard.prefersHTML(request.headers["Accept"] ?? "") ? Dashboard.page() : routeList(for: request)
+            return Dashboard.prefersHTML(request.headers["Accept"] ?? "") ? Dashboard.page(snapshotOf: self) : routeList(for: request)
         }
         let onPath = routes.filter { $0.path == path }
         if let route = onPath.first(where: { $0.method == request.method }) {

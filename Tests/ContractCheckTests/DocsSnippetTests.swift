@@ -44,6 +44,7 @@ import Testing
         #expect(ShellSnippets.backgroundServeProblems(in: old) == [
             "line 2: serve is started in the background without --ready-file",
             "line 2: nothing in the snippet waits for serve (contract-check wait-ready FILE --timeout N --pid $!)",
+            "line 2: the snippet never stops serve (SERVE=$! then trap 'kill $SERVE' EXIT)",
             "line 4: curl without -f: an HTTP error or a refused connection goes unnoticed (curl -fsS)",
         ])
     }
@@ -53,14 +54,15 @@ import Testing
             ```sh
             set -e
             contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
-            contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $!
+            SERVE=$!; trap 'kill $SERVE' EXIT
+            contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $SERVE
             curl -fsS -i http://127.0.0.1:18080/
             ```
             """
         #expect(ShellSnippets.backgroundServeProblems(in: good) == [])
         let unchecked = good.replacingOccurrences(of: "set -e\n", with: "")
         #expect(ShellSnippets.backgroundServeProblems(in: unchecked) == [
-            "line 3: the wait is not checked: add `|| exit 1` or start the snippet with `set -e`",
+            "line 4: the wait is not checked: add `|| exit 1` or start the snippet with `set -e`",
         ])
     }
 }
@@ -83,6 +85,11 @@ enum ShellSnippets {
                 if !checked { report.append("line \(wait.number): the wait is not checked: add `|| exit 1` or start the snippet with `set -e`") }
             } else {
                 report.append("line \(line.number): nothing in the snippet waits for serve (contract-check wait-ready FILE --timeout N --pid $!)")
+            }
+            // Issue 39: a serve left running keeps its port and ready file; the next run of
+            // the snippet met the old server.
+            if !after.contains(where: { $0.text.contains("kill ") && !$0.text.contains("kill -0") }) {
+                report.append("line \(line.number): the snippet never stops serve (SERVE=$! then trap 'kill $SERVE' EXIT)")
             }
             for curl in after where curl.text.contains("curl ") && !failsOnHTTPError(curl.text) {
                 report.append("line \(curl.number): curl without -f: an HTTP error or a refused connection goes unnoticed (curl -fsS)")

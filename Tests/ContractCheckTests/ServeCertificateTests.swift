@@ -82,6 +82,38 @@ import Testing
         #expect(certificates.last == .some(nil), "no certificate, no member: \(journal.body)")
     }
 
+    /// Issue 39: the certificate recipe of certificates.md, its `serve` line with
+    /// `--apns-any-token` and no certificate flag. A certificate presented is judged: a
+    /// development one to api.push.apple.com → 403 BadCertificateEnvironment, to the sandbox
+    /// host → 200; a sender with no certificate goes on with its token (unchecked here).
+    @Test(.enabled(if: tools, "curl or openssl is not installed"))
+    func theRecipesServeLineJudgesACertificateWithoutACertificateFlag() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-recipe-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let issued = runTool(["apns-certificate", "--topic", "com.example.app", "--environment", "development",
+                              "--out", "certs", "--password", "secret"], in: folder)
+        #expect(issued.status == 0, "\(issued.error)")
+        let certs = "\(folder)/certs"
+        let run = try await ServeRun(["--tls", "--tls-ca-dir", certs, "--apns-topic", "com.example.app", "--apns-any-token"])
+        defer { _ = run.stop() }
+        let port = try #require(URL(string: run.apns)?.port, "\(run.output.output)")
+        func push(host: String, certificate: Bool) throws -> String {
+            let credentials = certificate ? ["--cert", "\(certs)/com.example.app.cert.pem", "--key", "\(certs)/com.example.app.key.pem"]
+                                          : ["-H", "authorization: bearer unchecked"]
+            return try ServeRun.curl(["-sS", "--max-time", "20", "--cacert", "\(certs)/ca.pem", "--connect-to", "\(host):\(port):127.0.0.1:\(port)",
+                                      "-w", " %{http_code}", "-H", "apns-topic: com.example.app", "-H", "apns-push-type: alert",
+                                      "-d", #"{"aps":{"alert":"hi"}}"#] + credentials
+                                     + ["https://\(host):\(port)/3/device/" + String(repeating: "c4", count: 32)])
+        }
+        let production = try push(host: "api.push.apple.com", certificate: true)
+        #expect(production.contains("BadCertificateEnvironment") && production.hasSuffix(" 403"), "\(production)")
+        let sandbox = try push(host: "api.sandbox.push.apple.com", certificate: true)
+        #expect(sandbox.hasSuffix(" 200"), "\(sandbox)")
+        let tokenOnly = try push(host: "api.push.apple.com", certificate: false)
+        #expect(tokenOnly.hasSuffix(" 200"), "a sender without a certificate goes on with its token: \(tokenOnly)")
+    }
+
     @Test(arguments: ["--apns-client-certificates", "--apns-any-client-certificate"])
     func aCertificateOptionWithoutTLSExits64(_ option: String) {
         let output = ServeCommandTests.Collected()

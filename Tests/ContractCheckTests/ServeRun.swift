@@ -18,8 +18,9 @@ final class ServeRun: @unchecked Sendable {
     private let status = ServeCommandTests.ExitStatus()
 
     /// Starts serve with `arguments` (a ready file is added) and waits until it listens.
-    init(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async throws {
-        let readyFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).json").path
+    init(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+         readyFile given: String? = nil) async throws {
+        let readyFile = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).json").path
         let output = self.output, stop = stopSignal, finished = self.finished, status = self.status
         Thread.detachNewThread {
             status.set(ServeCommand.serve(arguments + ["--ready-file", readyFile], output: output, until: stop,

@@ -34,6 +34,21 @@ import Testing
         #expect(result.error.hasPrefix("Error: invalid value 'paylod' for '--contract': expected one of 'payload', 'device-registration', 'apns-file'; did you mean 'payload'?"))
     }
 
+    /// Issue 39: a name that begins several contracts gets them all as "did you mean".
+    @Test func aContractNameThatBeginsSeveralSuggestsThem() {
+        let result = runTool(["validate", "--contract", "live-activity", "x.json"])
+        #expect(result.status == 64)
+        #expect(result.errorLines.first?.hasSuffix("did you mean 'live-activity-payload' or 'live-activity-registration'?") == true, "\(result.error)")
+    }
+
+    /// Issue 39: a usage error points at --help in a short line, not serve's whole synopsis.
+    @Test func aServeUsageErrorPrintsAShortUsagePointer() {
+        let result = runTool(["serve", "--backend-prot", "1"])
+        #expect(result.status == 64)
+        #expect(result.errorLines.dropFirst().first == "Usage: contract-check serve [options]", "\(result.error)")
+        #expect(result.errorLines.allSatisfy { $0.count < 160 }, "\(result.error)")
+    }
+
     // MARK: Text output
 
     @Test func violationLineNamesPathPositionPointerAndRule() throws {
@@ -89,6 +104,25 @@ import Testing
         try folder.write("payloads/big.json", #"{"aps":{"alert":""# + String(repeating: "x", count: 5000) + #""}}"#)
         let parsed = runTool(["validate", "payloads/big.json"], in: folder.path)
         #expect(parsed.output.contains("shorten the alert"), "\(parsed.output)")
+    }
+
+    /// Issue 39: a Live Activity push under payloads/ breaks `payload` but fits
+    /// `live-activity-payload`: the output names that contract and how to pick it.
+    @Test func aDocumentInTheWrongFolderNamesTheContractItFits() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let push = try String(contentsOfFile: packageRoot + "/Fixtures/valid/live-activities/update.json", encoding: .utf8)
+        try folder.write("payloads/update.json", push)
+        let result = runTool(["validate", "payloads"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.output.contains("breaks the payload contract but fits live-activity-payload"), "\(result.output)")
+        #expect(result.output.contains("--contract live-activity-payload or put it under live-activities/"), "\(result.output)")
+        let picked = runTool(["validate", "--contract", "live-activity-payload", "payloads"], in: folder.path)
+        #expect(picked.status == 0, "\(picked.output)")
+        // A payload that breaks its contract and fits no other gets no such line.
+        try folder.write("payloads/update.json", #"{"aps":{"alert":7}}"#)
+        let plain = runTool(["validate", "payloads"], in: folder.path)
+        #expect(plain.status == 1 && !plain.output.contains("fits"), "\(plain.output)")
     }
 
     /// Valid JSON nested deeper than the reader follows is not called "not JSON".

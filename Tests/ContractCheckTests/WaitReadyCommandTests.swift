@@ -86,6 +86,76 @@ import Testing
         #expect(runTool(["wait-ready", fresh, "--timeout", "0.2"]).status == 0)
     }
 
+    /// A `sleep` running for the test: a live process that is not serve.
+    static func liveProcess() throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        process.arguments = ["30"]
+        try process.run()
+        return process
+    }
+
+    /// Issue 39: with --pid, a file another running serve wrote is not ready (a reused path
+    /// held an older server's file and wait-ready returned it at once).
+    @Test func withPidAFileAnotherServeWroteIsNotReady() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let other = try Self.liveProcess()
+        defer { kill(other.processIdentifier, SIGKILL); other.waitUntilExit() }
+        // The file names this test's process; --pid names the sleep (not its parent).
+        let path = try folder.write("ready.json", #"{"backend":"http://127.0.0.1:1","pid":\#(getpid())}"#)
+        let result = runTool(["wait-ready", path, "--timeout", "0.3", "--pid", String(other.processIdentifier)])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.error.contains("the file names pid \(getpid()), another serve than --pid \(other.processIdentifier)"), "\(result.error)")
+        #expect(runTool(["wait-ready", path, "--timeout", "0.3", "--pid", String(getpid())]).status == 0)
+    }
+
+    /// Issue 39: serve removes its ready file on exit only while it is still its own.
+    @Test func serveLeavesAReadyFileAnotherServeWroteSince() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let readyFile = folder.path + "/ready.json"
+        let run = try await ServeRun(["--quiet", "--no-apns"], readyFile: readyFile)
+        let other = try Self.liveProcess()
+        defer { kill(other.processIdentifier, SIGKILL); other.waitUntilExit() }
+        let newer = #"{"backend":"http://127.0.0.1:1","pid":\#(other.processIdentifier)}"#
+        _ = try folder.write("ready.json", newer)
+        #expect(run.stop() == 0)
+        #expect(FileManager.default.contents(atPath: readyFile).map { String(decoding: $0, as: UTF8.self) } == newer,
+                "the newer serve's file is left in place")
+    }
+
+    /// Issue 39, as a script meets it: two serve processes on one ready-file path.
+    /// `wait-ready --pid` of the second prints the second's file; after the first exits, the
+    /// file is still there.
+    @Test(.enabled(if: NewcomerEdgeTests.builtTool != nil, "needs .build/debug/contract-check"))
+    func twoServesOnOneReadyFilePath() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let readyFile = folder.path + "/ready.json"
+        func start() throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(NewcomerEdgeTests.builtTool))
+            process.arguments = ["serve", "--quiet", "--no-apns", "--ready-file", readyFile]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let first = try start()
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        #expect(runTool(["wait-ready", readyFile, "--timeout", "60", "--pid", String(first.processIdentifier)]).status == 0)
+        let second = try start()
+        defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
+        let ready = runTool(["wait-ready", readyFile, "--timeout", "60", "--pid", String(second.processIdentifier)])
+        #expect(ready.status == 0, "\(ready.error)")
+        #expect(ready.output.contains("\"pid\":\(second.processIdentifier)"), "\(ready.output)")
+        kill(first.processIdentifier, SIGTERM)
+        first.waitUntilExit()
+        let left = FileManager.default.contents(atPath: readyFile).map { String(decoding: $0, as: UTF8.self) }
+        #expect(left?.contains("\"pid\":\(second.processIdentifier)") == true, "the second serve's file is still there: \(left ?? "gone")")
+        try await NewcomerEdgeTests.expectCleanStop(second, after: SIGTERM, readyFile: readyFile)
+    }
+
     @Test(arguments: [
         (["wait-ready"], "Error: missing expected argument 'FILE'"),
         (["wait-ready", "a.json", "b.json"], "Error: unexpected argument 'b.json'; wait-ready waits for one file."),

@@ -19,6 +19,7 @@ import PushTestSupport
     @Test(arguments: APNsClientCertificate.Environment.allCases)
     func carriesApplesFields(environment: APNsClientCertificate.Environment) throws {
         let tls = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles() }
         let certificate = try APNsClientCertificate.issue(topic: "com.example.app", environment: environment, signedBy: tls, validDays: 30)
         let presented = try Self.presented(certificate, trustedBy: tls)
         #expect(presented.trust == .trusted)
@@ -43,6 +44,7 @@ import PushTestSupport
     /// Another CA's server does not trust it; an old issue time gives an expired one.
     @Test func trustAndDates() throws {
         let tls = try LoopbackTLS.generated(), other = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles(); other.removeTemporaryFiles() }
         let certificate = try APNsClientCertificate.issue(topic: "com.example.app", signedBy: tls)
         #expect(try Self.presented(certificate, trustedBy: other).trust == .untrustedIssuer)
         let old = try APNsClientCertificate.issue(topic: "com.example.app", signedBy: tls, validDays: 10, now: Date() - 40 * 86_400)
@@ -60,16 +62,20 @@ import PushTestSupport
 
     @Test(arguments: ["", "com/example", "com..example", ".com.example", "com.example.", "com example", "ünï.code",
                       String(repeating: "a", count: 156)])
-    func badTopicsThrow(topic: String) {
+    func badTopicsThrow(topic: String) throws {
+        let tls = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles() }
         #expect(throws: APNsClientCertificateError.invalidTopic) {
-            try APNsClientCertificate.issue(topic: topic, signedBy: try LoopbackTLS.generated())
+            try APNsClientCertificate.issue(topic: topic, signedBy: tls)
         }
     }
 
     @Test(arguments: [0, -1, APNsClientCertificate.maximumValidDays + 1])
-    func badValidityThrows(days: Int) {
+    func badValidityThrows(days: Int) throws {
+        let tls = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles() }
         #expect(throws: APNsClientCertificateError.unusableValue) {
-            try APNsClientCertificate.issue(topic: "com.example.app", signedBy: try LoopbackTLS.generated(), validDays: days)
+            try APNsClientCertificate.issue(topic: "com.example.app", signedBy: tls, validDays: days)
         }
     }
 }

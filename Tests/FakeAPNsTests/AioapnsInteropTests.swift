@@ -76,6 +76,7 @@ struct AioapnsInteropTests {
     @Test func twoHundredNotificationsOverTLSWithOnlyHostAndPortChanged() async throws {
         var configuration = FakeAPNs.Configuration()
         let tls = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles() }
         configuration.tls = tls
         let apns = try await FakeAPNs.start(configuration: configuration)
         #expect(apns.baseURL.absoluteString.hasPrefix("https://127.0.0.1:"))

@@ -191,6 +191,28 @@ import Testing
         #expect(bed.fake.liveActivity(pushToken: tokens[0])?.contentState.stage == .confirmed, "nothing applied")
     }
 
+    /// Issue 39: channels are kept per environment. A development channel (made through the
+    /// fake's default, development, address) read and broadcast to through production hosts
+    /// is 404 ChannelNotRegistered, and its subscribers' activities are untouched.
+    @Test func aDevelopmentChannelIsNotRegisteredThroughProductionHosts() throws {
+        let (bed, channel, tokens) = try Self.subscribed()
+        var read = Self.manage("GET", headers: [("apns-channel-id", channel)])
+        read.authority = "api-manage-broadcast.push.apple.com"
+        let readResponse = bed.fake.handleChannelManagement(read)
+        #expect(readResponse.status.code == 404 && Self.reason(readResponse) == "ChannelNotRegistered", "\(Self.reason(readResponse) ?? "")")
+        var production = Self.broadcast(channel, Self.update(Self.now + 1))
+        production.authority = "api.push.apple.com"
+        let sent = bed.fake.handle(production)
+        #expect(sent.status.code == 404 && Self.reason(sent) == "ChannelNotRegistered", "\(Self.reason(sent) ?? "")")
+        for token in tokens {
+            #expect(bed.fake.liveActivity(pushToken: token)?.contentState.stage == .confirmed, "the activity is untouched")
+        }
+        // Through the development hosts the same channel is there.
+        var sandbox = Self.broadcast(channel, Self.update(Self.now + 1))
+        sandbox.authority = "api.sandbox.push.apple.com"
+        #expect(bed.fake.handle(sandbox).status.code == 200)
+    }
+
     @Test func aBroadcastUpdatesEverySubscribedActivityOnEveryDevice() throws {
         let (bed, channel, tokens) = try Self.subscribed()
         let body = Self.broadcast(channel, Self.update(Self.now + 1, extra: #","pad":"\#(String(repeating: "x", count: 4_900))""#))

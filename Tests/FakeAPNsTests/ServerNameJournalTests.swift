@@ -35,6 +35,7 @@ struct ServerNameJournalTests {
 
     @Test func tlsWithSNIJournalsTheHostTheSenderAddressed() async throws {
         let tls = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles() }
         var configuration = FakeAPNs.Configuration()
         configuration.tls = tls
         let apns = try await FakeAPNs.start(configuration: configuration)

@@ -82,6 +82,7 @@ import Testing
         (#"{"kind":"reset","probability":2}"#, "probability"),
         (#"{"kind":"reset","count":1,"probability":0.5}"#, "not both"),
         (#"{"kind":"reset","endpoint":"putDevices"}"#, "unknown endpoint"),
+        (#"{"kind":"reset","endpoint":"putDevise"}"#, #"unknown endpoint "putDevise"; did you mean "putDevice"?"#),
         ("not json", "not valid JSON"),
         ("", "the body is empty"),
     ])

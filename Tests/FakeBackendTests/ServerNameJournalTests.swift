@@ -40,6 +40,7 @@ struct BackendServerNameTests {
 
     @Test func tlsWithSNIJournalsTheServerNameAndPlainHTTPNone() async throws {
         let tls = try LoopbackTLS.generated()
+        defer { tls.removeTemporaryFiles() }
         var secure = FakeBackend.Configuration(sessions: Requests.sessions)
         secure.tls = tls
         let backend = try await FakeBackend.start(configuration: secure)

@@ -35,6 +35,9 @@ import LoopbackHTTP
             let response = api.handle(Self.request("GET", "/state", host: host))
             #expect(response.status.code == 421, "\(host)")
             #expect(response.headers["Content-Type"] == "application/problem+json")
+            // Issue 39: a real title (RFC 9110's reason phrase), not "Status 421".
+            let title = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["title"] as? String
+            #expect(title == "Misdirected Request", "\(title ?? "no title")")
         }
         #expect(api.handle(Self.request("POST", "/reset", host: "evil.example")).status.code == 421)
         #expect(resets.snapshot == 0)

@@ -9,6 +9,20 @@ import Testing
 /// one CA wins and every caller serves a leaf it signed (before, each wrote its own and
 /// `curl --cacert DIR/ca.pem` failed against the others).
 @Suite struct LoopbackTLSCADirectoryTests {
+    /// Issue 39: `removeTemporaryFiles()` removes the folder `generated()` made (tests left
+    /// 19 per run), and never a kept CA directory.
+    @Test func removeTemporaryFilesRemovesOnlyAGeneratedFolder() throws {
+        let generated = try LoopbackTLS.generated()
+        let folder = (generated.caCertificatePath as NSString).deletingLastPathComponent
+        #expect(FileManager.default.fileExists(atPath: generated.caCertificatePath))
+        generated.removeTemporaryFiles()
+        #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) is left behind")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-kept-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try LoopbackTLS.reusing(caDirectory: directory).removeTemporaryFiles()
+        #expect(FileManager.default.fileExists(atPath: directory + "/ca.pem"), "a kept CA stays")
+    }
+
     @Test func concurrentCallsOnANewDirectoryAllUseOneCA() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-race-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

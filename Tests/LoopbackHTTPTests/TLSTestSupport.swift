@@ -45,12 +45,15 @@ enum TLSTestSupport {
     static let leafKey = hexBytes("803e72668a1739b08dc6f98f402cf1de6d1a897410116807f9866a0111397384")
     static let identity = TLSServerIdentity(certificateChain: [leafDER], privateKey: P256KeyPair(privateKey: leafKey) ?? .generate())
 
-    /// The CA certificate as a PEM file a peer can trust.
+    /// The CA certificate as a PEM file a peer can trust; removed when the test process
+    /// exits (issue 39: every run left one behind).
     static let caFile: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushcontracts-test-ca-\(getpid()).pem").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(caPEM.utf8))
-        return path
+        _ = FileManager.default.createFile(atPath: caFilePath, contents: Data(caPEM.utf8))
+        atexit { unlink(TLSTestSupport.caFilePath) }
+        return caFilePath
     }()
+
+    static let caFilePath = FileManager.default.temporaryDirectory.appendingPathComponent("pushcontracts-test-ca-\(getpid()).pem").path
 
     /// Random bytes served in order from a list (then zeros), so a handshake is reproducible.
     static func fixedRandom(_ chunks: [[UInt8]]) -> @Sendable (Int) -> [UInt8] {

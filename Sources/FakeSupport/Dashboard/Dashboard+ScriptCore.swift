@@ -75,9 +75,15 @@ async function discover() {
 }
 
 // Live: Server-Sent Events when the admin API streams them, else (and whenever the stream
-// drops) the journals are polled every 500 ms.
+// drops) the journals are polled every 500 ms. A headless browser polls: a snapshot tool
+// (chromium --dump-dom --virtual-time-budget, a screenshot) waits for the network to go
+// quiet, which an open stream never does. ?live=events asks for the stream anyway.
+function wantsStream() {
+  const asked = new URLSearchParams(location.search).get("live");
+  return asked === "events" || (asked !== "poll" && !/HeadlessChrome/.test(navigator.userAgent));
+}
 function goLive() {
-  if (D.routes.has("GET /events") && window.EventSource) {
+  if (D.routes.has("GET /events") && window.EventSource && wantsStream()) {
     const source = new EventSource("/events");
     D.live = source;
     source.addEventListener("hello", () => { setStatus("Live"); refresh(); });

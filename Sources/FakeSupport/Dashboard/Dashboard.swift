@@ -32,11 +32,6 @@ package enum Dashboard {
         ]
     }
 
-    /// The page itself, `text/html`.
-    static func page() -> HTTPResponse {
-        asset(html, type: "text/html; charset=utf-8")
-    }
-
     /// One of the page's files, never cached (the page changes with the build).
     static func asset(_ text: String, type: String) -> HTTPResponse {
         HTTPResponse(status: .ok, headers: ["Content-Type": type, "Cache-Control": "no-store"], body: Array(text.utf8))

@@ -14,6 +14,7 @@ import PushCrypto
 /// var configuration = FakeAPNs.Configuration()
 /// configuration.tls = tls                    // FakeAPNs serves https://127.0.0.1:PORT
 /// // the client trusts tls.caCertificatePath (SSL_CERT_FILE, --cacert, a truststore…)
+/// defer { tls.removeTemporaryFiles() }        // the folder generated() made
 /// ```
 public struct LoopbackTLS: Sendable {
     /// The CA certificate, PEM: what a client trusts.
@@ -26,6 +27,8 @@ public struct LoopbackTLS: Sendable {
     /// The CA itself, to issue client certificates a server with this TLS trusts
     /// (`APNsClientCertificate` in FakeAPNs).
     package let authority: TestCertificateAuthority
+    /// The temporary folder ``generated()`` made for `ca.pem`; nil for a kept CA directory.
+    private var temporaryDirectory: String?
 
     /// The names the leaf certificate is valid for (a server may ask for a leaf with more:
     /// ``identity(alsoFor:)``).
@@ -45,7 +48,22 @@ public struct LoopbackTLS: Sendable {
             throw LoopbackTLSError(.unusableDirectory, "cannot create \(directory): \(error.localizedDescription)")
         }
         let authority = TestCertificateAuthority.generate(commonName: "PushContracts loopback test CA")
-        return try LoopbackTLS(authority: authority, caPath: "\(directory)/ca.pem", writeCA: true)
+        do {
+            var tls = try LoopbackTLS(authority: authority, caPath: "\(directory)/ca.pem", writeCA: true)
+            tls.temporaryDirectory = directory
+            return tls
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    /// Removes the temporary folder ``generated()`` wrote ``caCertificatePath`` in, once no
+    /// client needs to trust the CA any more (a test's end, a server's exit). Nothing for a
+    /// CA kept with ``reusing(caDirectory:)``, which is meant to outlive the run.
+    public func removeTemporaryFiles() {
+        guard let temporaryDirectory else { return }
+        try? FileManager.default.removeItem(atPath: temporaryDirectory)
     }
 
     /// The CA kept in `caDirectory` (`ca.pem` and `ca-key.pem`): created on first use,
