@@ -29,7 +29,8 @@ extension SenderCheck {
         guard let first = try await c.send(1), let second = try await c.send(2) else { return }
         let requests = c.requests()
         let refusals = requests.filter(refused).count
-        let quickest = PushScenario.quickestRetry(after: refused, in: requests)
+        // Every request beyond one per push is a retry; without one, the next request is the next push.
+        let quickest = requests.count > 2 ? PushScenario.quickestRetry(after: refused, in: requests) : nil
         c.report.step("FakeAPNs answered " + answers(requests) + "; quickest retry after a refusal: "
                       + (quickest.map { "\($0) ms" } ?? "none"))
         checkDelivered([1, 2], answers: [1: first, 2: second], &c,
@@ -142,7 +143,9 @@ extension SenderCheck {
         var order: [String] = []
         var counts: [String: Int] = [:]
         for entry in requests {
-            let text = entry.status == 0 ? "no answer" : "\(entry.status)" + (entry.reason.map { " " + $0 } ?? "")
+            let text = if case .goAway? = entry.fault { "GOAWAY" } else if entry.status == 0 { "no answer" } else {
+                "\(entry.status)" + (entry.reason.map { " " + $0 } ?? "")
+            }
             if counts[text] == nil { order.append(text) }
             counts[text, default: 0] += 1
         }
