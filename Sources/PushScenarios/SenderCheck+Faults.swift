@@ -34,8 +34,8 @@ extension SenderCheck {
         c.report.step("FakeAPNs answered " + answers(requests) + "; quickest retry after a refusal: "
                       + (quickest.map { "\($0) ms" } ?? "none"))
         checkDelivered([1, 2], answers: [1: first, 2: second], &c,
-                       advice: "after \(refusal) wait (longer after each refusal) and resend; the sender retried "
-                       + (quickest.map { "\($0) ms after one at the quickest" } ?? "never"))
+                       advice: "after \(refusal) wait (longer after each refusal) and resend; the sender "
+                       + (quickest.map { "retried \($0) ms after one at the quickest" } ?? "never retried"))
         if let quickest, quickest < minimumBackoffMilliseconds {
             c.report.fail("retried \(quickest) ms after \(refusal) (\(refusals) refusal(s)); back off before retrying "
                           + "(at least \(minimumBackoffMilliseconds) ms, longer after each) instead of a tight loop")
