@@ -1,11 +1,6 @@
 import Foundation
 import PushCore
 import PushScenarios
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The sender under test as a child process (`/bin/sh -c COMMAND`) speaking `sender-check`'s
 /// JSON lines: calls on its stdin, answers on its stdout (matched by `id`); any other stdout
