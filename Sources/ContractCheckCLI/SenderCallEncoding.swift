@@ -32,7 +32,7 @@ enum SenderCallEncoding {
         case .orderChanged(let orderId, let state):
             members += ["\"orderId\":" + string(orderId), "\"state\":" + json(state)]
         case .orderDelivered(let orderId, let finalState):
-            members += ["\"orderId\":" + string(orderId), "\"state\":" + json(finalState)]
+            members += ["\"orderId\":" + string(orderId), "\"finalState\":" + json(finalState)]
         case .finish:
             break
         }
