@@ -90,13 +90,13 @@ struct SenderCheckCommandTests {
     @Test("a sender that breaks the protocol fails the run with a sentence saying how",
           arguments: [
             ("sh -c 'read -r l; echo \"{\\\"id\\\":1}\"; read -r l; exit 3'", "the sender exited (status 3) before answering call 2 (send)"),
-            ("sh -c 'while read -r l; do :; done'", "the sender left call 1 (tokenRegistered) unanswered for 1 s (--timeout)"),
+            ("sh -c 'while read -r l; do :; done'", "the sender left call 1 (tokenRegistered) unanswered for 3 s (--timeout)"),
             (#"sh -c 'while read -r l; do id=${l#*\"id\":}; id=${id%%,*}; echo "{\"id\":$id,\"result\":\"sent\"}"; done'"#,
              "the sender answered send 2 with result \"sent\"; answer one of delivered, token-invalid, failed"),
             ("sh -c 'read -r l; echo \"{\\\"id\\\":7}\"; sleep 5'", "the sender answered id 7, which no call is waiting for"),
           ])
     func misbehaviour(sender: String, sentence: String) async throws {
-        let (status, report) = try await Self.json(["--sender", sender, "--case", "basic", "--case", "goaway", "--no-tls", "--timeout", "1"])
+        let (status, report) = try await Self.json(["--sender", sender, "--case", "basic", "--case", "goaway", "--no-tls", "--timeout", "3"])
         #expect(status == 1)
         let misbehaviour = try #require(report["misbehaviour"] as? String)
         #expect(misbehaviour.hasPrefix(sentence), "\(misbehaviour)")
