@@ -145,4 +145,16 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         for await _ in bed.fake.liveActivityStates(pushToken: started.pushToken) { trackers += 1 }
         #expect(trackers == 0, "not a tracker: an empty stream")
     }
+
+    /// The device decodes the members' text as sent: escapes, non-ASCII, numbers as written.
+    @Test func theDeviceDecodesTheMembersExactlyAsSent() throws {
+        let bed = T()
+        let pushToStart = bed.fake.registerPushToStartToken(device: T.token, for: SlotCountdownAttributes.self)
+        let start = #""event":"start","timestamp":\#(Self.now),"content-state":{"slotEnds":7.86294e8,"status":"open","note":[null,true,{"a":-0.5}]},"attributes-type":"SlotCountdownAttributes","attributes":{"slotId":"S-\"14\"\n\u00e9\/é\t"},"alert":{"title":"t","body":"b"}"#
+        #expect(bed.fake.handle(L.push(pushToStart, start)).status.code == 200)
+        let slot = try #require(bed.fake.liveActivities(onDevice: T.token, of: SlotCountdownAttributes.self).first,
+                                "\(bed.fake.journal.last?.detail ?? "")")
+        #expect(slot.attributes.slotId == "S-\"14\"\né/é\t")
+        #expect(slot.contentState.slotEnds == Date(timeIntervalSinceReferenceDate: 786_294_000))
+    }
 }
