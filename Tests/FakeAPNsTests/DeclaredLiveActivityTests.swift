@@ -157,4 +157,25 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         #expect(slot.attributes.slotId == "S-\"14\"\né/é\t")
         #expect(slot.contentState.slotEnds == Date(timeIntervalSinceReferenceDate: 786_294_000))
     }
+
+    /// `POST /apns/live-activities/push-to-start` gives a token of any declared type.
+    @Test func theAdminAPIGivesAPushToStartTokenOfADeclaredType() throws {
+        let bed = T()
+        bed.fake.declareLiveActivity(SlotCountdownAttributes.self)
+        let path = "/apns/live-activities/push-to-start"
+        let answer = AdminRoutesTests.call(bed.fake, "POST", path, #"{"device":"\#(T.token)","attributesType":"SlotCountdownAttributes"}"#)
+        #expect(answer.status.code == 200)
+        let object = AdminRoutesTests.object(answer)
+        #expect(object["attributesType"] as? String == "SlotCountdownAttributes")
+        let token = try #require(object["pushToStartToken"] as? String)
+        #expect(bed.fake.pushToStartToken(device: T.token, for: SlotCountdownAttributes.self) == token)
+        #expect(bed.fake.handle(L.push(token, Self.startSlot())).status.code == 200)
+        #expect(bed.fake.journal.last?.delivery == .activityStarted)
+
+        let unknown = AdminRoutesTests.call(bed.fake, "POST", path, #"{"device":"\#(T.token)","attributesType":"SlotCountdown"}"#)
+        #expect(unknown.status.code == 400)
+        let detail = AdminRoutesTests.object(unknown)["detail"] as? String
+        #expect(detail?.hasPrefix(#"/attributesType: attributes-type "SlotCountdown" is not a declared activity type (SlotCountdownAttributes)"#) == true,
+                "\(detail ?? "")")
+    }
 }

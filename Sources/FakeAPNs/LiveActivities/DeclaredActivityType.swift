@@ -7,6 +7,8 @@ import Foundation
 /// `content-state`, with a default `JSONDecoder` as ActivityKit does.
 struct DeclaredActivityType: Sendable {
     var name: String
+    /// The Swift type, to tell a repeated declaration from another type of the same name.
+    var type: ObjectIdentifier
     /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
     /// every push to its activities and every start naming it.
     var contract: Contract
@@ -20,6 +22,7 @@ struct DeclaredActivityType: Sendable {
     init<Attributes: LiveActivityAttributes>(_: Attributes.Type) {
         let name = Attributes.attributesType
         self.name = name
+        type = ObjectIdentifier(Attributes.self)
         contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
         decodeAttributes = { json in
             Self.decode(Attributes.self, json, member: "aps.attributes", into: name)
