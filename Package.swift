@@ -24,17 +24,20 @@ let package = Package(
         .target(name: "FakeSupport", dependencies: ["PushCore", "Contracts", "LoopbackHTTP"]),
         .target(name: "FakeBackend", dependencies: ["PushCore", "Contracts", "LoopbackHTTP", "FakeSupport"]),
         .target(name: "FakeAPNs", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport"]),
-        .target(name: "PushScenarios", dependencies: ["PushCore", "Contracts", "FakeSupport", "FakeBackend", "FakeAPNs"]),
+        .target(name: "PushScenarios", dependencies: ["Contracts", "FakeSupport", "FakeBackend", "FakeAPNs"]),
         .target(name: "ContractCheckCLI", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport", "FakeBackend", "FakeAPNs", "PushScenarios"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // The benchmark executables are a package of their own: Benchmarks/Package.swift.
+        // What the test targets share (a raw TCP client, hex for vectors), once: no target keeps a copy.
+        .target(name: "PushTestSupport", path: "Tests/PushTestSupport"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "PushCore"]),
-        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "PushCore", "PushCrypto", "FakeSupport"]),
+        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushCore", "PushTestSupport"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "PushCore", "PushCrypto", "FakeSupport", "PushTestSupport"]),
         .testTarget(name: "FakeSupportTests", dependencies: ["FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),
-        .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),
-        .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "FakeSupport", "LoopbackHTTP", "PushCore", "PushCrypto", "Contracts"]),
+        .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts", "PushTestSupport"]),
+        .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "FakeSupport", "LoopbackHTTP", "PushCore", "PushCrypto", "Contracts", "PushTestSupport"]),
         .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheckCLI", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["PushScenarios", "FakeBackend", "FakeAPNs", "Contracts"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["PushScenarios", "FakeBackend", "FakeAPNs", "Contracts", "PushTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

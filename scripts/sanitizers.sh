@@ -34,22 +34,24 @@ for sanitizer in "${sanitizers[@]}"; do
     targets=("${SANITIZER_FILTER:-}")
     if [[ -z "${SANITIZER_FILTER:-}" ]]; then
         targets=()
-        for folder in "$root"/Tests/*/; do targets+=("^$(basename "$folder")\\."); done
+        for folder in "$root"/Tests/*Tests/; do targets+=("^$(basename "$folder")\\."); done
     fi
     # HTTPServerFaultTests bounds how long stop() may take (30 s); beside LoopbackHTTP's
     # CPU-bound suites, slowed by a sanitizer, an await there waited 35 s for a cooperative
     # thread. So that file's suites run in a process of their own, after the rest of their
     # target (`--skip` matches the file name too, so it leaves out both of its suites).
     solo='HTTPServerFaultTests'
-    # The cryptography suites (Crypto*Tests, TLSCrypto*Tests: known-answer vectors, openssl
+    # The cryptography suites (the PushCryptoTests target, and FakeAPNsTests' provider-key
+    # suites ProviderKey*Tests and ProviderToken{Signing,OpenSSL}Tests: known-answer vectors, openssl
     # and Python cross-checks of pure functions on values) share nothing between threads, so
     # TSan has nothing to look at in them, and slowed ~20x by it they held both cooperative
     # threads for two minutes (PBKDF2's 80,000 rounds alone 164 s). They run in step_test and
     # step_test_poll; under TSan the code they test still runs, concurrently, in the TLS
     # handshake, certificate and provider-token suites. SANITIZER_CRYPTO=1 includes them.
     crypto=()
-    [[ "${SANITIZER_CRYPTO:-0}" == 1 ]] || crypto=(--skip '\.(TLS)?Crypto[A-Za-z0-9]*Tests')
+    [[ "${SANITIZER_CRYPTO:-0}" == 1 ]] || crypto=(--skip '\.(TLS)?Crypto[A-Za-z0-9]*Tests|\.ProviderKey[A-Za-z0-9]*Tests|\.ProviderToken(Signing|OpenSSL)Tests')
     for filter in "${targets[@]}"; do
+        [[ "$filter" == '^PushCryptoTests\.' && "${SANITIZER_CRYPTO:-0}" != 1 ]] && continue
         runs=("$filter")
         [[ "$filter" == '^LoopbackHTTPTests\.' ]] && runs=("$filter --skip $solo" "^LoopbackHTTPTests\.HTTPServer(Fault|SelfControl)Tests")
         for run in "${runs[@]}"; do

@@ -21,7 +21,7 @@ import Foundation
 import FakeAPNs
 import LoopbackHTTP
 
-var configuration = FakeAPNsConfiguration()
+var configuration = FakeAPNs.Configuration()
 configuration.acceptAnyDeviceToken = true
 configuration.topics = ["com.example.app"]
 configuration.liveActivities.activitiesPerDevice = 64

@@ -60,7 +60,7 @@ extension ServeCommand {
         deinit { liveLog.stop() }
 
         /// Sets what the scenario needs in FakeAPNs' configuration and the request hook.
-        func configure(_ configuration: inout FakeAPNsConfiguration) {
+        func configure(_ configuration: inout FakeAPNs.Configuration) {
             scenario?.configure(&configuration)
             configuration.onRequest = { [self] entry in apnsRequest(entry) }
         }

@@ -301,7 +301,7 @@ extension ServeCommand {
     static func startAPNs(_ options: Options, keys: [(spec: APNsKeySpec, key: APNsPublicKey)], development: Development,
                           tls: LoopbackTLS? = nil, clientCertificates: APNsClientCertificates? = nil) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }
-        var configuration = FakeAPNsConfiguration()
+        var configuration = FakeAPNs.Configuration()
         development.configure(&configuration)  // the log, Simulator forwarding, the scenario
         configuration.port = options.apnsPort ?? 0
         configuration.topics = Set(options.apnsTopics)

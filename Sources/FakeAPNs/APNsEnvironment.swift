@@ -9,9 +9,14 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
     /// `api.sandbox.push.apple.com` (development builds).
     case sandbox
 
+    /// Apple's provider API hosts, production first: the names FakeAPNs' TLS leaf is also
+    /// issued for, so a sender that connects to them (through `--connect-to`, a resolver
+    /// override or /etc/hosts) sees a matching certificate.
+    public static let hostNames = ["api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+
     /// The environment APNs serves at `host` (a `Host` or `:authority` value; the port, a
     /// trailing dot and letter case are ignored), or nil for any other host, e.g.
-    /// `127.0.0.1:2197`, where FakeAPNs plays ``FakeAPNsConfiguration/environment``.
+    /// `127.0.0.1:2197`, where FakeAPNs plays ``FakeAPNs/Configuration/environment``.
     ///
     /// ```swift
     /// APNsEnvironment(host: "api.push.apple.com:443")           // .production

@@ -1,3 +1,5 @@
+import FakeSupport
+
 /// A bad day FakeAPNs can script for a request.
 public enum APNsFault: Sendable, Hashable {
     /// Answer with this status and reason instead of handling the push (nothing delivered).
@@ -15,32 +17,32 @@ public enum APNsFault: Sendable, Hashable {
     case hang
 }
 
-/// When a fault applies: the next `count` matching requests, or each matching request with
-/// a seeded probability, for one device token or for all.
-public struct APNsFaultPlan: Sendable, Hashable {
-    /// When a plan applies: to the next N requests, or each with a seeded probability.
-    public enum Trigger: Sendable, Hashable {
-        /// The next N matching requests.
-        case next(Int)
-        /// Each matching request with this probability (0...1), drawn from a generator seeded with `seed`.
-        case probability(Double, seed: UInt64)
-    }
+/// A FakeAPNs fault plan: an ``APNsFault`` for one device token (or every request), for the
+/// next N requests or with a seeded probability — the fault plan both fakes share, in its
+/// APNs form.
+///
+/// ```swift
+/// apns.addFault(.next(1, .reason(.tooManyRequests), deviceToken: token))
+/// apns.addFault(.probability(0.2, seed: 7, .reset))
+/// ```
+public typealias APNsFaultPlan = FaultPlan<APNsFault, String>
 
-    /// What happens to a request the plan applies to.
-    public var fault: APNsFault
-    /// The device token (hex, any case) the plan is for; nil: every request.
-    public var deviceToken: String?
-    /// Which requests the plan applies to.
-    public var trigger: Trigger
+extension FaultPlan where Fault == APNsFault, Target == String {
+    /// The device token (lowercase hex) the plan is for; nil: every request (the plan's
+    /// `target`).
+    public var deviceToken: String? {
+        get { target }
+        set { target = newValue?.lowercased() }
+    }
 
     /// The next `count` requests (for `deviceToken`, or all) get `fault`.
     public static func next(_ count: Int, _ fault: APNsFault, deviceToken: String? = nil) -> APNsFaultPlan {
-        APNsFaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .next(count))
+        APNsFaultPlan(fault, target: deviceToken?.lowercased(), trigger: .next(count: count))
     }
 
     /// Each request (for `deviceToken`, or all) gets `fault` with this probability, drawn
     /// from a generator seeded with `seed` so a run repeats.
     public static func probability(_ probability: Double, seed: UInt64, _ fault: APNsFault, deviceToken: String? = nil) -> APNsFaultPlan {
-        APNsFaultPlan(fault: fault, deviceToken: deviceToken?.lowercased(), trigger: .probability(probability, seed: seed))
+        APNsFaultPlan(fault, target: deviceToken?.lowercased(), trigger: .probability(probability, seed: seed))
     }
 }

@@ -44,7 +44,7 @@ public struct APNsJournalEntry: Sendable, Hashable {
     package var protocolVersion: HTTPProtocolVersion
     /// The environment the request was answered in: the Apple host it addressed
     /// (`api.push.apple.com` → production, `api.sandbox.push.apple.com` → sandbox), else
-    /// ``FakeAPNsConfiguration/environment``.
+    /// ``FakeAPNs/Configuration/environment``.
     public var environment: APNsEnvironment = .sandbox
     /// The host name the sender put in TLS SNI (e.g. `api.sandbox.push.apple.com`), as sent;
     /// nil on a plain (h2c or HTTP/1.1) port and for a TLS client that sent none.

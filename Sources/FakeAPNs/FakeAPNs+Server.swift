@@ -12,8 +12,8 @@ extension FakeAPNs {
     /// defer { Task { await apns.stop() } }
     /// sender.baseURL = apns.baseURL            // http://127.0.0.1:PORT
     /// ```
-    /// - Throws: ``FakeAPNsError/serverUnavailable`` when the port cannot be bound.
-    public static func start(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+    /// - Throws: `PushFakeError.cannotListen` when the port cannot be bound.
+    public static func start(configuration: FakeAPNs.Configuration = FakeAPNs.Configuration(),
                              payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) async throws -> FakeAPNs {
         let fake = FakeAPNs(configuration: configuration, payloadInspector: payloadInspector)
         try fake.listen()
@@ -27,8 +27,8 @@ extension FakeAPNs {
     /// override func setUpWithError() throws { apns = try FakeAPNs.startListening() }
     /// override func tearDown() { apns.stopListening() }
     /// ```
-    /// - Throws: ``FakeAPNsError/serverUnavailable`` when the port cannot be bound.
-    public static func startListening(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+    /// - Throws: `PushFakeError.cannotListen` when the port cannot be bound.
+    public static func startListening(configuration: FakeAPNs.Configuration = FakeAPNs.Configuration(),
                                       payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) throws -> FakeAPNs {
         let fake = FakeAPNs(configuration: configuration, payloadInspector: payloadInspector)
         try fake.listen()
@@ -52,21 +52,21 @@ extension FakeAPNs {
         server.maxBodyBytes = configuration.maxBodyBytes
         server.dispatchesOversizedRequests = true  // answered PayloadTooLarge and journaled
         server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
-        server.tls = configuration.tls?.identity
+        server.tls = configuration.tls?.identity(alsoFor: APNsEnvironment.hostNames)
         if let certificates = configuration.clientCertificates {
             guard let tls = configuration.tls else {
-                throw FakeAPNsError.serverUnavailable("client certificates need TLS: set FakeAPNsConfiguration.tls too")
+                throw PushFakeError.cannotListen("client certificates need TLS: set FakeAPNs.Configuration.tls too")
             }
             do {
                 server.tls?.clientAuthentication = try certificates.tlsPolicy(fakeAuthorityPEM: tls.caCertificatePEM, clock: configuration.clock)
             } catch {
-                throw FakeAPNsError.serverUnavailable("a trusted client CA is not a certificate FakeAPNs reads: \(error)")
+                throw PushFakeError.cannotListen("a trusted client CA is not a certificate FakeAPNs reads: \(error)")
             }
         }
         do {
             try lifecycle.listen(server, owner: self) { fake, request in fake.handle(request) }
         } catch {
-            throw FakeAPNsError.serverUnavailable("FakeAPNs could not listen on \(configuration.host):\(configuration.port): \(error)")
+            throw PushFakeError.cannotListen("FakeAPNs could not listen on \(configuration.host):\(configuration.port): \(error)")
         }
         if configuration.channelManagement {
             var manage = server
@@ -75,7 +75,7 @@ extension FakeAPNs {
                 try channelLifecycle.listen(manage, owner: self) { fake, request in fake.handleChannelManagement(request) }
             } catch {
                 lifecycle.stopListening(failingPendingWaits: {})
-                throw FakeAPNsError.serverUnavailable("FakeAPNs could not listen for channel management on \(configuration.host):\(configuration.channelManagementPort): \(error)")
+                throw PushFakeError.cannotListen("FakeAPNs could not listen for channel management on \(configuration.host):\(configuration.channelManagementPort): \(error)")
             }
         }
     }
@@ -83,12 +83,12 @@ extension FakeAPNs {
     /// The port FakeAPNs listens on (0 before ``start(configuration:payloadInspector:)``).
     public var port: UInt16 { lifecycle.port }
 
-    /// `http://HOST:PORT` (`https://` with ``FakeAPNsConfiguration/tls``), the base a sender
+    /// `http://HOST:PORT` (`https://` with ``FakeAPNs/Configuration/tls``), the base a sender
     /// posts `/3/device/<token>` to.
     public var baseURL: URL { HTTPServer.baseURL(host: configuration.host, port: port, secure: configuration.tls != nil) }
 
     /// Stops listening: in-flight responses finish, every connection closes, and the port is
-    /// free when this returns. Pending waits fail with ``FakeAPNsError/cancelled``, and so does
+    /// free when this returns. Pending waits fail with `FakeAPNsError.cancelled`, and so does
     /// a wait started later. State (journal, deliveries) stays readable. Calling it twice is
     /// harmless.
     public func stop() async {
@@ -96,17 +96,36 @@ extension FakeAPNs {
         await lifecycle.stop(failingPendingWaits: failAllWaiters)
     }
 
-    /// "Offline" for the whole service: connections are refused until called with false.
-    /// Takes effect before it returns (blocking the calling thread briefly; use the `async`
-    /// form from `async` code).
-    public func refuseConnections(_ refuse: Bool) {
-        _ = lifecycle.server?.refuseConnections(refuse)
+    /// Takes FakeAPNs offline (new connections to its port are refused) or back online on
+    /// the same port, as FakeBackend's
+    /// `setOffline(_:)` does. Takes effect before it returns (blocking the calling thread
+    /// briefly; use the `async` form from `async` code).
+    /// - Returns: nil, or `PushFakeError.cannotListen` when the port could not be taken
+    ///   again (another process took it); the fake then stays offline.
+    @discardableResult
+    public func setOffline(_ offline: Bool) -> FakeAPNsError? {
+        changes.note()
+        let failure = lifecycle.setOffline(offline, fake: "FakeAPNs", host: configuration.host)
+        state.withLock { $0.isOffline = offline || failure != nil }
+        return failure
     }
 
-    /// ``refuseConnections(_:)`` without blocking a thread of Swift's cooperative pool.
-    public func refuseConnections(_ refuse: Bool) async {
-        await offloaded { self.refuseConnections(refuse) }
+    /// `setOffline(_:)` without blocking a thread of Swift's cooperative pool.
+    @discardableResult
+    public func setOffline(_ offline: Bool) async -> FakeAPNsError? {
+        await offloaded { self.setOffline(offline) }
     }
+
+    /// True while FakeAPNs refuses connections.
+    public var isOffline: Bool { state.withLock { $0.isOffline } }
+
+    /// `setOffline(_:)` under its former name.
+    @available(*, deprecated, renamed: "setOffline(_:)")
+    public func refuseConnections(_ refuse: Bool) { setOffline(refuse) }
+
+    /// `setOffline(_:)` under its former name.
+    @available(*, deprecated, renamed: "setOffline(_:)")
+    public func refuseConnections(_ refuse: Bool) async { await setOffline(refuse) }
 }
 
 /// Runs `body` with a started FakeAPNs and stops it afterwards, also when `body` throws.
@@ -119,7 +138,7 @@ extension FakeAPNs {
 /// }
 /// ```
 public func withFakeAPNs<Result>(
-    configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+    configuration: FakeAPNs.Configuration = FakeAPNs.Configuration(),
     payloadInspector: @escaping PayloadInspector = PayloadInspectors.default,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (FakeAPNs) async throws -> Result

@@ -30,9 +30,13 @@ public final class FakeAPNs: Sendable {
     let onRequest: (@Sendable (APNsJournalEntry) -> Void)?
     /// The server while it listens, and whether it has stopped (which ends every wait).
     let lifecycle = FakeLifecycle()
+    /// The pending waits for requests and for deliveries; their conditions are in the state
+    /// (`requestWaiters`, `deliveryWaiters`), next to what satisfies them.
+    let requestWaits: FakeWaiters<[APNsJournalEntry]>
+    let deliveryWaits: FakeWaiters<[DeliveredNotification]>
     /// Noted on state changes that journal nothing; read by the admin API's `GET /events`.
     package let changes = ChangeFeed()
-    /// The channel management listener's server, when ``FakeAPNsConfiguration/channelManagement`` is on.
+    /// The channel management listener's server, when ``FakeAPNs/Configuration/channelManagement`` is on.
     let channelLifecycle = FakeLifecycle()
 
     /// Creates the fake's logic, not yet listening.
@@ -41,15 +45,21 @@ public final class FakeAPNs: Sendable {
     ///   - payloadInspector: reads payloads (JSON check and contract); the default,
     ///     ``PayloadInspectors/default``, checks the JSON object against the v1 `payload`
     ///     contract.
-    public convenience init(configuration: FakeAPNsConfiguration = FakeAPNsConfiguration(),
+    public convenience init(configuration: FakeAPNs.Configuration = FakeAPNs.Configuration(),
                             payloadInspector: @escaping PayloadInspector = PayloadInspectors.default) {
         self.init(configuration: configuration, payloadInspector: payloadInspector,
                   tokenDecoder: { ProviderToken.decode($0) })
     }
 
-    package init(configuration: FakeAPNsConfiguration, payloadInspector: @escaping PayloadInspector,
+    package init(configuration: FakeAPNs.Configuration, payloadInspector: @escaping PayloadInspector,
                  tokenDecoder: @escaping ProviderTokenDecoder) {
-        state = Locked(FakeAPNsState(configuration: configuration))
+        let state = Locked(FakeAPNsState(configuration: configuration))
+        self.state = state
+        let hint = "check the journal (`fake.journal`) for what arrived"
+        requestWaits = FakeWaiters(fake: "FakeAPNs", hint: { hint },
+                                   forget: { id in state.withLock { _ = $0.requestWaiters.removeValue(forKey: id) } })
+        deliveryWaits = FakeWaiters(fake: "FakeAPNs", hint: { hint },
+                                    forget: { id in state.withLock { _ = $0.deliveryWaiters.removeValue(forKey: id) } })
         validator = APNsRequestValidator(topics: configuration.topics)
         clock = configuration.clock
         inspectPayload = payloadInspector
@@ -58,7 +68,7 @@ public final class FakeAPNs: Sendable {
     }
 
     /// The configuration the fake runs with.
-    public var configuration: FakeAPNsConfiguration { state.withLock { $0.configuration } }
+    public var configuration: FakeAPNs.Configuration { state.withLock { $0.configuration } }
 
     // MARK: Signing keys
 
@@ -134,54 +144,51 @@ public final class FakeAPNs: Sendable {
     /// Adds a fault plan; plans are tried in the order added, the first that applies wins.
     public func addFault(_ plan: APNsFaultPlan) {
         changes.note()
-        var remaining = 0
-        var seed: UInt64 = 0
-        switch plan.trigger {
-        case .next(let n):
-            guard n > 0 else { return }
-            remaining = n
-        case .probability(_, let s):
-            seed = s
-        }
-        state.withLock { s in
-            s.faults.append(.init(plan: plan, remaining: remaining, generator: SplitMix64(seed: seed)))
-        }
+        state.withLock { $0.faults.add(plan) }
     }
 
-    /// The fault plans still in force, in the order they are tried; a `next(n)` plan shows
-    /// the requests it has left.
+    /// The fault plans still in force, in the order they are tried; a `next(count:)` plan
+    /// shows the requests it has left.
     public var faults: [APNsFaultPlan] {
-        state.withLock { $0.faults.map(\.planLeft) }
+        state.withLock { $0.faults.plans }
     }
 
     /// The duplicate-delivery injections still in force (their fault is `loseResponse`), as
     /// ``faults`` lists faults.
     public var duplicateDeliveries: [APNsFaultPlan] {
-        state.withLock { $0.duplicates.map(\.planLeft) }
+        state.withLock { $0.duplicates.plans }
     }
 
-    /// Removes every fault plan and duplicate-delivery injection.
-    public func clearFaults() {
+    /// Removes every fault plan and duplicate-delivery injection and comes back online, as
+    /// FakeBackend's `clearFaults()` does.
+    /// - Returns: nil, or why the fake could not listen again (see `setOffline(_:)`).
+    @discardableResult
+    public func clearFaults() -> FakeAPNsError? {
         changes.note()
         state.withLock {
             $0.faults.removeAll()
             $0.duplicates.removeAll()
         }
+        return setOffline(false)
+    }
+
+    /// ``clearFaults()`` without blocking a thread of Swift's cooperative pool.
+    @discardableResult
+    public func clearFaults() async -> FakeAPNsError? {
+        await offloaded { self.clearFaults() }
     }
 
     /// Delivers notifications twice: the next `count` deliveries (to `deviceToken`, or any).
     public func injectDuplicateDeliveries(next count: Int, deviceToken: String? = nil) {
         changes.note()
         guard count > 0 else { return }
-        let plan = APNsFaultPlan.next(count, .loseResponse, deviceToken: deviceToken)
-        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: count, generator: SplitMix64(seed: 0))) }
+        state.withLock { $0.duplicates.add(.next(count, .loseResponse, deviceToken: deviceToken)) }
     }
 
     /// Delivers each notification twice with this probability, from a seeded generator.
     public func injectDuplicateDeliveries(probability: Double, seed: UInt64, deviceToken: String? = nil) {
         changes.note()
-        let plan = APNsFaultPlan.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)
-        state.withLock { $0.duplicates.append(.init(plan: plan, remaining: 0, generator: SplitMix64(seed: seed))) }
+        state.withLock { $0.duplicates.add(.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)) }
     }
 
     // MARK: Journal
@@ -199,7 +206,9 @@ public final class FakeAPNs: Sendable {
     /// The configuration and the registered signing keys (what `--apns-key` gives) stay; the
     /// journal's sequence numbers keep counting, so a `?since=` cursor stays valid. A device
     /// someone streams or awaits deliveries of stays known, online and empty.
-    public func reset() {
+    /// - Returns: nil, or why the fake could not listen again (see `setOffline(_:)`).
+    @discardableResult
+    public func reset() -> FakeAPNsError? {
         changes.note()
         state.withLock { s in
             s.journal.removeAll()
@@ -221,11 +230,12 @@ public final class FakeAPNs: Sendable {
                 }
             }
         }
-        refuseConnections(false)
+        return setOffline(false)
     }
 
     /// ``reset()`` without blocking a thread of Swift's cooperative pool.
-    public func reset() async {
+    @discardableResult
+    public func reset() async -> FakeAPNsError? {
         await offloaded { self.reset() }
     }
 }

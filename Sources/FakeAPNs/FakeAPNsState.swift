@@ -50,34 +50,18 @@ struct FakeAPNsState {
         func keptDeliveries(_ keep: Int) -> [DeliveredNotification] { Array(delivered.suffix(max(1, keep))) }
     }
 
-    struct ActiveFault {
-        var plan: APNsFaultPlan
-        var remaining: Int
-        var generator: SplitMix64
-
-        /// The plan as it stands: a `next(n)` plan with the requests it has left.
-        var planLeft: APNsFaultPlan {
-            guard case .next = plan.trigger else { return plan }
-            var left = plan
-            left.trigger = .next(remaining)
-            return left
-        }
-    }
-
     struct RequestWaiter {
         var count: Int
         var matching: @Sendable (APNsJournalEntry) -> Bool
         var matched: [APNsJournalEntry]
-        var continuation: CheckedContinuation<[APNsJournalEntry], any Error>
     }
 
     struct DeliveryWaiter {
         var deviceToken: String
         var count: Int
-        var continuation: CheckedContinuation<[DeliveredNotification], any Error>
     }
 
-    var configuration: FakeAPNsConfiguration
+    var configuration: FakeAPNs.Configuration
     var keys: [String: SigningKey] = [:]
     var connections: [UInt64: Connection] = [:]
     var devices: [String: Device] = [:]
@@ -88,19 +72,20 @@ struct FakeAPNsState {
     /// Tokens `acceptAnyDeviceToken` created a record for, oldest first (see ``rememberImplicitDevice(_:)``).
     var implicitDevices: [String] = []
     var implicitDevicesStart = 0
-    var faults: [ActiveFault] = []
-    var duplicates: [ActiveFault] = []
+    var faults = ActiveFaults<APNsFault, String>()
+    /// Duplicate-delivery injections: plans whose fault is `loseResponse`.
+    var duplicates = ActiveFaults<APNsFault, String>()
     var journal: BoundedRing<APNsJournalEntry>
+    /// True while the fake refuses connections (`setOffline(_:)`).
+    var isOffline = false
     var sequence = 0
     var nextID: UInt64 = 1
     /// For apns-id and apns-unique-id: seeded once from the system generator.
     var identifiers = SplitMix64(seed: UInt64.random(in: 1...UInt64.max))
     var requestWaiters: [UInt64: RequestWaiter] = [:]
     var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
-    /// Each pending waiter's timeout, cancelled when the waiter is satisfied.
-    var timeouts: [UInt64: Task<Void, Never>] = [:]
 
-    init(configuration: FakeAPNsConfiguration) {
+    init(configuration: FakeAPNs.Configuration) {
         self.configuration = configuration
         journal = BoundedRing(capacity: configuration.journalCapacity)
     }
@@ -142,28 +127,12 @@ struct FakeAPNsState {
 
     /// Takes the first fault that applies to a request for `token`, consuming one use.
     mutating func takeFault(for token: String?) -> APNsFault? {
-        Self.take(from: &faults, token: token)
+        faults.take(for: token)
     }
 
     /// Whether the next delivery to `token` is to be duplicated.
     mutating func takeDuplicate(for token: String) -> Bool {
-        Self.take(from: &duplicates, token: token) != nil
+        duplicates.take(for: token) != nil
     }
 
-    private static func take(from list: inout [ActiveFault], token: String?) -> APNsFault? {
-        for index in list.indices {
-            if let wanted = list[index].plan.deviceToken, wanted != token { continue }
-            switch list[index].plan.trigger {
-            case .next:
-                guard list[index].remaining > 0 else { continue }
-                list[index].remaining -= 1
-                let fault = list[index].plan.fault
-                if list[index].remaining == 0 { list.remove(at: index) }
-                return fault
-            case .probability(let p, _):
-                if list[index].generator.nextUnitInterval() < p { return list[index].plan.fault }
-            }
-        }
-        return nil
-    }
 }

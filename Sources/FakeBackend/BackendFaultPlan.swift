@@ -1,34 +1,24 @@
 import FakeSupport
 
-/// When a fault strikes: which endpoint (or all), and for the next N requests or with a
-/// seeded probability.
+/// A FakeBackend fault plan: a ``BackendFault`` for one endpoint (or all), for the next N
+/// requests or with a seeded probability — the fault plan both fakes share, in its backend form.
 ///
 /// ```swift
-/// backend.setFault(.next(2, .status(code: 503), on: .putDevice))
-/// backend.setFault(.probability(0.3, seed: 42, .reset))
+/// backend.addFault(.next(2, .status(code: 503), on: .putDevice))
+/// backend.addFault(.probability(0.3, seed: 42, .reset))
 /// ```
-public struct BackendFaultPlan: Sendable, Hashable {
-    /// How the plan picks the requests it hits.
-    public enum Trigger: Sendable, Hashable {
-        /// The next `count` matching requests, then the plan is spent and removed.
-        case next(count: Int)
-        /// Each matching request with this probability, drawn from a SplitMix64 seeded with
-        /// `seed`, so a run is reproducible. Stays until cleared.
-        case probability(Double, seed: UInt64)
+public typealias BackendFaultPlan = FaultPlan<BackendFault, FakeBackend.Endpoint>
+
+extension FaultPlan where Fault == BackendFault, Target == FakeBackend.Endpoint {
+    /// The endpoint it applies to; nil for every endpoint (the plan's `target`).
+    public var endpoint: FakeBackend.Endpoint? {
+        get { target }
+        set { target = newValue }
     }
 
-    /// What happens to a request the plan applies to.
-    public var fault: BackendFault
-    /// The endpoint it applies to; nil for every endpoint.
-    public var endpoint: FakeBackend.Endpoint?
-    /// Which requests it applies to: the next N, or each with a seeded probability.
-    public var trigger: Trigger
-
     /// A plan applying `fault` to `endpoint`'s requests (nil: every endpoint) as `trigger` says.
-    public init(_ fault: BackendFault, on endpoint: FakeBackend.Endpoint? = nil, trigger: Trigger = .next(count: 1)) {
-        self.fault = fault
-        self.endpoint = endpoint
-        self.trigger = trigger
+    public init(_ fault: BackendFault, on endpoint: FakeBackend.Endpoint? = nil, trigger: FaultTrigger = .next(count: 1)) {
+        self.init(fault, target: endpoint, trigger: trigger)
     }
 
     /// The next `count` requests to `endpoint` (nil: any endpoint) get `fault`.
@@ -44,7 +34,7 @@ public struct BackendFaultPlan: Sendable, Hashable {
     }
 }
 
-extension BackendFaultPlan: Codable, AdminRequestBody {
+extension FaultPlan: Codable, AdminRequestBody where Fault == BackendFault, Target == FakeBackend.Endpoint {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case endpoint, count, probability, seed
     }
@@ -59,14 +49,16 @@ extension BackendFaultPlan: Codable, AdminRequestBody {
     /// "seed": 42}`. No endpoint (or `"all"`) means every endpoint; no trigger means `count: 1`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        fault = try BackendFault(from: decoder)
+        let fault = try BackendFault(from: decoder)
+        let endpoint: FakeBackend.Endpoint?
+        let trigger: FaultTrigger
         let name = try container.decodeIfPresent(String.self, forKey: .endpoint)
         if let name, name != "all" {
-            guard let endpoint = FakeBackend.Endpoint(rawValue: name) else {
+            guard let known = FakeBackend.Endpoint(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(forKey: .endpoint, in: container,
                     debugDescription: "unknown endpoint \"\(name)\"; use \(FakeBackend.Endpoint.allCases.map(\.rawValue).joined(separator: ", ")) or all")
             }
-            self.endpoint = endpoint
+            endpoint = known
         } else {
             endpoint = nil
         }
@@ -91,6 +83,7 @@ extension BackendFaultPlan: Codable, AdminRequestBody {
         case (nil, nil):
             trigger = .next(count: 1)
         }
+        self.init(fault, target: endpoint, trigger: trigger)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -21,27 +21,20 @@ struct BackendStore {
     /// Requests per endpoint, by ``FakeBackend/Endpoint/index``: counted by index, not by hash.
     private var countsByEndpoint = [Int](repeating: 0, count: FakeBackend.Endpoint.allCases.count)
     var sequence: UInt64 = 0
-    var faults: [ActiveFault]
+    var faults: ActiveFaults<BackendFault, FakeBackend.Endpoint>
     var isOffline = false
     var sessions: SessionTable
     var acceptsAnyBearer: Bool
-    var waiters: [UInt64: Waiter] = [:]
-    var nextWaiterID: UInt64 = 0
-
-    /// A pending `waitFor`.
-    struct Waiter {
-        var what: String
-        var condition: @Sendable (FakeBackendState) -> Bool
-        var continuation: CheckedContinuation<FakeBackendState, any Error>
-        var timeoutTask: Task<Void, Never>?
-    }
+    /// The conditions of pending waits, by the id ``FakeWaiters`` gave them: checked against
+    /// a fresh snapshot after each change.
+    var waiters: [UInt64: @Sendable (FakeBackendState) -> Bool] = [:]
 
     init(configuration: FakeBackend.Configuration) {
         journal = BoundedRing(capacity: configuration.journalCapacity)
         opensCapacity = max(1, configuration.opensCapacity)
         sessions = SessionTable(configuration.sessions)
         acceptsAnyBearer = configuration.acceptsAnyBearer
-        faults = configuration.faults.map(ActiveFault.init)
+        faults = ActiveFaults(configuration.faults)
         isOffline = configuration.faults.contains { $0.fault == .offline }
     }
 
@@ -52,7 +45,7 @@ struct BackendStore {
         }
         return FakeBackendState(devices: devices, liveActivities: liveActivities, pushToStartTokens: pushToStartTokens,
                          opens: opens, requestCounts: requestCounts,
-                         journalDropped: journal.dropped, isOffline: isOffline, journalBuffer: journal)
+                         droppedJournalEntries: journal.dropped, isOffline: isOffline, journalBuffer: journal)
     }
 
     /// Whether an open with this idempotency key was already reported by this account.
@@ -150,13 +143,7 @@ struct BackendStore {
 
     /// Picks the fault for a request to `endpoint`: the first plan that strikes. Spent plans go.
     mutating func drawFault(for endpoint: FakeBackend.Endpoint) -> BackendFault? {
-        var hit: BackendFault?
-        for index in faults.indices where hit == nil {
-            if faults[index].plan.fault == .offline { continue }
-            if faults[index].strikes(endpoint) { hit = faults[index].plan.fault }
-        }
-        faults.removeAll { $0.isSpent }
-        return hit
+        faults.take(for: endpoint) { $0 == .offline }  // offline is server-wide: setOffline(_:)
     }
 
     /// Appends to the journal and counts the request; returns the entry.

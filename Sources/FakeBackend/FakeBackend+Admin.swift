@@ -21,7 +21,7 @@ extension FakeBackend {
             case .failure(let error): return error.response
             case .success(let since):
                 let entries = backend.journal.filter { $0.sequence > UInt64(since ?? 0) }
-                return AdminAPI.json(JournalBody(entries: entries, dropped: backend.journalDropped))
+                return AdminAPI.json(JournalBody(entries: entries, dropped: backend.droppedJournalEntries))
             }
         }
         admin.add("GET", "/devices", summary: "Registered devices") { [backend] _ in
@@ -44,7 +44,7 @@ extension FakeBackend {
         }
         admin.add("POST", "/faults", summary: "Add a fault plan") { [backend] request in
             AdminAPI.withBody(BackendFaultPlan.self, of: request) { plan in
-                backend.setFault(plan)
+                backend.addFault(plan)
                 return AdminAPI.json(FaultsBody(faults: backend.faults, offline: backend.isOffline), status: HTTPStatus(code: 201))
             }
         }
@@ -125,9 +125,3 @@ struct SessionBody: Codable, FlatAdminRequestBody {
     var account: String
 }
 
-extension AdminAPI {
-    /// 503 with the reason: the backend's port could not be bound again, so it stays offline.
-    static func cannotComeOnline(_ failure: FakeBackendError) -> HTTPResponse {
-        problem(status: 503, detail: failure.message)
-    }
-}

@@ -142,7 +142,7 @@ extension FakeBackend {
             guard let activity = state.liveActivities[orderId] else { return false }
             return wanted == nil || activity.pushToken == wanted
         }
-        guard let activity = state.liveActivities[orderId] else { throw FakeBackendError.cancelled(what: what) }
+        guard let activity = state.liveActivities[orderId] else { throw PushFakeError.cancelled("FakeBackend", waitingFor: what) }
         return activity
     }
 
@@ -158,7 +158,7 @@ extension FakeBackend {
         let key = token.lowercased()
         let what = "a push-to-start token for device \(key)"
         let state = try await waitFor(what, timeout: timeout) { $0.pushToStartTokens[key] != nil }
-        guard let registration = state.pushToStartTokens[key] else { throw FakeBackendError.cancelled(what: what) }
+        guard let registration = state.pushToStartTokens[key] else { throw PushFakeError.cancelled("FakeBackend", waitingFor: what) }
         return registration
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FakeSupport
 
 extension FakeBackend {
     /// Waits until `condition` holds for the backend's state, and returns that state.
@@ -14,50 +15,37 @@ extension FakeBackend {
     ///   - what: Names what is awaited in the timeout error.
     ///   - timeout: How long to wait before failing.
     ///   - condition: Checked against the state after each request; true ends the wait.
-    /// - Throws: ``FakeBackendError/waitTimedOut`` naming `what` and summarising the state;
-    ///   ``FakeBackendError/cancelled`` when the task is cancelled or the backend stops.
+    /// - Throws: `PushFakeError.timedOut` naming `what` and summarising the state;
+    ///   `FakeBackendError.cancelled` when the task is cancelled or the backend stops.
     @discardableResult
     public func waitFor(
         _ what: String = "a condition",
         timeout: Duration = .seconds(5),
         _ condition: @escaping @Sendable (FakeBackendState) -> Bool
     ) async throws -> FakeBackendState {
-        let id = store.withLock { store -> UInt64 in
-            store.nextWaiterID &+= 1
-            return store.nextWaiterID
+        try await waiters.wait(what, timeout: timeout) { id in
+            // Kept before the first check, so a change made meanwhile checks it too.
+            store.withLock { $0.waiters[id] = condition }
+            let state = self.state
+            guard condition(state) else { return nil }
+            store.withLock { _ = $0.waiters.removeValue(forKey: id) }
+            return state
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FakeBackendState, any Error>) in
-                let accepted = store.withLock { store -> Bool in
-                    // A wait that starts after stop() would otherwise sit out its whole timeout.
-                    guard !lifecycle.isStopped else { return false }
-                    store.waiters[id] = BackendStore.Waiter(what: what, condition: condition,
-                                                            continuation: continuation, timeoutTask: nil)
-                    return true
-                }
-                guard accepted else {
-                    continuation.resume(throwing: FakeBackendError.cancelled(what: "\(what) (the backend stopped)"))
-                    return
-                }
-                let timer = Task { [weak self] in
-                    do { try await Task.sleep(for: timeout) } catch { return }
-                    self?.finishWaiter(id) { state, what in .failure(FakeBackendError.waitTimedOut(what: what, timeout: timeout, state: state)) }
-                }
-                let registered = store.withLock { store -> Bool in
-                    guard store.waiters[id] != nil else { return false }
-                    store.waiters[id]?.timeoutTask = timer
-                    return true
-                }
-                if !registered { timer.cancel() }
-                if Task.isCancelled {
-                    finishWaiter(id) { _, what in .failure(FakeBackendError.cancelled(what: what)) }
-                } else {
-                    check(id, condition)
-                }
-            }
-        } onCancel: {
-            finishWaiter(id) { _, what in .failure(FakeBackendError.cancelled(what: what)) }
+    }
+
+    /// Waits until `count` requests matching `predicate` have arrived (those in the journal
+    /// count, whatever their outcome) and returns the first `count` of them — the same wait
+    /// as FakeAPNs' `FakeAPNs.waitForRequests(count:timeout:where:)`.
+    /// - Throws: `PushFakeError.timedOut` after `timeout`; `PushFakeError.cancelled` when
+    ///   the task is cancelled or the backend stops.
+    @discardableResult
+    public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(5),
+                                where predicate: @escaping @Sendable (BackendJournalEntry) -> Bool = { _ in true })
+        async throws -> [BackendJournalEntry] {
+        let state = try await waitFor("\(count) request(s)", timeout: timeout) { state in
+            state.journalBuffer.elements.lazy.filter(predicate).prefix(count).count >= count
         }
+        return Array(state.journal.lazy.filter(predicate).prefix(count))
     }
 
     /// Waits until `endpoint` has received at least `count` requests (whatever their outcome).
@@ -75,7 +63,7 @@ extension FakeBackend {
             guard let device = state.devices[key] else { return false }
             return account == nil || device.account == account
         }
-        guard let device = state.devices[key] else { throw FakeBackendError.cancelled(what: what) }
+        guard let device = state.devices[key] else { throw PushFakeError.cancelled("FakeBackend", waitingFor: what) }
         return device
     }
 
@@ -97,44 +85,19 @@ extension FakeBackend {
 
     // MARK: Machinery
 
-    /// Re-checks every waiter against a fresh snapshot; called after each change.
+    /// Re-checks every pending wait against a fresh snapshot; called after each change.
     func notifyWaiters() {
         let pending = store.withLock { store -> (FakeBackendState, [(UInt64, @Sendable (FakeBackendState) -> Bool)])? in
             guard !store.waiters.isEmpty else { return nil }
-            return (store.snapshot, store.waiters.map { ($0.key, $0.value.condition) })
+            return (store.snapshot, Array(store.waiters))
         }
-        guard let (state, waiters) = pending else { return }
-        for (id, condition) in waiters where condition(state) {
-            finishWaiter(id) { _, _ in .success(state) }
+        guard let (state, conditions) = pending else { return }
+        for (id, condition) in conditions where condition(state) {
+            store.withLock { _ = $0.waiters.removeValue(forKey: id) }
+            waiters.resume(id, returning: state)
         }
-    }
-
-    /// Checks one waiter now (conditions run outside the lock).
-    private func check(_ id: UInt64, _ condition: @Sendable (FakeBackendState) -> Bool) {
-        let state = self.state
-        if condition(state) { finishWaiter(id) { _, _ in .success(state) } }
-    }
-
-    /// Removes a waiter and resumes it with `result`; a no-op when it already finished.
-    private func finishWaiter(_ id: UInt64, _ result: (FakeBackendState, String) -> Result<FakeBackendState, any Error>) {
-        let found = store.withLock { store -> (BackendStore.Waiter, FakeBackendState)? in
-            guard let waiter = store.waiters.removeValue(forKey: id) else { return nil }
-            return (waiter, store.snapshot)
-        }
-        guard let (waiter, state) = found else { return }
-        waiter.timeoutTask?.cancel()
-        waiter.continuation.resume(with: result(state, waiter.what))
     }
 
     /// Fails every pending wait (the backend stopped).
-    func failAllWaiters() {
-        let waiters = store.withLock { store -> [BackendStore.Waiter] in
-            defer { store.waiters.removeAll() }
-            return Array(store.waiters.values)
-        }
-        for waiter in waiters {
-            waiter.timeoutTask?.cancel()
-            waiter.continuation.resume(throwing: FakeBackendError.cancelled(what: "\(waiter.what) (the backend stopped)"))
-        }
-    }
+    func failAllWaiters() { waiters.failAll() }
 }

@@ -30,6 +30,9 @@ public final class FakeBackend: Sendable {
     let lifecycle = FakeLifecycle()
     /// Noted on state changes that journal nothing; read by the admin API's `GET /events`.
     package let changes = ChangeFeed()
+    /// The pending waits' continuations, timeouts and cancellation; their conditions are in
+    /// the store (`BackendStore.waiters`).
+    let waiters: FakeWaiters<FakeBackendState>
 
     /// A backend that is not listening: call `handle(_:)` directly. Use ``start(configuration:)``
     /// for one on a socket.
@@ -41,14 +44,17 @@ public final class FakeBackend: Sendable {
     /// that hold the one-step registration to it.
     init(configuration: Configuration, registersPlainly: Bool) {
         self.configuration = configuration
-        self.store = Locked(BackendStore(configuration: configuration))
+        let store = Locked(BackendStore(configuration: configuration))
+        self.store = store
+        self.waiters = FakeWaiters(fake: "FakeBackend", hint: { "state: \(store.withLock { $0.snapshot.summary })" },
+                                   forget: { id in store.withLock { _ = $0.waiters.removeValue(forKey: id) } })
         self.validator = RequestValidator(contracts: configuration.contracts)
         self.registersPlainly = registersPlainly
     }
 
     /// Starts a backend listening on `configuration.host:port` (127.0.0.1, a free port by
     /// default). Returns once it accepts connections.
-    /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
+    /// - Throws: `FakeBackendError.cannotListen` when the address cannot be bound.
     public static func start(configuration: Configuration = .init()) async throws -> FakeBackend {
         guard configuration.faults.contains(where: { $0.fault == .offline }) else {
             return try startListening(configuration: configuration)
@@ -66,7 +72,7 @@ public final class FakeBackend: Sendable {
     /// }
     /// override func tearDown() { backend.stopListening() }
     /// ```
-    /// - Throws: ``FakeBackendError/cannotListen`` when the address cannot be bound.
+    /// - Throws: `FakeBackendError.cannotListen` when the address cannot be bound.
     public static func startListening(configuration: Configuration = .init()) throws -> FakeBackend {
         let backend = FakeBackend(configuration: configuration)
         var serverConfiguration = HTTPServerConfiguration()
@@ -78,7 +84,7 @@ public final class FakeBackend: Sendable {
         do {
             try backend.lifecycle.listen(serverConfiguration, owner: backend) { backend, request in backend.handle(request) }
         } catch {
-            throw FakeBackendError.cannotListen(host: configuration.host, port: configuration.port, underlying: error)
+            throw PushFakeError.cannotListen("FakeBackend", host: configuration.host, port: configuration.port, underlying: error)
         }
         if backend.store.withLock({ $0.isOffline }) { backend.lifecycle.server?.refuseConnections(true) }
         return backend
@@ -143,7 +149,11 @@ public final class FakeBackend: Sendable {
     public var opensDropped: Int { store.withLock { $0.opensDropped } }
 
     /// How many journal entries were dropped because the journal was full.
-    public var journalDropped: Int { store.withLock { $0.journal.dropped } }
+    public var droppedJournalEntries: Int { store.withLock { $0.journal.dropped } }
+
+    /// ``droppedJournalEntries`` under its former name.
+    @available(*, deprecated, renamed: "droppedJournalEntries")
+    public var journalDropped: Int { droppedJournalEntries }
 
     /// Back to the state at start: forgets devices, Live Activity and push-to-start tokens, opens, the journal and request counts,
     /// clears every fault (also those the configuration started with), puts the sessions
@@ -179,30 +189,33 @@ public final class FakeBackend: Sendable {
     /// Adds a fault plan; plans are tried in the order they were added and the first that
     /// strikes a request wins. An `.offline` plan takes the backend offline at once
     /// (see `setOffline(_:)`), whatever its endpoint or trigger.
-    public func setFault(_ plan: BackendFaultPlan) {
+    public func addFault(_ plan: BackendFaultPlan) {
         if plan.fault == .offline {
             setOffline(true)
             return
         }
-        store.withLock { $0.faults.append(ActiveFault(plan)) }
+        store.withLock { $0.faults.add(plan) }
         changes.note()
     }
 
     /// Adds a fault for the next `count` requests to `endpoint` (nil: any endpoint).
-    public func setFault(_ fault: BackendFault, on endpoint: Endpoint? = nil, count: Int = 1) {
-        setFault(.next(count, fault, on: endpoint))
+    public func addFault(_ fault: BackendFault, on endpoint: Endpoint? = nil, count: Int = 1) {
+        addFault(.next(count, fault, on: endpoint))
     }
 
-    /// The plans still in force.
-    public var faults: [BackendFaultPlan] {
-        store.withLock { store in
-            store.faults.map { active in
-                var plan = active.plan
-                if case .next = plan.trigger { plan.trigger = .next(count: active.remaining) }
-                return plan
-            }
-        }
+    /// ``addFault(_:)-(BackendFaultPlan)`` under its former name.
+    @available(*, deprecated, renamed: "addFault(_:)")
+    public func setFault(_ plan: BackendFaultPlan) { addFault(plan) }
+
+    /// ``addFault(_:on:count:)`` under its former name.
+    @available(*, deprecated, renamed: "addFault(_:on:count:)")
+    public func setFault(_ fault: BackendFault, on endpoint: Endpoint? = nil, count: Int = 1) {
+        addFault(fault, on: endpoint, count: count)
     }
+
+    /// The plans still in force, in the order they are tried; a `next(count:)` plan shows
+    /// the requests it has left.
+    public var faults: [BackendFaultPlan] { store.withLock { $0.faults.plans } }
 
     /// Removes every fault plan and comes back online.
     /// - Returns: nil, or why the backend could not come back online (see `setOffline(_:)`).
@@ -229,31 +242,15 @@ public final class FakeBackend: Sendable {
     /// meanwhile, the bind is retried (up to ``relistenAttempts`` times, ``relistenInterval``
     /// apart); if it still fails the backend stays offline (``isOffline`` stays true) and the
     /// error is returned, so a test fails with the reason instead of timing out later.
-    /// - Returns: nil, or ``FakeBackendError/cannotListen`` with the port and the system error.
+    /// - Returns: nil, or `FakeBackendError.cannotListen` with the port and the system error.
     @discardableResult
     public func setOffline(_ offline: Bool) -> FakeBackendError? {
         changes.note()
         defer { notifyWaiters() }
-        guard let running = lifecycle.server else {
-            store.withLock { $0.isOffline = offline }
-            return nil
-        }
-        guard !offline else {
-            store.withLock { $0.isOffline = true }
-            running.refuseConnections(true)
-            return nil
-        }
-        store.withLock { $0.isOffline = false }
-        var failure = running.refuseConnections(false)
-        var attempts = 1
-        while failure != nil, attempts < FakeBackend.relistenAttempts {
-            Thread.sleep(forTimeInterval: FakeBackend.relistenInterval)
-            failure = running.refuseConnections(false)
-            attempts += 1
-        }
-        guard let failure else { return nil }
+        store.withLock { $0.isOffline = offline }
+        guard let failure = lifecycle.setOffline(offline, fake: "FakeBackend", host: configuration.host) else { return nil }
         store.withLock { $0.isOffline = true }
-        return FakeBackendError.cannotListenAgain(host: configuration.host, port: running.port, attempts: attempts, underlying: failure)
+        return failure
     }
 
     /// `setOffline(_:)` without blocking a thread of Swift's cooperative pool: the socket
@@ -264,9 +261,9 @@ public final class FakeBackend: Sendable {
     }
 
     /// How many times `setOffline(_:)` tries to bind the port again before it reports failure.
-    public static let relistenAttempts = 50
+    public static let relistenAttempts = FakeLifecycle.relistenAttempts
     /// The pause between two of those attempts (seconds): 50 × 10 ms, half a second in all.
-    public static let relistenInterval: TimeInterval = 0.01
+    public static let relistenInterval: TimeInterval = FakeLifecycle.relistenInterval
 
     /// True while the backend refuses connections.
     public var isOffline: Bool { store.withLock { $0.isOffline } }

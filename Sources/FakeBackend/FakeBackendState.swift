@@ -16,7 +16,13 @@ public struct FakeBackendState: Sendable {
     /// the journal has since dropped.
     public var requestCounts: [FakeBackend.Endpoint: Int]
     /// How many journal entries were dropped because the journal was full.
-    public var journalDropped: Int
+    public var droppedJournalEntries: Int
+    /// ``droppedJournalEntries`` under its former name.
+    @available(*, deprecated, renamed: "droppedJournalEntries")
+    public var journalDropped: Int {
+        get { droppedJournalEntries }
+        set { droppedJournalEntries = newValue }
+    }
     /// True while the backend refuses connections.
     public var isOffline: Bool
     var journalBuffer: BoundedRing<BackendJournalEntry>

@@ -10,7 +10,7 @@
 /// Writes PKCS#12 (`.p12` / `.pfx`) files holding one certificate and its private key.
 ///
 /// ```swift
-/// let p12 = PKCS12.archive(certificateDER: leaf, privateKeyInfo: pkcs8, friendlyName: "Apple Push Services: com.example.app",
+/// let p12 = PKCS12.archive(certificateDER: leaf, privateKeyInfo: pkcs8, friendlyName: "Sender: com.example.app",
 ///                          password: "secret")
 /// // openssl pkcs12 -info -nodes -in file.p12 -passin pass:secret
 /// ```

@@ -26,9 +26,9 @@ package struct TestCertificateAuthority: Sendable {
     /// (nil for a reused CA certificate that has none).
     private let keyIdentifier: [UInt8]?
 
-    /// The host names the fakes answer for: loopback and the three APNs hosts, so a sender
-    /// pointed at them (or at 127.0.0.1 through /etc/hosts) sees a matching certificate.
-    package static let defaultDNSNames = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+    /// The host name every leaf is for: loopback. A layer above adds the names it answers for
+    /// (FakeAPNs adds Apple's push hosts).
+    package static let defaultDNSNames = ["localhost"]
     /// 127.0.0.1 and ::1.
     package static let defaultIPAddresses: [[UInt8]] = [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]]
 
@@ -99,7 +99,7 @@ package struct TestCertificateAuthority: Sendable {
     /// digitalSignature (critical), extKeyUsage serverAuth, subjectAltName with every
     /// dNSName and iPAddress, subjectKeyIdentifier and authorityKeyIdentifier.
     /// - Parameters:
-    ///   - dnsNames: host names, e.g. `localhost`, `api.sandbox.push.apple.com`.
+    ///   - dnsNames: host names, e.g. `localhost`, `api.example.com`.
     ///   - ipAddresses: 4-byte IPv4 or 16-byte IPv6 addresses (other lengths are skipped).
     ///   - now: the issue time (for tests).
     package func issueServerCertificate(
@@ -132,7 +132,7 @@ package struct TestCertificateAuthority: Sendable {
     }
 
     /// Issues a certificate for a TLS client, with a fresh P-256 key: what a provider
-    /// presents to APNs (see `issueApplePushCertificate` for Apple's extensions).
+    /// presents to a server (FakeAPNs adds Apple's push extensions in its own module).
     ///
     /// Subject: `UID` = `userID` (Apple puts the bundle id there) when given, then CN =
     /// `commonName`; a random positive 16-byte serial; basicConstraints CA:FALSE (critical),

@@ -66,7 +66,7 @@ extension PushScenario {
         await sender.tokenRegistered(token)
 
         apns.injectDuplicateDeliveries(next: 1, deviceToken: token)
-        backend.setFault(.loseResponse, on: .opened)
+        backend.addFault(.loseResponse, on: .opened)
         report.step("FakeAPNs delivers the next push twice; FakeBackend loses the response to the first \"opened\"")
         guard let payload = push("401", for: account) else { return }
         await sender.send(payload, to: token)

@@ -11,7 +11,7 @@ extension PushScenario {
         let account = environment.account
 
         // The app meets 429 + Retry-After on its first PUT.
-        backend.setFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
+        backend.addFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
         report.step("FakeBackend answers the first PUT /v1/devices/{token} with 429, Retry-After: 1")
         await app.register(token: token, account: account)
         await app.settle()

@@ -77,7 +77,7 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
                     client: @Sendable (ScenarioEnvironment) async -> any ScenarioClient,
                     sender: @Sendable (ScenarioEnvironment) async -> any ScenarioSender) async -> ScenarioReport {
         let sessions = ["s1": "a1", "s2": "a2"]
-        var apnsConfiguration = FakeAPNsConfiguration()
+        var apnsConfiguration = FakeAPNs.Configuration()
         apnsConfiguration.topics = [Self.topic]
         apnsConfiguration.payloadContract = .reject
         apnsConfiguration.clock = clock
@@ -104,7 +104,7 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     }
 
     /// The FakeAPNs configuration the scenario needs (the throttle for `throttling`).
-    public func configure(_ configuration: inout FakeAPNsConfiguration) {
+    public func configure(_ configuration: inout FakeAPNs.Configuration) {
         if self == .throttling {
             configuration.throttle = Self.throttle
         }
@@ -117,7 +117,7 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     public func preload(backend: FakeBackend, apns: FakeAPNs) -> [String] {
         switch self {
         case .throttling:
-            backend.setFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
+            backend.addFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
             return ["FakeBackend: the next PUT /v1/devices/{token} gets 429 with Retry-After: 1",
                     "FakeAPNs: at most \(Self.throttle.limit) pushes per device per \(Self.throttle.windowSeconds) s, then 429 TooManyRequests"]
         case .unregistered:
@@ -125,11 +125,11 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
             // (``unregistersAfterFirstPush``), so the 410 carries a real timestamp.
             return ["FakeAPNs: each device token is unregistered after its first accepted push; the next push gets 410 Unregistered with that time, until the token registers again"]
         case .offlineSignOut:
-            backend.setFault(.next(1, .reset, on: .deleteDevice))
+            backend.addFault(.next(1, .reset, on: .deleteDevice))
             return ["FakeBackend: the next DELETE /v1/devices/{token} has its connection reset (not applied)"]
         case .duplicateDelivery:
             apns.injectDuplicateDeliveries(next: 1)
-            backend.setFault(.loseResponse, on: .opened)
+            backend.addFault(.loseResponse, on: .opened)
             return ["FakeAPNs: the next accepted push is delivered twice",
                     "FakeBackend: the next POST /v1/notifications/{id}/opened is applied and its response lost"]
         case .orderTracker:

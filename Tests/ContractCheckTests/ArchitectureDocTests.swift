@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Docs/readme/architecture.md's module table against the single place the modules come
-/// from, Package.swift: the same modules, each with the same imports, in an order where every
-/// import points down (to a row above). Line counts drift and are not compared.
+/// Docs/readme/architecture.md's module table against the places the modules come from:
+/// Package.swift declares the same modules, the `import` lines of each module's sources are
+/// the row's imports (and Package.swift's dependencies), in an order where every import points
+/// down (to a row above), and each row's line count is within 15 % of the sources'.
 @Suite struct ArchitectureDocTests {
     static let page = "Docs/readme/architecture.md"
 
@@ -19,7 +20,8 @@ import Testing
     static func manifestModules(_ manifest: String) -> [Module] {
         manifest.split(separator: "\n").compactMap { line -> Module? in
             let line = String(line)
-            guard let range = line.range(of: #"\.(target|executableTarget)\(name: "[^"]+""#, options: .regularExpression) else { return nil }
+            guard let range = line.range(of: #"\.(target|executableTarget)\(name: "[^"]+""#, options: .regularExpression),
+                  !line.contains(#"path: "Tests/"#) else { return nil }  // the tests' support library is no layer
             let name = line[range].split(separator: "\"")[1]
             var imports: Set<String> = []
             if let open = line.range(of: "dependencies: ["),
@@ -70,6 +72,60 @@ import Testing
             guard let imports = declared[row.name] else { continue }
             #expect(row.imports == imports,
                     "\(Self.page): \(row.name) imports \(row.imports.sorted()) in the table, \(imports.sorted()) in Package.swift")
+        }
+    }
+
+    /// The package's modules each Swift file under Sources/<module> imports (`import X`,
+    /// `@testable import X`, however indented, inside `#if` too); system modules are left out.
+    static func sourceImports(of module: String, among modules: Set<String>) -> Set<String> {
+        let folder = packageRoot + "/Sources/" + module
+        guard let files = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var imports: Set<String> = []
+        for case let file as String in files where file.hasSuffix(".swift") {
+            guard let text = try? String(contentsOfFile: folder + "/" + file, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                let index = words.first == "@testable" ? 1 : 0
+                guard words.count > index + 1, words[index] == "import" else { continue }
+                let name = String(words[index + 1])
+                if modules.contains(name), name != module { imports.insert(name) }
+            }
+        }
+        return imports
+    }
+
+    /// The rows' imports are what the sources import, not only what Package.swift allows (it
+    /// let PushScenarios import PushCore, which none of its files did).
+    @Test func eachRowStatesWhatItsSourcesImport() throws {
+        let manifest = try Self.manifest()
+        let names = Set(manifest.map(\.name))
+        let declared = Dictionary(manifest.map { ($0.name, $0.imports) }, uniquingKeysWith: { first, _ in first })
+        for row in try Self.table() where row.name != "CLoopbackShim" {
+            let imported = Self.sourceImports(of: row.name, among: names)
+            #expect(!imported.isEmpty || row.imports.isEmpty, "Sources/\(row.name): no import found")
+            #expect(row.imports == imported,
+                    "\(Self.page): \(row.name) imports \(row.imports.sorted()) in the table; its sources import \(imported.sorted())")
+            #expect(declared[row.name] == imported,
+                    "Package.swift: \(row.name) depends on \(declared[row.name]?.sorted() ?? []); its sources import \(imported.sorted())")
+        }
+    }
+
+    /// The Lines column is near the truth (within 15 %): the command under the table recounts.
+    @Test func eachRowsLineCountIsNearTheSources() throws {
+        let page = try DocsTests.text(Self.page)
+        for line in page.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, let name = cells[0].split(separator: "`").first.map(String.init),
+                  let listed = Int(cells[3].prefix { $0.isNumber || $0 == "," }.replacingOccurrences(of: ",", with: "")) else { continue }
+            let folder = packageRoot + "/Sources/" + name
+            let files = try #require(FileManager.default.enumerator(atPath: folder), "no folder Sources/\(name)")
+            var counted = 0
+            for case let file as String in files
+            where [".swift", ".c", ".h"].contains(where: file.hasSuffix) {
+                counted += (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))?.utf8.lazy.filter { $0 == 0x0A }.count ?? 0
+            }
+            #expect(abs(counted - listed) * 100 <= counted * 15,
+                    "\(Self.page): \(name) has \(listed) lines in the table, \(counted) in Sources/\(name); recount with the command under the table")
         }
     }
 

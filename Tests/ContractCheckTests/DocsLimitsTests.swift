@@ -7,7 +7,7 @@ import FakeBackend
 /// fake pages once said 1 MiB while serve answered 413 over 65,536 and 8,192 bytes).
 @Suite struct DocsLimitsTests {
     static let backendLimit = FakeBackend.Configuration().maxBodyBytes
-    static let apnsLimit = FakeAPNsConfiguration().maxBodyBytes
+    static let apnsLimit = FakeAPNs.Configuration().maxBodyBytes
 
     /// The byte count written after each mention of `name` in `text` ("`NAME` (default
     /// 65,536 bytes", "`NAME`, 8,192 bytes"), or nil for a mention without one close by.
@@ -21,9 +21,9 @@ import FakeBackend
 
     @Test(arguments: [
         ("Docs/readme/fake-backend.md", "FakeBackend.Configuration.maxBodyBytes", backendLimit),
-        ("Docs/readme/fake-apns.md", "FakeAPNsConfiguration.maxBodyBytes", apnsLimit),
+        ("Docs/readme/fake-apns.md", "FakeAPNs.Configuration.maxBodyBytes", apnsLimit),
         ("Docs/readme/hardening.md", "FakeBackend.Configuration.maxBodyBytes", backendLimit),
-        ("Docs/readme/hardening.md", "FakeAPNsConfiguration.maxBodyBytes", apnsLimit),
+        ("Docs/readme/hardening.md", "FakeAPNs.Configuration.maxBodyBytes", apnsLimit),
     ])
     func theDocsStateTheConfiguredBodyLimit(file: String, name: String, limit: Int) throws {
         let stated = Self.statedBytes(after: name, in: try DocsTests.text(file))

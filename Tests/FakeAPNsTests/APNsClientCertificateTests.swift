@@ -3,6 +3,7 @@ import Foundation
 @testable import LoopbackHTTP
 @testable import PushCrypto
 import Testing
+import PushTestSupport
 
 /// `APNsClientCertificate.issue`: what the certificate says (Apple's UID, topics and
 /// environment markers, dates), that the fake's TLS trusts it, and that bad requests throw.
@@ -26,6 +27,8 @@ import Testing
         #expect(presented.appleTopics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
         #expect(certificate.topics == presented.appleTopics)
         #expect(presented.appleEnvironment?.rawValue == environment.rawValue)
+        let marker = try #require(presented.appleEnvironment)
+        #expect(Set(marker.markerOIDs).isSubset(of: Set(presented.certificate.extensions.map(\.oid))))
         let days = certificate.notAfter.timeIntervalSince(presented.certificate.notBefore) / 86_400
         #expect(days > 30.9 && days < 31.1, "one day back-dated, 30 ahead")
         #expect(certificate.certificatePEM.hasPrefix("-----BEGIN CERTIFICATE-----"))
@@ -68,5 +71,27 @@ import Testing
         #expect(throws: APNsClientCertificateError.unusableValue) {
             try APNsClientCertificate.issue(topic: "com.example.app", signedBy: try LoopbackTLS.generated(), validDays: days)
         }
+    }
+}
+
+/// openssl reads the push certificates FakeAPNs' CA issues: Apple's subject and extensions,
+/// and a chain that verifies for client authentication. Skipped without openssl.
+@Suite(.enabled(if: OpenSSLTool.path != nil, "openssl is not installed (apt-get install -y openssl)"))
+struct APNsClientCertificateOpenSSLTests {
+    @Test func opensslReadsAnApplePushCertificate() throws {
+        let scratch = try ScratchFolder()
+        let authority = TestCertificateAuthority.generate()
+        let leaf = authority.issueApplePushCertificate(topic: "com.example.app", environment: .both)
+        try scratch.write("push.der", leaf.certificateDER)
+        try scratch.write("ca.der", authority.certificateDER)
+        let text = try OpenSSLTool.run(["x509", "-inform", "DER", "-in", scratch.path("push.der"), "-noout", "-text", "-nameopt", "RFC2253"])
+        #expect(text.contains("UID=com.example.app"), "\(text)")
+        for oid in ["1.2.840.113635.100.6.3.6", "1.2.840.113635.100.6.3.1", "1.2.840.113635.100.6.3.2"] {
+            #expect(text.contains(oid), "\(oid) in \(text)")
+        }
+        try OpenSSLTool.run(["x509", "-inform", "DER", "-in", scratch.path("ca.der"), "-out", scratch.path("ca.pem")])
+        try OpenSSLTool.run(["x509", "-inform", "DER", "-in", scratch.path("push.der"), "-out", scratch.path("push.pem")])
+        let verify = try OpenSSLTool.run(["verify", "-CAfile", scratch.path("ca.pem"), "-purpose", "sslclient", scratch.path("push.pem")])
+        #expect(verify.contains("OK"), "\(verify)")
     }
 }

@@ -9,7 +9,7 @@ struct ReasonCase: Sendable, CustomTestStringConvertible {
     var status: Int
     var reason: String?
     var note: String
-    var configure: @Sendable (inout FakeAPNsConfiguration) -> Void = { _ in }
+    var configure: @Sendable (inout FakeAPNs.Configuration) -> Void = { _ in }
     var inspector: PayloadInspector = PayloadInspectors.default
     /// Prepares the testbed and returns the requests to send; the last one's answer is
     /// checked (earlier ones set the scene on the same connection).

@@ -28,7 +28,7 @@ struct APNsTestbed: Sendable {
     let clock: PushClock
     let fake: FakeAPNs
 
-    init(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in },
+    init(_ configure: (inout FakeAPNs.Configuration) -> Void = { _ in },
          inspector: @escaping PayloadInspector = PayloadInspectors.default) {
         let clock = PushClock(stoppedAtMilliseconds: Self.start)
         self.init(clock: clock, fake: FakeAPNs(configuration: Self.configuration(clock, configure), payloadInspector: inspector))
@@ -42,15 +42,15 @@ struct APNsTestbed: Sendable {
     }
 
     /// The same testbed, listening on loopback.
-    static func started(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in },
+    static func started(_ configure: (inout FakeAPNs.Configuration) -> Void = { _ in },
                         inspector: @escaping PayloadInspector = PayloadInspectors.default) async throws -> APNsTestbed {
         let clock = PushClock(stoppedAtMilliseconds: Self.start)
         let fake = try await FakeAPNs.start(configuration: configuration(clock, configure), payloadInspector: inspector)
         return APNsTestbed(clock: clock, fake: fake)
     }
 
-    private static func configuration(_ clock: PushClock, _ configure: (inout FakeAPNsConfiguration) -> Void) -> FakeAPNsConfiguration {
-        var configuration = FakeAPNsConfiguration()
+    private static func configuration(_ clock: PushClock, _ configure: (inout FakeAPNs.Configuration) -> Void) -> FakeAPNs.Configuration {
+        var configuration = FakeAPNs.Configuration()
         configuration.clock = clock
         configure(&configuration)
         return configuration

@@ -82,7 +82,7 @@ import FoundationNetworking
         bed.fake.unregister(token: other)
         bed.fake.addFault(.next(3, .hang))
         _ = bed.fake.handle(T.push())
-        await bed.fake.refuseConnections(true)
+        await bed.fake.setOffline(true)
         #expect(await !Self.answers(bed.fake))
 
         #expect(call(bed.fake, "POST", "/apns/reset").status.code == 204)

@@ -74,7 +74,7 @@ struct AioapnsInteropTests {
     /// Over TLS aioapns needs no patch but its host and port: its own default SSL context
     /// trusts the fake's CA through SSL_CERT_FILE, and ALPN picks h2.
     @Test func twoHundredNotificationsOverTLSWithOnlyHostAndPortChanged() async throws {
-        var configuration = FakeAPNsConfiguration()
+        var configuration = FakeAPNs.Configuration()
         let tls = try LoopbackTLS.generated()
         configuration.tls = tls
         let apns = try await FakeAPNs.start(configuration: configuration)

@@ -55,7 +55,7 @@ import Testing
     }
 
     /// A testbed with a channel and one subscribed activity on each of two devices.
-    static func subscribed(storage: Int = 0, _ configure: (inout FakeAPNsConfiguration) -> Void = { _ in })
+    static func subscribed(storage: Int = 0, _ configure: (inout FakeAPNs.Configuration) -> Void = { _ in })
         throws -> (APNsTestbed, String, [String]) {
         let bed = T(configure)
         bed.fake.register(token: otherDevice, topic: T.topic)
@@ -258,7 +258,7 @@ import Testing
 
     /// The system ends an activity eight hours after its start: the activities here live
     /// longer, so only the channel's storage decides.
-    static func longLived(_ configuration: inout FakeAPNsConfiguration) {
+    static func longLived(_ configuration: inout FakeAPNs.Configuration) {
         configuration.liveActivities.maximumActiveSeconds = 12 * 3600
     }
 

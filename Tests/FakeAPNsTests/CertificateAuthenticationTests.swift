@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func certificateAuthenticationWithoutTLSDoesNotStart() async {
-        var configuration = FakeAPNsConfiguration()
+        var configuration = FakeAPNs.Configuration()
         configuration.clientCertificates = APNsClientCertificates()
         let error = await #expect(throws: FakeAPNsError.self) { _ = try await FakeAPNs.start(configuration: configuration) }
         #expect(error?.message.contains("need TLS") == true)

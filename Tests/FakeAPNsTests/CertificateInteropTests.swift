@@ -3,6 +3,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs
+import PushTestSupport
 
 /// Real senders with APNs client certificates over TLS (issue 25): curl `--cert/--key` and
 /// the Python APNs libraries that support certificates (aioapns' `client_cert`, apns2-up's
@@ -27,7 +28,7 @@ import Testing
             let tls = try LoopbackTLS.reusing(caDirectory: directory)
             authority = try TestCertificateAuthority(keyPEM: String(contentsOfFile: "\(directory)/ca-key.pem", encoding: .utf8),
                                                      certificatePEM: tls.caCertificatePEM)
-            var configuration = FakeAPNsConfiguration()
+            var configuration = FakeAPNs.Configuration()
             configuration.tls = tls
             configuration.clientCertificates = APNsClientCertificates(acceptsAnyIssuer: anyIssuer)
             configuration.acceptAnyDeviceToken = true

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Testing
 @testable import FakeAPNs
+import PushTestSupport
 
 /// A 70 kB push over h2c, answered `413 {"reason":"PayloadTooLarge"}` while the client is
 /// still sending its body, then a valid push on the same connection: every real HTTP/2

@@ -58,7 +58,7 @@ import Testing
 
     @Test func refusedTokensEndTheConnectionWithGoAwayByDefault() {
         let bed = T()
-        let limit = FakeAPNsConfiguration().goAwayAfterProviderTokenFailures
+        let limit = FakeAPNs.Configuration().goAwayAfterProviderTokenFailures
         #expect(limit == 100)
         let token = T.providerToken(signature: Array(repeating: 0x11, count: 64))
         var answers: [HTTPResponse] = []

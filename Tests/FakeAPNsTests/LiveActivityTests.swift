@@ -31,7 +31,7 @@ import Testing
     static let start = #""event":"start","timestamp":\#(now),"content-state":{"stage":"confirmed","itemsPicked":0,"itemsTotal":12},"attributes-type":"OrderTrackerAttributes","attributes":{"orderId":"8F3K"},"alert":{"title":"Order confirmed","body":"Arriving in about 45 minutes"},"input-push-token":1"#
 
     /// A testbed with one activity the app started, at timestamp `now`.
-    static func withActivity(_ configure: (inout FakeAPNsConfiguration) -> Void = { _ in }) throws -> (APNsTestbed, LiveActivity) {
+    static func withActivity(_ configure: (inout FakeAPNs.Configuration) -> Void = { _ in }) throws -> (APNsTestbed, LiveActivity) {
         let bed = T(configure)
         let activity = try #require(bed.fake.startLiveActivity(
             device: T.token, attributes: order, contentState: .init(stage: .confirmed), timestamp: now))

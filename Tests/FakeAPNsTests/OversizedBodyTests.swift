@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func theDefaultLimitIsEightKibibytesAsHardeningDocuments() {
-        #expect(FakeAPNsConfiguration().maxBodyBytes == 8 * 1024)
+        #expect(FakeAPNs.Configuration().maxBodyBytes == 8 * 1024)
     }
 
     static let curl: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/opt/homebrew/bin/curl"]

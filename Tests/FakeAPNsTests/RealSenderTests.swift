@@ -39,7 +39,7 @@ enum RealSenders {
         var name: String
         var bodySize = 10
         var topic = RealSenders.topic
-        var configure: @Sendable (inout FakeAPNsConfiguration) -> Void = { _ in }
+        var configure: @Sendable (inout FakeAPNs.Configuration) -> Void = { _ in }
         var prepare: @Sendable (FakeAPNs) -> Void = { _ in }
         var wrongKey = false
         var reason: String?
@@ -67,7 +67,7 @@ enum RealSenders {
         let key = APNsSigningKey.generate()
         var fakes: [FakeAPNs] = []
         for testCase in cases {
-            var configuration = FakeAPNsConfiguration()
+            var configuration = FakeAPNs.Configuration()
             configuration.clock = PushClock(stoppedAt: start)
             testCase.configure(&configuration)
             let apns = try await FakeAPNs.start(configuration: configuration)

@@ -35,7 +35,7 @@ struct ServerNameJournalTests {
 
     @Test func tlsWithSNIJournalsTheHostTheSenderAddressed() async throws {
         let tls = try LoopbackTLS.generated()
-        var configuration = FakeAPNsConfiguration()
+        var configuration = FakeAPNs.Configuration()
         configuration.tls = tls
         let apns = try await FakeAPNs.start(configuration: configuration)
         let port = apns.port

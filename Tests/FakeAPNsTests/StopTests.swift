@@ -22,7 +22,8 @@ import Testing
         while fake.state.withLock({ $0.requestWaiters.isEmpty && $0.deliveryWaiters.isEmpty }) { await Task.yield() }
         await fake.stop()
         await #expect(throws: FakeAPNsError.cancelled) { try await waiter.value }
-        #expect(fake.state.withLock { $0.timeouts.isEmpty })
+        #expect(fake.requestWaits.count == 0 && fake.deliveryWaits.count == 0, "the waits and their timeouts are gone")
+        #expect(fake.state.withLock { $0.requestWaiters.isEmpty && $0.deliveryWaiters.isEmpty }, "their conditions are dropped")
         #expect(port != 0 && fake.port == 0)
         await fake.stop()
     }

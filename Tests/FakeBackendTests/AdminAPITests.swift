@@ -113,7 +113,7 @@ import Testing
 
     @Test func resetForgetsEverythingButSessions() {
         _ = backend.handle(Requests.put(Requests.token))
-        backend.setFault(.hang)
+        backend.addFault(.hang)
         #expect(call("POST", "/reset").status == .noContent)
         #expect(backend.devices.isEmpty)
         #expect(backend.journal.isEmpty)

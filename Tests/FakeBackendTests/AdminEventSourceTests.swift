@@ -18,7 +18,7 @@ import Testing
         let steps: [(act: () -> Void, expected: String)] = [
             ({}, "event: hello\ndata: {\"backend\":0}\n\n"),
             ({ _ = backend.handle(Requests.put(Requests.token)) }, "event: change\ndata: {\"source\":\"backend\",\"sequence\":1}\n\n"),
-            ({ backend.setFault(.status(code: 503), count: 1) }, "event: change\ndata: {\"source\":\"backend\",\"sequence\":1}\n\n"),
+            ({ backend.addFault(.status(code: 503), count: 1) }, "event: change\ndata: {\"source\":\"backend\",\"sequence\":1}\n\n"),
         ]
         for step in steps {
             step.act()

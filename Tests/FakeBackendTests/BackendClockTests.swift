@@ -22,7 +22,7 @@ import Testing
     @Test func aRetryAfterSleptOnTheClockShowsInTheJournalGap() async {
         let clock = PushClock(skippingSleepsFrom: Date(timeIntervalSince1970: 1_700_000_000))
         let backend = FakeBackend(configuration: .init(sessions: Requests.sessions, clock: clock))
-        backend.setFault(.tooManyRequests(retryAfter: 30), on: .putDevice)
+        backend.addFault(.tooManyRequests(retryAfter: 30), on: .putDevice)
         #expect(backend.handle(Requests.put(Requests.token)).status == .tooManyRequests)
         await clock.sleep(for: .seconds(30))
         #expect(backend.handle(Requests.put(Requests.token)).status == .noContent)

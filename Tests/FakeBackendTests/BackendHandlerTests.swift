@@ -161,7 +161,7 @@ import Testing
         let small = FakeBackend(configuration: .init(sessions: Requests.sessions, journalCapacity: 3))
         for index in 1...5 { _ = small.handle(Requests.opened("n\(index)")) }
         #expect(small.journal.map(\.sequence) == [3, 4, 5])
-        #expect(small.journalDropped == 2)
+        #expect(small.droppedJournalEntries == 2)
         #expect(small.state.requestCount(.opened) == 5)
         #expect(small.opens.count == 5)
     }
@@ -180,7 +180,7 @@ import Testing
     @Test func resetForgetsStateButKeepsSessions() {
         _ = backend.handle(Requests.put(Requests.token))
         _ = backend.handle(Requests.opened("91"))
-        backend.setFault(.status(code: 500), count: 3)
+        backend.addFault(.status(code: 500), count: 3)
         backend.reset()
         #expect(backend.devices.isEmpty)
         #expect(backend.opens.isEmpty)

@@ -4,6 +4,7 @@ import Testing
 @testable import FakeBackend
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import PushTestSupport
 #endif
 
 /// FakeBackend on a real socket, driven by URLSession as an app would.
@@ -67,7 +68,7 @@ import FoundationNetworking
     @Test func throttledWithRetryAfterThenAccepted() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
+            backend.addFault(.tooManyRequests(retryAfter: 1), on: .putDevice)
             let throttled = try await client.put(Requests.token)
             #expect(throttled.status == 429)
             #expect(throttled.header("Retry-After") == "1")
@@ -80,8 +81,8 @@ import FoundationNetworking
     @Test func serverErrors() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.status(code: 500), on: .opened)
-            backend.setFault(.status(code: 503), on: .opened)
+            backend.addFault(.status(code: 500), on: .opened)
+            backend.addFault(.status(code: 503), on: .opened)
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(try await client.opened("1").status) }
             #expect(statuses == [500, 503, 204])
@@ -95,7 +96,7 @@ import FoundationNetworking
             await backend.setOffline(true)
             let code = await HTTPClient.failure { try await client.delete(Requests.token) }
             #expect(code == .cannotConnectToHost)
-            #expect(RawClient(port: backend.port) == nil)
+            #expect(RawClient.connecting(to: backend.port) == nil)
             #expect(backend.devices.count == 1)
             await backend.clearFaults()
             #expect(try await client.delete(Requests.token).status == 204)
@@ -106,7 +107,7 @@ import FoundationNetworking
     @Test func hangIsATimeoutForTheClient() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.hang, on: .putDevice)
+            backend.addFault(.hang, on: .putDevice)
             let code = await HTTPClient.failure { try await client.send("PUT", "/v1/devices/\(Requests.token)", body: Requests.registration(), timeout: 1) }
             #expect(code == .timedOut)
             #expect(backend.devices.isEmpty)
@@ -117,7 +118,7 @@ import FoundationNetworking
     @Test func resetDropsTheConnection() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.reset, on: .opened)
+            backend.addFault(.reset, on: .opened)
             let code = await HTTPClient.failure { try await client.opened("91") }
             #expect(code != nil)
             #expect(code != .timedOut)
@@ -128,7 +129,7 @@ import FoundationNetworking
     @Test func aLostResponseThenARetryIsADuplicate() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.loseResponse, on: .opened)
+            backend.addFault(.loseResponse, on: .opened)
             let code = await HTTPClient.failure { try await client.opened("91") }
             #expect(code != nil)
             #expect(code != .timedOut)
@@ -144,7 +145,7 @@ import FoundationNetworking
     @Test func delayAnswersLate() async throws {
         try await withFakeBackend(configuration: configuration) { (backend: FakeBackend) async throws in
             let client = HTTPClient(base: backend.baseURL)
-            backend.setFault(.delay(milliseconds: 300), on: .putDevice)
+            backend.addFault(.delay(milliseconds: 300), on: .putDevice)
             // The change is applied before the answer goes out.
             let reply = Task { try await client.put(Requests.token) }
             try await backend.waitForDevice(token: Requests.token, timeout: .seconds(30))
@@ -167,11 +168,9 @@ import FoundationNetworking
         try await backend.waitFor("the waiter", timeout: .seconds(30)) { _ in true }
         await backend.stop()
         await #expect(throws: FakeBackendError.cancelled) { try await waiter.value }
-        #expect(RawClient(port: port) == nil)
+        #expect(RawClient.connecting(to: port) == nil)
         await backend.stop()
     }
 }
 
-extension RawClient: Equatable {
-    static func == (lhs: RawClient, rhs: RawClient) -> Bool { lhs.descriptor == rhs.descriptor }
-}
+

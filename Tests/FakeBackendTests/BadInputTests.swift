@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Testing
 @testable import FakeBackend
+import PushTestSupport
 
 /// Bad input from a client gets an error or a closed connection, never a crash, and never
 /// loses what the backend recorded.
@@ -32,24 +33,24 @@ import Testing
     ])
     func malformedRequestsAre400AndHarmless(name: String, bytes: [UInt8]) async throws {
         let (backend, devices, opens) = try await recordedBackend()
-        let raw = try #require(RawClient(port: backend.port))
+        let raw = try #require(RawClient.connecting(to: backend.port))
         raw.write(bytes)
         let status = raw.readStatus()
         #expect(status == 400, "\(name)")
-        raw.close()
+        raw.disconnect()
         try await expectUnchanged(backend, devices, opens)
         await backend.stop()
     }
 
     @Test func aTenMegabyteBodyIs413AndHarmless() async throws {
         let (backend, devices, opens) = try await recordedBackend()
-        let raw = try #require(RawClient(port: backend.port))
+        let raw = try #require(RawClient.connecting(to: backend.port))
         let size = 10 * 1024 * 1024
         raw.write("PUT /v1/devices/\(Requests.token) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s2\r\nContent-Length: \(size)\r\n\r\n")
         // The server may answer and close before all of it is sent; either way no change.
         raw.write([UInt8](repeating: 0x7B, count: size))
         #expect(raw.readStatus() == 413)
-        raw.close()
+        raw.disconnect()
         try await expectUnchanged(backend, devices, opens)
         #expect(backend.devices[Requests.token]?.account == "a1")
         await backend.stop()
@@ -57,11 +58,11 @@ import Testing
 
     @Test func anOversizedBodyGetsTheBackendsOwn413ProblemAndIsJournaled() async throws {
         let (backend, _, _) = try await recordedBackend()
-        let raw = try #require(RawClient(port: backend.port))
+        let raw = try #require(RawClient.connecting(to: backend.port))
         let size = 2 * 1024 * 1024
         raw.write("PUT /v1/devices/\(Requests.token) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s2\r\nContent-Length: \(size)\r\n\r\n")
         let answer = String(decoding: raw.readAll(), as: UTF8.self)
-        raw.close()
+        raw.disconnect()
         #expect(answer.hasPrefix("HTTP/1.1 413 Content Too Large\r\n"))
         #expect(answer.contains("content-type: application/problem+json") || answer.contains("Content-Type: application/problem+json"))
         #expect(answer.contains("was not read"))
@@ -74,11 +75,11 @@ import Testing
     @Test func halfARequestThenCloseIsHarmless() async throws {
         let (backend, devices, opens) = try await recordedBackend()
         for cut in [10, 60, 120] {
-            let raw = try #require(RawClient(port: backend.port))
+            let raw = try #require(RawClient.connecting(to: backend.port))
             let body = Requests.registration()
             let request = Array("PUT /v1/devices/\(Requests.token) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s2\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
             raw.write(Array(request.prefix(cut)))
-            raw.close()
+            raw.disconnect()
         }
         try await expectUnchanged(backend, devices, opens)
         #expect(backend.devices[Requests.token]?.account == "a1")
@@ -89,13 +90,13 @@ import Testing
         let (backend, devices, opens) = try await recordedBackend()
         var clients: [RawClient] = []
         for _ in 0..<1000 {
-            if let client = RawClient(port: backend.port) { clients.append(client) }
+            if let client = RawClient.connecting(to: backend.port) { clients.append(client) }
             if clients.count == 100 {
-                for client in clients { client.close() }
+                for client in clients { client.disconnect() }
                 clients.removeAll()
             }
         }
-        for client in clients { client.close() }
+        for client in clients { client.disconnect() }
         try await expectUnchanged(backend, devices, opens)
         await backend.stop()
     }

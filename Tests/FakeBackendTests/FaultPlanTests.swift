@@ -10,7 +10,7 @@ import Testing
     let backend = FakeBackend(configuration: .init(sessions: Requests.sessions))
 
     @Test func throttlingAnswers429WithRetryAfterAndDoesNotApply() {
-        backend.setFault(.tooManyRequests(retryAfter: 7), on: .putDevice, count: 1)
+        backend.addFault(.tooManyRequests(retryAfter: 7), on: .putDevice, count: 1)
         let throttled = backend.handle(Requests.put(Requests.token))
         #expect(throttled.status == .tooManyRequests)
         #expect(throttled.headers["Retry-After"] == "7")
@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: [500, 503])
     func serverErrorsForTheNextNRequests(code: Int) {
-        backend.setFault(.status(code: code), on: .opened, count: 2)
+        backend.addFault(.status(code: code), on: .opened, count: 2)
         #expect(backend.handle(Requests.put(Requests.token)).status == .noContent) // other endpoint untouched
         #expect(backend.handle(Requests.opened("91")).status.code == code)
         #expect(backend.handle(Requests.opened("91")).status.code == code)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aPlanWithoutEndpointHitsEveryEndpoint() {
-        backend.setFault(.status(code: 503), count: 3)
+        backend.addFault(.status(code: 503), count: 3)
         #expect(backend.handle(Requests.put(Requests.token)).status == .serviceUnavailable)
         #expect(backend.handle(Requests.delete(Requests.token)).status == .serviceUnavailable)
         #expect(backend.handle(Requests.opened("1")).status == .serviceUnavailable)
@@ -43,8 +43,8 @@ import Testing
     }
 
     @Test func hangAndResetDoNotApply() {
-        backend.setFault(.hang, on: .putDevice)
-        backend.setFault(.reset, on: .opened)
+        backend.addFault(.hang, on: .putDevice)
+        backend.addFault(.reset, on: .opened)
         #expect(backend.handle(Requests.put(Requests.token)).disposition == .hang)
         #expect(backend.handle(Requests.opened("91")).disposition == .reset)
         #expect(backend.devices.isEmpty)
@@ -54,8 +54,8 @@ import Testing
     }
 
     @Test func loseResponseAndDelayApplyFirst() {
-        backend.setFault(.loseResponse, on: .opened)
-        backend.setFault(.delay(milliseconds: 250), on: .putDevice)
+        backend.addFault(.loseResponse, on: .opened)
+        backend.addFault(.delay(milliseconds: 250), on: .putDevice)
         let lost = backend.handle(Requests.opened("91"))
         #expect(lost.disposition == .loseResponse)
         #expect(backend.opens(for: "91").count == 1)
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func offlineResetsRequestsAndIsServerWide() {
-        backend.setFault(.next(1, .offline, on: .opened))
+        backend.addFault(.next(1, .offline, on: .opened))
         #expect(backend.isOffline)
         for request in [Requests.put(Requests.token), Requests.opened("91"), Requests.put(Requests.token)] {
             #expect(backend.handle(request).disposition == .reset)
@@ -85,7 +85,7 @@ import Testing
     @Test func aSeededProbabilityHitsTheSameRequestsEveryRun() {
         func pattern(seed: UInt64) -> [Bool] {
             let run = FakeBackend(configuration: .init(sessions: Requests.sessions))
-            run.setFault(.probability(0.5, seed: seed, .status(code: 500), on: .opened))
+            run.addFault(.probability(0.5, seed: seed, .status(code: 500), on: .opened))
             return (0..<64).map { run.handle(Requests.opened("n\($0)")).status.code == 500 }
         }
         let first = pattern(seed: 42)
@@ -96,8 +96,8 @@ import Testing
     }
 
     @Test func probabilityZeroAndOne() {
-        backend.setFault(.probability(0, seed: 1, .status(code: 500), on: .opened))
-        backend.setFault(.probability(1, seed: 1, .status(code: 503), on: .putDevice))
+        backend.addFault(.probability(0, seed: 1, .status(code: 500), on: .opened))
+        backend.addFault(.probability(1, seed: 1, .status(code: 503), on: .putDevice))
         #expect(backend.handle(Requests.opened("1")).status == .noContent)
         #expect(backend.handle(Requests.put(Requests.token)).status == .serviceUnavailable)
         #expect(backend.handle(Requests.put(Requests.token)).status == .serviceUnavailable)

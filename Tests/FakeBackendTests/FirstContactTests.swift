@@ -69,7 +69,7 @@ import Testing
         _ = backend.handle(Requests.put(Requests.token))
         _ = backend.handle(Requests.opened("91"))
         backend.addSession(bearer: "s9", account: "a9")
-        backend.setFault(.probability(0.5, seed: 1, .hang))
+        backend.addFault(.probability(0.5, seed: 1, .hang))
         backend.setOffline(true)
         let sequenceBefore = backend.journal.last?.sequence ?? 0
 
@@ -106,8 +106,8 @@ import Testing
     // MARK: 10 — the first matching fault fires, and GET /faults says so
 
     @Test func onlyTheFirstMatchingFaultFiresAndTheListSaysSo() {
-        backend.setFault(.next(1, .status(code: 503), on: .opened))
-        backend.setFault(.next(1, .status(code: 500)))
+        backend.addFault(.next(1, .status(code: 503), on: .opened))
+        backend.addFault(.next(1, .status(code: 500)))
         #expect(backend.handle(Requests.opened("91")).status.code == 503)
         #expect(backend.faults == [.next(1, .status(code: 500))])  // the second was not consumed
         let order = Requests.json(call("GET", "/faults"))["order"] as? String ?? ""

@@ -364,11 +364,11 @@ import Testing
             (nothing, put(token, body: Array(#"{"platform":"\u0069os","environment":"production","appVersion":"1.0.0","publicKey":"\#(Requests.publicKey)"}"#.utf8))),
             (nothing, put(token, body: Array("{}".utf8))),
             (nothing, put(token, body: [])),
-            ({ $0.setFault(.tooManyRequests(retryAfter: 3), on: .putDevice) }, put(token)),
+            ({ $0.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice) }, put(token)),
             (nothing, put(token)),
-            ({ $0.setFault(.delay(milliseconds: 5), on: .putDevice) }, put(token, body: body(environment: "sandbox"))),
-            ({ $0.setFault(.loseResponse, on: nil) }, put(other)),
-            ({ $0.setFault(.status(code: 500), on: .deleteDevice) }, put(token)),  // a plan for another endpoint
+            ({ $0.addFault(.delay(milliseconds: 5), on: .putDevice) }, put(token, body: body(environment: "sandbox"))),
+            ({ $0.addFault(.loseResponse, on: nil) }, put(other)),
+            ({ $0.addFault(.status(code: 500), on: .deleteDevice) }, put(token)),  // a plan for another endpoint
             (nothing, put(token)),
             ({ $0.setOffline(true) }, put(token)),
             ({ $0.setOffline(false) }, put(token)),
@@ -408,7 +408,7 @@ import Testing
             clock.advance(by: .seconds(1))
         }
         #expect(fastEntries.snapshot == generalEntries.snapshot)
-        #expect(fast.journalDropped == general.journalDropped)
+        #expect(fast.droppedJournalEntries == general.droppedJournalEntries)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys

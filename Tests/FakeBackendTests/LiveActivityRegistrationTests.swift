@@ -158,11 +158,11 @@ import Testing
     }
 
     @Test func faultsNameTheNewEndpoints() {
-        backend.setFault(.status(code: 503), on: .putLiveActivity)
+        backend.addFault(.status(code: 503), on: .putLiveActivity)
         #expect(backend.handle(Self.putActivity("8F3K")).status.code == 503)
         #expect(backend.liveActivities.isEmpty)
         #expect(backend.handle(Self.putActivity("8F3K")).status == .noContent)
-        backend.setFault(.loseResponse, on: .deleteLiveActivity)
+        backend.addFault(.loseResponse, on: .deleteLiveActivity)
         #expect(backend.handle(Self.deleteActivity("8F3K")).disposition == .loseResponse)
         #expect(backend.liveActivities.isEmpty, "a lost response was applied")
         #expect(backend.journal.map(\.fault) == [.status(code: 503, retryAfter: nil), nil, .loseResponse])

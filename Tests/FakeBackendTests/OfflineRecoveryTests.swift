@@ -9,6 +9,7 @@ import Darwin
 #endif
 import Testing
 @testable import FakeBackend
+import PushTestSupport
 
 /// Coming back online when another socket took the port meanwhile: the failure is reported
 /// (returned, and 503 from the admin API) and the backend honestly stays offline.
@@ -31,7 +32,7 @@ import Testing
             blocker = nil  // releases the port
             #expect(await backend.setOffline(false) == nil)
             #expect(!backend.isOffline)
-            #expect(RawClient(port: port) != nil, "listening again on the same port")
+            #expect(RawClient.connecting(to: port) != nil, "listening again on the same port")
         }
     }
 

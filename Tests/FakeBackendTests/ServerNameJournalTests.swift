@@ -13,7 +13,7 @@ enum InstalledCurl {
 /// for a plain request; `GET /journal` writes it, and leaves it out when nil.
 @Suite(.enabled(if: InstalledCurl.path != nil, "curl is not installed"))
 struct BackendServerNameTests {
-    static let host = "api.sandbox.push.apple.com"
+    static let host = "localhost"  // the backend's leaf names loopback only (Apple's hosts are FakeAPNs')
 
     /// Runs curl with `arguments`; returns what it printed (stdout and stderr).
     static func runCurl(_ arguments: [String]) throws -> String {

@@ -48,7 +48,7 @@ import Testing
             try await backend.waitForDevice(token: "abcd", timeout: .milliseconds(50))
             Issue.record("expected a timeout")
         } catch let error as FakeBackendError {
-            #expect(error == .waitTimedOut)
+            #expect(error == .timedOut)
             #expect(error.message.contains("device abcd registered"))
             #expect(error.message.contains("1 open(s)"))
             #expect(error.message.contains("/v1/notifications/7/opened"))

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Connection slots under pressure (issue 13, vector 5): with every slot taken by
 /// connections that send nothing, a new client is served at once because the connection

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// One connection pipelining thousands of tiny requests (one 64 KiB read holds ~2,000) does
 /// not hold the loop: past `maxDispatchesPerTurn` its requests wait for the next turn, and a

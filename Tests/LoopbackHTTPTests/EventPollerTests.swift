@@ -6,6 +6,7 @@ import Darwin
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// The event loop's backends (issue 11): POSIX `poll(2)`, the one Darwin runs (and Linux CI
 /// runs under `LOOPBACK_POLLER=poll`), and Linux's default epoll. Every test that takes a

@@ -1,18 +1,6 @@
 import Testing
 @testable import LoopbackHTTP
-
-/// Parses the RFC's hex dumps ("8286 8441 ...") into bytes.
-func hexBytes(_ text: String) -> [UInt8] {
-    let digits = text.filter { $0.isHexDigit }
-    var bytes: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        bytes.append(UInt8(digits[index..<next], radix: 16) ?? 0)
-        index = next
-    }
-    return bytes
-}
+import PushTestSupport
 
 /// One header block of an RFC 7541 Appendix C sequence.
 struct HPACKExample: Sendable, CustomStringConvertible {

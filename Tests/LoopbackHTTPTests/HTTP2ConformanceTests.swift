@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// h2spec (the public HTTP/2 conformance suite) against the in-process server. h2spec is
 /// not part of the project: build it yourself and point `H2SPEC` at the binary, e.g.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// Real HTTP/2 clients against the in-process server: each sends 100 concurrent POSTs with
 /// bodies on one connection and every response is checked. A peer that is not installed

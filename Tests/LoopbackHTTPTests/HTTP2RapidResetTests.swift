@@ -1,5 +1,6 @@
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Rapid Reset (CVE-2023-44487) and the per-connection request cap (issue 13), at the
 /// codec: bytes in, frames and dispatches out. Before the reset budget, 100,000

@@ -1,5 +1,6 @@
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// HTTP/2 through the real server over loopback sockets: the sniffer picks the protocol,
 /// and one abusive connection does not stall another.

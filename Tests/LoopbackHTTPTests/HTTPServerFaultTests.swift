@@ -10,6 +10,7 @@ import Darwin
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Each response disposition and "offline", observed from the client's side of the socket.
 @Suite struct HTTPServerFaultTests {

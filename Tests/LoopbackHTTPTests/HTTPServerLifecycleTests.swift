@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 @Suite struct HTTPServerLifecycleTests {
     @Test func thousandServersStartAndStopWithoutLeakingDescriptors() throws {

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Bad input never crashes the host and never wedges the server.
 @Suite struct HTTPServerRobustnessTests {

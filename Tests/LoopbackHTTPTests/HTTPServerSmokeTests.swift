@@ -1,5 +1,6 @@
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 @Suite struct HTTPServerSmokeTests {
     @Test func answersARequestOverARawSocket() throws {

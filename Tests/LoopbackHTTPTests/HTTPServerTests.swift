@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 @Suite struct HTTPServerTests {
     @Test func urlSessionGetAndPutWithBody() async throws {

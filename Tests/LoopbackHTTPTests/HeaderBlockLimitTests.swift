@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// The request head limit is 8 KiB, nginx's `large_client_header_buffers` (issue 27; it was
 /// 16 KiB, and an APNs JWT is ~200 bytes): HTTP/1.1 answers a larger head 431 and closes;

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Responses held behind HTTP/2 flow control count as unwritten output (issue 13 vector 4,
 /// the `GET /journal` amplification: 20 tiny requests on zero-window streams held 423 MB).

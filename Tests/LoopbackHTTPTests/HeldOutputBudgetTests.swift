@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Output held for peers that do not read is bounded across connections (issue 27: 200
 /// HTTP/2 connections × 100 zero-window streams held ~300 MB): past a shared

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Slow and hostile clients (issue 8): a slowloris, a client that never reads, and 2,000
 /// simultaneous connections. In each case the server closes the offender within its

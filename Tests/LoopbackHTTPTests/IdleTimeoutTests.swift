@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// The idle timeout measures idleness (issue 13): a connection that keeps sending requests
 /// is never closed by it, however long it lives; one that sends nothing is. The timeout is

@@ -1,5 +1,6 @@
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Request bodies (issue 13 vector 3): before, bodies were buffered whole with the
 /// connection window credited as data arrived, and nothing bounded them across

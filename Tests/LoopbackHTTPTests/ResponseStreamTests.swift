@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Streamed HTTP/1.1 responses (`ResponseDisposition.stream`): chunks in order, backpressure
 /// that bounds what a non-reading client costs, and the three ways a stream ends.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// The send deadline (issue 13 vector 4): before, a response waiting for a window that
 /// never opened had no timer at all (200 connections × 100 such streams held 661 MB

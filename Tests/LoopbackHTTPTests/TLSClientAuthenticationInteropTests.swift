@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Client certificates from peers nobody here wrote: curl `--cert/--key` and openssl
 /// `s_client -cert -key` over loopback, with a P-256 certificate from our test CA and an RSA
@@ -12,21 +13,21 @@ import Testing
 struct TLSClientAuthenticationInteropTests {
     /// Client credentials on disk, and a server trusting both issuers.
     final class Credentials {
-        let scratch: TLSCryptoOpenSSLTests.Scratch
+        let scratch: ScratchFolder
         let authority = TestCertificateAuthority.generate(commonName: "PushContracts client CA")
 
         init() throws {
-            scratch = try TLSCryptoOpenSSLTests.Scratch()
+            scratch = try ScratchFolder()
             let leaf = authority.issueClientCertificate(commonName: "P-256 Provider", userID: "com.example.ec")
             try scratch.write("ec.pem", Array(PEMDocument(label: "CERTIFICATE", der: leaf.certificateDER).text.utf8))
             try scratch.write("ec.key", Array(PEMDocument(label: "PRIVATE KEY", der: ECPrivateKeyDER.pkcs8(
                 scalar: leaf.key.privateKey, publicKeyX963: leaf.key.publicKeyX963)).text.utf8))
             let path = scratch.path
-            try TLSCryptoOpenSSLTests.openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsaca.key"),
+            try OpenSSLTool.run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsaca.key"),
                                               "-out", path("rsaca.pem"), "-subj", "/CN=RSA Test CA", "-days", "2", "-sha256")
-            try TLSCryptoOpenSSLTests.openssl("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsa.key"),
+            try OpenSSLTool.run("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsa.key"),
                                               "-out", path("rsa.csr"), "-subj", "/UID=com.example.rsa/CN=RSA Provider")
-            try TLSCryptoOpenSSLTests.openssl("x509", "-req", "-in", path("rsa.csr"), "-CA", path("rsaca.pem"), "-CAkey", path("rsaca.key"),
+            try OpenSSLTool.run("x509", "-req", "-in", path("rsa.csr"), "-CA", path("rsaca.pem"), "-CAkey", path("rsaca.key"),
                                               "-set_serial", "0x5eed", "-days", "1", "-sha256", "-out", path("rsa.pem"))
         }
 
@@ -85,26 +86,9 @@ struct TLSClientAuthenticationInteropTests {
         #expect(!(try X509Certificate(der: tamperedSignature)).isSigned(by: authority))
         // The same CA name with another key is not the issuer.
         let path = credentials.scratch.path
-        try TLSCryptoOpenSSLTests.openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("impostor.key"),
+        try OpenSSLTool.run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("impostor.key"),
                                           "-out", path("impostor.pem"), "-subj", "/CN=RSA Test CA", "-days", "2", "-sha256")
         #expect(!leaf.isSigned(by: try certificate("impostor.pem")))
-    }
-
-    @Test func opensslReadsAnApplePushCertificate() throws {
-        let scratch = try TLSCryptoOpenSSLTests.Scratch()
-        let authority = TestCertificateAuthority.generate()
-        let leaf = authority.issueApplePushCertificate(topic: "com.example.app", environment: .both)
-        try scratch.write("push.der", leaf.certificateDER)
-        try scratch.write("ca.der", authority.certificateDER)
-        let text = try TLSCryptoOpenSSLTests.openssl("x509", "-inform", "DER", "-in", scratch.path("push.der"), "-noout", "-text", "-nameopt", "RFC2253")
-        #expect(text.contains("UID=com.example.app"), "\(text)")
-        for oid in ["1.2.840.113635.100.6.3.6", "1.2.840.113635.100.6.3.1", "1.2.840.113635.100.6.3.2"] {
-            #expect(text.contains(oid), "\(oid) in \(text)")
-        }
-        try TLSCryptoOpenSSLTests.openssl("x509", "-inform", "DER", "-in", scratch.path("ca.der"), "-out", scratch.path("ca.pem"))
-        try TLSCryptoOpenSSLTests.openssl("x509", "-inform", "DER", "-in", scratch.path("push.der"), "-out", scratch.path("push.pem"))
-        let verify = try TLSCryptoOpenSSLTests.openssl("verify", "-CAfile", scratch.path("ca.pem"), "-purpose", "sslclient", scratch.path("push.pem"))
-        #expect(verify.contains("OK"), "\(verify)")
     }
 
     @Test(arguments: ["ec", "rsa"])

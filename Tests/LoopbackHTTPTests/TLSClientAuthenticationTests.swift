@@ -56,20 +56,6 @@ import Testing
         #expect(certificate.certificate.extensionValue("2.5.29.37") != nil)  // extKeyUsage clientAuth
     }
 
-    @Test(arguments: ApplePushEnvironment.allCases)
-    func applePushCertificatesCarryTopicsAndEnvironment(environment: ApplePushEnvironment) throws {
-        let leaf = Self.authority.issueApplePushCertificate(topic: "com.example.app", environment: environment)
-        let (server, events) = try Self.handshake(identity: try Self.identity(), chain: [leaf.certificateDER],
-                                                  sign: Self.p256Signer(leaf.key))
-        #expect(events == [.handshakeCompleted])
-        let certificate = try #require(server.clientCertificate)
-        #expect(certificate.trust == .trusted)
-        #expect(certificate.subjectUserID == "com.example.app")
-        #expect(certificate.appleTopics == ["com.example.app", "com.example.app.voip", "com.example.app.complication"])
-        #expect(certificate.appleEnvironment == environment)
-        #expect(Set(environment.markerOIDs).isSubset(of: Set(certificate.certificate.extensions.map(\.oid))))
-    }
-
     @Test func aCertificateVerifyThatDoesNotVerifyIsDecryptError() throws {
         let leaf = Self.authority.issueClientCertificate(commonName: "Provider")
         let (server, events) = try Self.handshake(identity: try Self.identity(), chain: [leaf.certificateDER],

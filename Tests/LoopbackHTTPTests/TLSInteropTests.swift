@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// The TLS server against clients nobody here wrote (scripts/install-peers.sh installs them):
 /// openssl s_client, curl, Python's ssl module, h2load. Each trusts only the test CA; each

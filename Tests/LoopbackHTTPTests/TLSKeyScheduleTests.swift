@@ -1,6 +1,7 @@
 @testable import PushCrypto
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// RFC 8448 §3 ("Simple 1-RTT Handshake"): from its x25519 shared secret and transcript
 /// hashes, every secret, key, IV and Finished value of the key schedule, byte for byte.

@@ -2,6 +2,7 @@
 @testable import PushCrypto
 import Foundation
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Test-side TLS helpers: an identity, a ClientHello builder, and a driver that runs a
 /// ``TLSServerConnection`` over byte chunks.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import LoopbackHTTP
+import PushTestSupport
 
 /// Waits for `condition` to hold, checking every millisecond, up to `timeout` seconds.
 /// Returns whether it held: tests wait on conditions, never on fixed sleeps.

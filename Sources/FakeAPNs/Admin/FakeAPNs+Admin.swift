@@ -93,7 +93,7 @@ extension FakeAPNs {
                 }
             },
             AdminAPI.Route(method: "DELETE", path: "/apns/faults", summary: "Clear every fault and duplicate injection") { [self] _ in
-                clearFaults()
+                if let failure = clearFaults() { return AdminAPI.cannotComeOnline(failure) }
                 return HTTPResponse(status: .noContent)
             },
             AdminAPI.Route(method: "POST", path: "/apns/duplicates", summary: #"Deliver twice: {"count"|"probability"+"seed","token"?}"#) { [self] request in
@@ -126,12 +126,12 @@ extension FakeAPNs {
             },
             AdminAPI.Route(method: "POST", path: "/apns/offline", summary: #"Refuse or accept connections on the APNs port: {"offline"}"#) { [self] request in
                 AdminAPI.withBody(AdminOfflineBody.self, of: request) { body in
-                    refuseConnections(body.offline)
+                    if let failure = setOffline(body.offline) { return AdminAPI.cannotComeOnline(failure) }
                     return HTTPResponse(status: .noContent)
                 }
             },
             AdminAPI.Route(method: "POST", path: "/apns/reset", summary: "Back to start: forget journal, faults, tokens, devices and deliveries; accept connections; keys stay") { [self] _ in
-                reset()
+                if let failure = reset() { return AdminAPI.cannotComeOnline(failure) }
                 return HTTPResponse(status: .noContent)
             },
             adminSendRoute,

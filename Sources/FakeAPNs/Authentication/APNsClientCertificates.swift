@@ -1,11 +1,12 @@
 // Certificate-based provider authentication: which client certificates FakeAPNs trusts, and
 // what it reads from one (Apple's topics, environment markers, subject UID, serial).
+import FakeSupport
 import Foundation
 import LoopbackHTTP
 import PushCrypto
 
 /// Certificate-based provider authentication on FakeAPNs' TLS port (off unless set on
-/// ``FakeAPNsConfiguration/clientCertificates``; it needs ``FakeAPNsConfiguration/tls``).
+/// ``FakeAPNs/Configuration/clientCertificates``; it needs ``FakeAPNs/Configuration/tls``).
 ///
 /// The fake then asks every TLS client for a certificate, as APNs does. A client that sends
 /// none goes on with provider tokens; one that sends a certificate must prove it holds its
@@ -15,7 +16,7 @@ import PushCrypto
 /// (`LoopbackTLS.caCertificatePEM`) is always trusted.
 ///
 /// ```swift
-/// var configuration = FakeAPNsConfiguration()
+/// var configuration = FakeAPNs.Configuration()
 /// configuration.tls = try LoopbackTLS.generated()
 /// configuration.clientCertificates = APNsClientCertificates()
 /// ```
@@ -44,7 +45,7 @@ public struct APNsClientCertificates: Sendable, Hashable {
         for pem in [fakeAuthorityPEM] + trustedAuthoritiesPEM {
             let documents = try PEMDocument.parseAll(pem).filter { $0.label == "CERTIFICATE" }
             guard !documents.isEmpty else {
-                throw FakeAPNsError.serverUnavailable("a trusted client CA holds no PEM CERTIFICATE block")
+                throw PushFakeError.cannotListen("a trusted client CA holds no PEM CERTIFICATE block")
             }
             authorities += documents.map(\.der)
         }

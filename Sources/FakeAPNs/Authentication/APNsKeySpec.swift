@@ -12,7 +12,7 @@ public struct APNsKeySpec: Sendable, Hashable {
     public var path: String
 
     /// Reads `KEY_ID:TEAM_ID:FILE` (the file path may itself contain colons).
-    /// - Throws: ``FakeAPNsError/badKeySpec`` naming what is missing.
+    /// - Throws: `FakeAPNsError.badKeySpec` naming what is missing.
     public init(parsing spec: String) throws {
         let parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
@@ -24,7 +24,7 @@ public struct APNsKeySpec: Sendable, Hashable {
     }
 
     /// The public key from the file.
-    /// - Throws: ``FakeAPNsError/badKeySpec`` when the file cannot be read or is not a P-256 key.
+    /// - Throws: `FakeAPNsError.badKeySpec` when the file cannot be read or is not a P-256 key.
     public func loadPublicKey() throws -> APNsPublicKey {
         // Said in words: Foundation's own error for a folder is "NSCocoaErrorDomain error 256".
         var isFolder: ObjCBool = false
@@ -50,7 +50,7 @@ public struct APNsKeySpec: Sendable, Hashable {
 
 extension FakeAPNs {
     /// Registers the key a spec names (see ``APNsKeySpec``), for both environments.
-    /// - Throws: ``FakeAPNsError/badKeySpec``.
+    /// - Throws: `FakeAPNsError.badKeySpec`.
     public func registerSigningKey(_ spec: APNsKeySpec, environment: APNsEnvironment? = nil) throws {
         registerSigningKey(try spec.loadPublicKey(), keyID: spec.keyID, teamID: spec.teamID, environment: environment)
     }

@@ -92,9 +92,9 @@ extension FakeAPNs {
     /// (`FeatureNotEnabled`), a bundle id the fake does not serve (`TopicDisallowed`), and an
     /// `apns-topic` or certificate naming another app (`TopicMismatch`).
     func checkBroadcastBundle(_ bundleID: String, topic: String?, certificateTopics: [String]?,
-                              configuration: FakeAPNsConfiguration) -> (APNsReason, String)? {
+                              configuration: FakeAPNs.Configuration) -> (APNsReason, String)? {
         if configuration.bundlesWithoutBroadcast.contains(bundleID) {
-            return (APNsReason(.featureNotEnabled), "\(bundleID) has no Broadcast capability (FakeAPNsConfiguration.bundlesWithoutBroadcast)")
+            return (APNsReason(.featureNotEnabled), "\(bundleID) has no Broadcast capability (FakeAPNs.Configuration.bundlesWithoutBroadcast)")
         }
         if !configuration.topics.isEmpty && !configuration.topics.contains(bundleID) {
             return (.topicDisallowed, "the fake serves \(configuration.topics.sorted().joined(separator: ", ")), not \(bundleID)")

@@ -4,7 +4,7 @@ import LoopbackHTTP
 import FakeSupport
 
 extension FakeAPNs {
-    /// The channel management listener's port (0 when ``FakeAPNsConfiguration/channelManagement``
+    /// The channel management listener's port (0 when ``FakeAPNs/Configuration/channelManagement``
     /// is off or the fake is not listening).
     public var channelManagementPort: UInt16 { channelLifecycle.port }
 

@@ -4,7 +4,7 @@ extension FakeAPNs {
     // MARK: Reading what devices received
 
     /// Every notification `token`'s device received, oldest first (the newest
-    /// ``FakeAPNsConfiguration/deliveriesKeptPerDevice``).
+    /// ``FakeAPNs/Configuration/deliveriesKeptPerDevice``).
     public func deliveredNotifications(for token: String) -> [DeliveredNotification] {
         state.withLock { s in
             s.devices[token.lowercased()]?.keptDeliveries(s.configuration.deliveriesKeptPerDevice) ?? []

@@ -31,7 +31,7 @@ import LoopbackHTTP
 ///    `apns-expiration` not a non-negative integer → `BadExpirationDate`;
 ///    `apns-collapse-id` over 64 bytes → `BadCollapseId`
 /// 8. the token in the path not an even number (2…200) of hex digits → `BadDeviceToken`
-/// 9. payload: over ``FakeAPNsConfiguration/maxBodyBytes`` (dropped unread by the server)
+/// 9. payload: over ``FakeAPNs/Configuration/maxBodyBytes`` (dropped unread by the server)
 ///    or over 4096 bytes (5120 for VoIP) → 413 `PayloadTooLarge`; empty → `PayloadEmpty`;
 ///    not a JSON object → 400 `FakeAPNsInvalidPayloadJSON` (Apple documents no reason);
 ///    contract violations in reject mode → 400 `FakeAPNsPayloadContractViolation`
@@ -43,7 +43,7 @@ import LoopbackHTTP
 /// Choices where Apple is silent: a missing `apns-push-type` is read as `alert`; a
 /// missing `apns-priority` is 10, or 5 for a background push (only an explicit 10 on a
 /// background push is `BadPriority`); `TopicDisallowed` is for a well-formed topic whose
-/// bundle id is not in ``FakeAPNsConfiguration/topics``, `BadTopic` for a topic that is
+/// bundle id is not in ``FakeAPNs/Configuration/topics``, `BadTopic` for a topic that is
 /// malformed or does not fit the push type.
 package struct APNsRequestValidator: Sendable {
     /// Bundle ids served; empty: all.

@@ -3,15 +3,15 @@ import PushCore
 import PushCrypto
 
 /// Test-only TLS for the loopback fakes: a certificate authority of our own and a leaf it
-/// signs for `localhost`, `127.0.0.1`, `::1` and Apple's push hosts, so an unmodified sender
-/// connects by trusting one CA file.
+/// signs for `localhost`, `127.0.0.1` and `::1` (FakeAPNs has its own leaf issued with
+/// Apple's push hosts added), so an unmodified client connects by trusting one CA file.
 ///
 /// **This TLS protects nothing.** Its keys sit in temporary files, its code is not
 /// constant-time, and it exists only so real senders can reach a fake without patches.
 ///
 /// ```swift
 /// let tls = try LoopbackTLS.generated()
-/// var configuration = FakeAPNsConfiguration()
+/// var configuration = FakeAPNs.Configuration()
 /// configuration.tls = tls                    // FakeAPNs serves https://127.0.0.1:PORT
 /// // the client trusts tls.caCertificatePath (SSL_CERT_FILE, --cacert, a truststore…)
 /// ```
@@ -27,8 +27,9 @@ public struct LoopbackTLS: Sendable {
     /// (`APNsClientCertificate` in FakeAPNs).
     package let authority: TestCertificateAuthority
 
-    /// The names the leaf certificate is valid for.
-    public static let dnsNames = ["localhost", "api.push.apple.com", "api.sandbox.push.apple.com", "api.development.push.apple.com"]
+    /// The names the leaf certificate is valid for (a server may ask for a leaf with more:
+    /// ``identity(alsoFor:)``).
+    public static let dnsNames = TestCertificateAuthority.defaultDNSNames
     /// The addresses the leaf certificate is valid for: 127.0.0.1 and ::1.
     public static let ipAddresses: [[UInt8]] = [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]]
 
@@ -125,6 +126,13 @@ public struct LoopbackTLS: Sendable {
         } catch {
             throw LoopbackTLSError(.unusableDirectory, "\(caPath) and \(keyPath) are not a CA certificate and its P-256 key (\(error)); delete both to start a new CA")
         }
+    }
+
+    /// A leaf from this CA for ``dnsNames``, `names` and ``ipAddresses``: what a server that
+    /// answers for more host names presents (FakeAPNs: Apple's push hosts).
+    package func identity(alsoFor names: [String]) -> TLSServerIdentity {
+        let leaf = authority.issueServerCertificate(dnsNames: Self.dnsNames + names, ipAddresses: Self.ipAddresses)
+        return TLSServerIdentity(certificateChain: [leaf.certificateDER], privateKey: leaf.key)
     }
 
     private init(authority: TestCertificateAuthority, caPath: String, writeCA: Bool) throws(LoopbackTLSError) {

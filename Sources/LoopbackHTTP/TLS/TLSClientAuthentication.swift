@@ -59,9 +59,8 @@ package struct TLSClientAuthentication: Sendable, Hashable {
 /// CertificateVerify checked), as a request handler sees it on
 /// ``HTTPRequest/tlsClientCertificate``.
 ///
-/// FakeAPNs reads the topics (``appleTopicsExtension``) and environment markers from
-/// ``certificate``'s extensions and answers 403 BadCertificate unless ``trust`` is
-/// ``Trust/trusted``.
+/// The layer above reads what it needs from ``certificate``'s subject and extensions (FakeAPNs:
+/// a push certificate's topics and environment) and decides what an untrusted one gets.
 ///
 /// A class (immutable, so Sendable) so that every request on a connection shares one and
 /// ``HTTPRequest`` grows by a pointer only, on plain and TLS connections alike.
@@ -107,11 +106,4 @@ package final class TLSClientCertificate: Sendable, Hashable {
     package var subjectUserID: String? { certificate.subjectAttribute(DEROID.userID) }
     /// The subject's common name, if present.
     package var subjectCommonName: String? { certificate.subjectAttribute(DEROID.commonName) }
-
-    /// Apple's topics extension, 1.2.840.113635.100.6.3.6.
-    package static let appleTopicsExtension = ApplePushEnvironment.topicsExtension
-    /// Apple's development-environment marker, 1.2.840.113635.100.6.3.1.
-    package static let appleDevelopmentExtension = ApplePushEnvironment.developmentMarker
-    /// Apple's production-environment marker, 1.2.840.113635.100.6.3.2.
-    package static let appleProductionExtension = ApplePushEnvironment.productionMarker
 }

@@ -37,7 +37,7 @@ func sendLiveActivity(_ aps: String, to token: String, baseURL: URL) async throw
 
 @Test func theDeviceShowsTheCountdownAndJournalsWhatDoesNotDecode() async throws {
     let device = String(repeating: "8f1d37aa", count: 8)  // 32 bytes, as hex
-    var configuration = FakeAPNsConfiguration()
+    var configuration = FakeAPNs.Configuration()
     configuration.providerTokens = .ignore  // this test is about the activity, not the provider token
     try await withFakeAPNs(configuration: configuration) { apns in
         apns.register(token: device, topic: "com.example.app")

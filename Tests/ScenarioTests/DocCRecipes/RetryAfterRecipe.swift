@@ -29,7 +29,7 @@ func registerDeviceRetrying(token: String, baseURL: URL, bearer: String, clock: 
     let clock = PushClock(skippingSleepsFrom: Date(timeIntervalSince1970: 1_767_225_600))
     let configuration = FakeBackend.Configuration(sessions: ["test-bearer": "alice"], clock: clock)
     try await withFakeBackend(configuration: configuration) { backend in
-        backend.setFault(.tooManyRequests(retryAfter: 600), on: .putDevice)
+        backend.addFault(.tooManyRequests(retryAfter: 600), on: .putDevice)
 
         let status = try await registerDeviceRetrying(token: "00fa11ce", baseURL: backend.baseURL,
                                                       bearer: "test-bearer", clock: clock)

@@ -26,7 +26,7 @@ import FakeAPNs
     /// running, and a sender pointed at it.
     func withDevice(_ body: (FakeAPNs, DeliverySlotPusher, String) async throws -> Void) async throws {
         let clock = PushClock(stoppedAt: Date(timeIntervalSince1970: 1_764_600_000))
-        var configuration = FakeAPNsConfiguration()
+        var configuration = FakeAPNs.Configuration()
         configuration.clock = clock
         configuration.providerTokens = .ignore   // this suite is about the activity, not authentication
         try await withFakeAPNs(configuration: configuration) { apns in

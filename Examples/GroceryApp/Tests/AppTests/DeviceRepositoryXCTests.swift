@@ -85,7 +85,7 @@ final class DeviceRepositoryXCTests: XCTestCase {
     /// Breaks if a 429's Retry-After is ignored: the retry must come 3 s later on the clock,
     /// and the test itself must not wait those seconds.
     func testThrottledPutIsRetriedAfterRetryAfterOnTheClock() async throws {
-        backend.setFault(.tooManyRequests(retryAfter: 3), on: .putDevice)
+        backend.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice)
         let started = ContinuousClock.now
         try await app.signIn(TestApp.alice)
         let elapsed = ContinuousClock.now - started

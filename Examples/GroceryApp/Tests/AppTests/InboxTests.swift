@@ -39,7 +39,7 @@ import FakeBackend
     /// counts two opens), or if the lost response is not retried at all.
     @Test func anOpenWhoseResponseIsLostIsRetriedWithTheSameIdempotencyKey() async throws {
         try await withSignedInApp { backend, app in
-            backend.setFault(.loseResponse, on: .opened)
+            backend.addFault(.loseResponse, on: .opened)
             let tap = try TestApp.tap(TestApp.orderUpdate(id: "92"))
             #expect(await app.inbox.deliver(tap))
             #expect(await app.openNotification.route(for: tap) == .order("8F3K"))

@@ -34,7 +34,7 @@ import PushScenarios
         try await withFakeBackend(configuration: .init(clock: clock)) { backend in
             #expect(backend.devices.isEmpty)
         }
-        var configuration = FakeAPNsConfiguration()
+        var configuration = FakeAPNs.Configuration()
         configuration.clock = clock
         try await withFakeAPNs(configuration: configuration) { apns in
             #expect(apns.deliveredNotifications(for: PushScenario.deviceToken).isEmpty)
