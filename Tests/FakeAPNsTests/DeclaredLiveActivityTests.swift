@@ -178,4 +178,15 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         #expect(detail?.hasPrefix(#"/attributesType: attributes-type "SlotCountdown" is not a declared activity type (SlotCountdownAttributes)"#) == true,
                 "\(detail ?? "")")
     }
+
+    /// A broadcast is checked against the contract of its channel's activities' type.
+    @Test func aBroadcastToDeclaredActivitiesIsCheckedByTheirContract() throws {
+        let (bed, _, slot) = try Self.withBoth()
+        let channel = try BroadcastTests.create(bed)
+        #expect(bed.fake.subscribe(pushToken: slot.pushToken, toChannel: channel))
+        let update = #""event":"update","timestamp":\#(Self.now + 1),"content-state":{"slotEnds":\#(Self.slotEnds),"status":"closed"}"#
+        #expect(bed.fake.handle(BroadcastTests.broadcast(channel, update)).status.code == 200)
+        #expect(bed.fake.journal.last?.violations.isEmpty == true, "\(bed.fake.journal.last?.violations ?? [])")
+        #expect(bed.fake.liveActivity(pushToken: slot.pushToken, as: SlotCountdownAttributes.self)?.contentState.status == .closed)
+    }
 }
