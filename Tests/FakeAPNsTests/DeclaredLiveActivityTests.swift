@@ -112,7 +112,7 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         let start = Self.startSlot().replacingOccurrences(of: #""slotId":"S-14""#, with: #""slotId":14"#)
         _ = bed.fake.handle(L.push(pushToStart, start))
         #expect(bed.fake.journal.last?.delivery == .droppedUndecodableAttributes)
-        #expect(bed.fake.journal.last?.detail?.hasPrefix("attributes does not decode into SlotCountdownAttributes: aps.attributes.slotId: Expected to decode String") == true,
+        #expect(bed.fake.journal.last?.detail?.hasPrefix("attributes do not decode into SlotCountdownAttributes: aps.attributes.slotId: Expected to decode String") == true,
                 "\(bed.fake.journal.last?.detail ?? "")")
     }
 

@@ -42,8 +42,8 @@ struct DeclaredActivityType: Sendable {
         do {
             return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(json))))
         } catch {
-            let what = member == "aps.attributes" ? "attributes" : "content-state"
-            return .failure(.init(message: "\(what) does not decode into \(typeName): \(LiveActivityPush.describe(error, in: member))"))
+            let what = member == "aps.attributes" ? "attributes do" : "content-state does"
+            return .failure(.init(message: "\(what) not decode into \(typeName): \(LiveActivityPush.describe(error, in: member))"))
         }
     }
 }
