@@ -112,7 +112,7 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         let start = Self.startSlot().replacingOccurrences(of: #""slotId":"S-14""#, with: #""slotId":14"#)
         _ = bed.fake.handle(L.push(pushToStart, start))
         #expect(bed.fake.journal.last?.delivery == .droppedUndecodableAttributes)
-        #expect(bed.fake.journal.last?.detail?.hasPrefix("attributes does not decode into SlotCountdownAttributes: aps.attributes.slotId: Expected to decode String") == true,
+        #expect(bed.fake.journal.last?.detail?.hasPrefix("attributes do not decode into SlotCountdownAttributes: aps.attributes.slotId: Expected to decode String") == true,
                 "\(bed.fake.journal.last?.detail ?? "")")
     }
 
@@ -144,5 +144,49 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
         var trackers = 0
         for await _ in bed.fake.liveActivityStates(pushToken: started.pushToken) { trackers += 1 }
         #expect(trackers == 0, "not a tracker: an empty stream")
+    }
+
+    /// The device decodes the members' text as sent: escapes, non-ASCII, numbers as written.
+    @Test func theDeviceDecodesTheMembersExactlyAsSent() throws {
+        let bed = T()
+        let pushToStart = bed.fake.registerPushToStartToken(device: T.token, for: SlotCountdownAttributes.self)
+        let start = #""event":"start","timestamp":\#(Self.now),"content-state":{"slotEnds":7.86294e8,"status":"open","note":[null,true,{"a":-0.5}]},"attributes-type":"SlotCountdownAttributes","attributes":{"slotId":"S-\"14\"\n\u00e9\/é\t"},"alert":{"title":"t","body":"b"}"#
+        #expect(bed.fake.handle(L.push(pushToStart, start)).status.code == 200)
+        let slot = try #require(bed.fake.liveActivities(onDevice: T.token, of: SlotCountdownAttributes.self).first,
+                                "\(bed.fake.journal.last?.detail ?? "")")
+        #expect(slot.attributes.slotId == "S-\"14\"\né/é\t")
+        #expect(slot.contentState.slotEnds == Date(timeIntervalSinceReferenceDate: 786_294_000))
+    }
+
+    /// `POST /apns/live-activities/push-to-start` gives a token of any declared type.
+    @Test func theAdminAPIGivesAPushToStartTokenOfADeclaredType() throws {
+        let bed = T()
+        bed.fake.declareLiveActivity(SlotCountdownAttributes.self)
+        let path = "/apns/live-activities/push-to-start"
+        let answer = AdminRoutesTests.call(bed.fake, "POST", path, #"{"device":"\#(T.token)","attributesType":"SlotCountdownAttributes"}"#)
+        #expect(answer.status.code == 200)
+        let object = AdminRoutesTests.object(answer)
+        #expect(object["attributesType"] as? String == "SlotCountdownAttributes")
+        let token = try #require(object["pushToStartToken"] as? String)
+        #expect(bed.fake.pushToStartToken(device: T.token, for: SlotCountdownAttributes.self) == token)
+        #expect(bed.fake.handle(L.push(token, Self.startSlot())).status.code == 200)
+        #expect(bed.fake.journal.last?.delivery == .activityStarted)
+
+        let unknown = AdminRoutesTests.call(bed.fake, "POST", path, #"{"device":"\#(T.token)","attributesType":"SlotCountdown"}"#)
+        #expect(unknown.status.code == 400)
+        let detail = AdminRoutesTests.object(unknown)["detail"] as? String
+        #expect(detail?.hasPrefix(#"/attributesType: attributes-type "SlotCountdown" is not a declared activity type (SlotCountdownAttributes)"#) == true,
+                "\(detail ?? "")")
+    }
+
+    /// A broadcast is checked against the contract of its channel's activities' type.
+    @Test func aBroadcastToDeclaredActivitiesIsCheckedByTheirContract() throws {
+        let (bed, _, slot) = try Self.withBoth()
+        let channel = try BroadcastTests.create(bed)
+        #expect(bed.fake.subscribe(pushToken: slot.pushToken, toChannel: channel))
+        let update = #""event":"update","timestamp":\#(Self.now + 1),"content-state":{"slotEnds":\#(Self.slotEnds),"status":"closed"}"#
+        #expect(bed.fake.handle(BroadcastTests.broadcast(channel, update)).status.code == 200)
+        #expect(bed.fake.journal.last?.violations.isEmpty == true, "\(bed.fake.journal.last?.violations ?? [])")
+        #expect(bed.fake.liveActivity(pushToken: slot.pushToken, as: SlotCountdownAttributes.self)?.contentState.status == .closed)
     }
 }

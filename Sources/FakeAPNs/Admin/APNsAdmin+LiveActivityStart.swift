@@ -8,18 +8,22 @@ import FakeSupport
 // (``FakeAPNs/registerPushToStartToken(_:device:for:)``) and `POST /apns/live-activities`
 // (``FakeAPNs/startLiveActivity(device:attributes:contentState:pushToken:staleDate:timestamp:)``).
 extension APNsAdmin {
-    /// `POST /apns/live-activities/push-to-start`: `{"device": HEX, "token"?: HEX}`.
+    /// `POST /apns/live-activities/push-to-start`: `{"device": HEX, "token"?: HEX,
+    /// "attributesType"?: NAME}`.
     struct PushToStartRegistration: Codable, FlatAdminRequestBody {
-        enum CodingKeys: String, CodingKey, CaseIterable { case device, token }
+        enum CodingKeys: String, CodingKey, CaseIterable { case device, token, attributesType }
         var device: String
         /// The token to use; a new random one when absent.
         var token: String?
+        /// The declared activity type the token starts; the order tracker when absent.
+        var attributesType: String?
     }
 
     /// The answer to `POST /apns/live-activities/push-to-start`.
     struct PushToStartAnswer: Encodable {
         var deviceToken: String
         var pushToStartToken: String
+        var attributesType: String
     }
 
     /// `POST /apns/live-activities`: an activity the app started itself (`Activity.request`).
@@ -110,8 +114,9 @@ extension APNsAdmin {
 }
 
 extension FakeAPNs {
-    /// `POST /apns/live-activities/push-to-start`: gives a device its push-to-start token
-    /// (the one given, or a new one) and answers it.
+    /// `POST /apns/live-activities/push-to-start`: gives a device its push-to-start token (the
+    /// one given, or a new one) for a declared type (the order tracker when `attributesType`
+    /// is absent) and answers it.
     func adminRegisterPushToStart(_ request: HTTPRequest) -> HTTPResponse {
         AdminAPI.withBody(APNsAdmin.PushToStartRegistration.self, of: request) { body in
             guard APNsRequestValidator.isDeviceToken(body.device) else { return AdminAPI.notADeviceToken("/device") }
@@ -121,8 +126,18 @@ extension FakeAPNs {
                     return AdminAPI.problem(status: 409, detail: "/token: already an activity's push token; give another or leave it out for a new one")
                 }
             }
-            let token = registerPushToStartToken(body.token, device: body.device)
-            return AdminAPI.json(APNsAdmin.PushToStartAnswer(deviceToken: body.device.lowercased(), pushToStartToken: token))
+            guard let name = body.attributesType else {
+                let token = registerPushToStartToken(body.token, device: body.device)
+                return AdminAPI.json(APNsAdmin.PushToStartAnswer(deviceToken: body.device.lowercased(), pushToStartToken: token,
+                                                                 attributesType: OrderTrackerAttributes.attributesType))
+            }
+            switch registerPushToStartToken(body.token, device: body.device, attributesTypeNamed: name) {
+            case .success(let token):
+                return AdminAPI.json(APNsAdmin.PushToStartAnswer(deviceToken: body.device.lowercased(), pushToStartToken: token,
+                                                                 attributesType: name))
+            case .failure(let unknown):
+                return AdminAPI.badRequest("/attributesType", unknown.message)
+            }
         }
     }
 

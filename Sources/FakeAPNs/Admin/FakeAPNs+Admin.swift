@@ -37,7 +37,7 @@ extension FakeAPNs {
             AdminAPI.Route(method: "GET", path: "/apns/live-activities", summary: "Each device's push-to-start token and Live Activities with their state, as of now") { [self] _ in
                 AdminAPI.json(liveActivityDevices)
             },
-            AdminAPI.Route(method: "POST", path: "/apns/live-activities/push-to-start", summary: #"Give a device its push-to-start token: {"device","token"?} → {"deviceToken","pushToStartToken"}"#) { [self] request in
+            AdminAPI.Route(method: "POST", path: "/apns/live-activities/push-to-start", summary: #"Give a device its push-to-start token of a declared activity type (the tracker by default): {"device","token"?,"attributesType"?} → {"deviceToken","pushToStartToken","attributesType"}"#) { [self] request in
                 adminRegisterPushToStart(request)
             },
             AdminAPI.Route(method: "POST", path: "/apns/live-activities", summary: #"Start an activity as the app does: {"device","attributes":{"orderId"},"contentState":{"stage",…},"pushToken"?,"staleDate"?,"timestamp"?} → 201 with its push token"#) { [self] request in

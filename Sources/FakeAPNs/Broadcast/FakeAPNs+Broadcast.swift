@@ -24,7 +24,7 @@ extension FakeAPNs {
         let headers = APNsRequestHeaders(request.headers)
         let extra = BroadcastRequestHeaders(request.headers)
         let limit = APNsPushType.voip.maximumPayloadBytes  // Apple: 5 KB for a broadcast
-        let reading = request.bodyLimitExceeded ? nil : inspectLiveActivity(request.body, limit: limit)
+        let reading = request.bodyLimitExceeded ? nil : inspectLiveActivity(request.body, channelID: extra.channelID, limit: limit)
         let bundleID = Self.bundleID(inPath: request.path, prefix: "/4/broadcasts/apps/")
         return answerJournaled(request, requestID: extra.requestID) { entry, environment, requestID, s in
             entry.topic = bundleID ?? headers.topic

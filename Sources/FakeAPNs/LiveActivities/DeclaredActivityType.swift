@@ -7,6 +7,8 @@ import Foundation
 /// `content-state`, with a default `JSONDecoder` as ActivityKit does.
 struct DeclaredActivityType: Sendable {
     var name: String
+    /// The Swift type, to tell a repeated declaration from another type of the same name.
+    var type: ObjectIdentifier
     /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
     /// every push to its activities and every start naming it.
     var contract: Contract
@@ -20,6 +22,7 @@ struct DeclaredActivityType: Sendable {
     init<Attributes: LiveActivityAttributes>(_: Attributes.Type) {
         let name = Attributes.attributesType
         self.name = name
+        type = ObjectIdentifier(Attributes.self)
         contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
         decodeAttributes = { json in
             Self.decode(Attributes.self, json, member: "aps.attributes", into: name)
@@ -39,8 +42,8 @@ struct DeclaredActivityType: Sendable {
         do {
             return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(json))))
         } catch {
-            let what = member == "aps.attributes" ? "attributes" : "content-state"
-            return .failure(.init(message: "\(what) does not decode into \(typeName): \(LiveActivityPush.describe(error, in: member))"))
+            let what = member == "aps.attributes" ? "attributes do" : "content-state does"
+            return .failure(.init(message: "\(what) not decode into \(typeName): \(LiveActivityPush.describe(error, in: member))"))
         }
     }
 }
@@ -53,89 +56,4 @@ struct DeclaredValue: Sendable, Encodable {
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
     }
-}
-
-extension JSONValue {
-    /// The value as JSON text, numbers exactly as they were written: what a device's decoder
-    /// reads for one member of a push.
-    var jsonBytes: [UInt8] {
-        var out: [UInt8] = []
-        Self.write(self, to: &out)
-        return out
-    }
-
-    private static func write(_ value: JSONValue, to out: inout [UInt8]) {
-        switch value {
-        case .null: out += Array("null".utf8)
-        case .bool(let flag): out += Array((flag ? "true" : "false").utf8)
-        case .number(let number): out += Array(number.literal.utf8)
-        case .string(let text): writeString(text, to: &out)
-        case .array(let elements):
-            out.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(element.value, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let members):
-            out.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(member.key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                write(member.value.value, to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-    }
-
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-}
-
-/// A Live Activity as the store keeps it, of any declared type: ``LiveActivityOf`` with its
-/// attributes and content state type-erased (one device shows several types side by side).
-struct StoredLiveActivity: Sendable {
-    var pushToken: String
-    var deviceToken: String
-    var attributesType: String
-    var attributes: DeclaredValue
-    var contentState: DeclaredValue
-    var state: LiveActivityState
-    var changedAt: Int64
-    var startedAt: Int64
-    var endedAt: Int64?
-    var staleAt: Int64?
-    var dismissalAt: Int64?
-    var timestamp: Int64
-    var relevanceScore: Double?
-    var pushesApplied: Int
-}
-
-extension StoredLiveActivity {
-    /// A typed snapshot kept type-erased.
-    init<Attributes>(_ activity: LiveActivityOf<Attributes>) {
-        self.init(pushToken: activity.pushToken, deviceToken: activity.deviceToken, attributesType: Attributes.attributesType,
-                  attributes: DeclaredValue(value: activity.attributes), contentState: DeclaredValue(value: activity.contentState),
-                  state: activity.state, changedAt: activity.changedAt, startedAt: activity.startedAt, endedAt: activity.endedAt,
-                  staleAt: activity.staleAt, dismissalAt: activity.dismissalAt, timestamp: activity.timestamp,
-                  relevanceScore: activity.relevanceScore, pushesApplied: activity.pushesApplied)
-    }
-}
-
-/// Where a stored activity's snapshots go as they change: one ``FakeAPNs/liveActivityStates(pushToken:as:)`` stream.
-struct LiveActivitySink: Sendable {
-    var yield: @Sendable (StoredLiveActivity) -> Void
-    var finish: @Sendable () -> Void
 }

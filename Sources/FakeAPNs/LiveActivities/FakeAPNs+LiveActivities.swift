@@ -41,6 +41,18 @@ extension FakeAPNs {
         }
     }
 
+    /// ``registerPushToStartToken(_:device:for:)`` for a type declared earlier, by its
+    /// `attributes-type` (the admin API's way); an undeclared name fails naming the declared ones.
+    func registerPushToStartToken(_ token: String?, device deviceToken: String,
+                                  attributesTypeNamed name: String) -> Result<String, LiveActivityStore.Unapplied> {
+        state.withLock { s in
+            guard s.liveActivities.types[name] != nil else { return .failure(.init(message: s.liveActivities.unknownType(name))) }
+            let key = token.map { $0.lowercased() } ?? Self.makeActivityToken(using: &s.identifiers)
+            s.liveActivities.setPushToStartToken(key, device: deviceToken.lowercased(), attributesType: name)
+            return .success(key)
+        }
+    }
+
     /// The push-to-start token of `deviceToken`'s device for `type` (the order tracker when
     /// left out), if one was registered.
     public func pushToStartToken<Attributes: LiveActivityAttributes>(

@@ -16,11 +16,12 @@ extension FakeAPNs {
 
     /// Reads a Live Activity push's body: the JSON object check and the payload contract of
     /// its declared type (instead of the alert `payload` contract), then the device's reading
-    /// of it. The type is the start's `attributes-type`, else that of the activity at `token`;
-    /// otherwise the v1 `live-activity-payload`. Runs outside the lock (it takes it once to
-    /// look the type up); only pushes with `apns-push-type: liveactivity` come here. A
-    /// broadcast's body may be larger (`limit`: 5 KB).
-    func inspectLiveActivity(_ body: [UInt8], token: String? = nil,
+    /// of it. The type is the start's `attributes-type`, else that of the activity at `token`
+    /// (for a broadcast on `channelID`: of its first subscriber); otherwise the v1
+    /// `live-activity-payload`. Runs outside the lock (it takes it once to look the type up);
+    /// only pushes with `apns-push-type: liveactivity` come here. A broadcast's body may be
+    /// larger (`limit`: 5 KB).
+    func inspectLiveActivity(_ body: [UInt8], token: String? = nil, channelID: String? = nil,
                              limit: Int = APNsPushType.liveactivity.maximumPayloadBytes) -> LiveActivityInspection {
         guard !body.isEmpty, body.count <= limit else {
             return LiveActivityInspection(inspection: nil, push: .failure(.init(reason: "the body is empty or too large")))
@@ -32,7 +33,8 @@ extension FakeAPNs {
         let named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
         let contract = state.withLock { s -> Contract? in
             if let named, let type = s.liveActivities.types[named] { return type.contract }
-            guard let token, let activity = s.liveActivities.activities[token.lowercased()]?.current else { return nil }
+            let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
+            guard let token = token ?? subscriber, let activity = s.liveActivities.activities[token.lowercased()]?.current else { return nil }
             return s.liveActivities.types[activity.attributesType]?.contract
         } ?? Self.liveActivityContract
         let violations = contract?.validate(node, sourceByteCount: body.count) ?? []

@@ -41,8 +41,10 @@ struct LiveActivityStore {
     /// The declared types by `attributes-type`; kept across a reset.
     var types: [String: DeclaredActivityType] = [:]
 
-    /// Declares `type` (again: the same name is replaced).
+    /// Declares `type`; another type of the same name replaces the earlier one, the same
+    /// type again changes nothing (the generic calls declare their type each time).
     mutating func declare<Attributes: LiveActivityAttributes>(_ type: Attributes.Type) {
+        guard types[Attributes.attributesType]?.type != ObjectIdentifier(type) else { return }
         types[Attributes.attributesType] = DeclaredActivityType(type)
     }
 
@@ -208,7 +210,7 @@ struct LiveActivityStore {
 
     /// Why a start push's `attributes-type` starts nothing: the declared types, and the
     /// nearest one when it looks like a typo.
-    private func unknownType(_ name: String?) -> String {
+    func unknownType(_ name: String?) -> String {
         let declared = types.keys.sorted()
         let list = declared.isEmpty ? "none" : declared.joined(separator: ", ")
         guard let name else { return "a start push without attributes-type; the app's declared types: \(list)" }
