@@ -4,12 +4,11 @@ extension Sockets {
     /// The lowest port the system hands out by itself (a client's `connect`, a `bind` to port
     /// 0): Linux's `net.ipv4.ip_local_port_range`, else IANA's 49152 (Darwin's default).
     package static var ephemeralPortFloor: UInt16 {
-        #if os(Linux)
+        // Linux's file; elsewhere it is absent and IANA's floor applies.
         if let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
            let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first, let floor = UInt16(first) {
             return floor
         }
-        #endif
         return 49_152
     }
 
