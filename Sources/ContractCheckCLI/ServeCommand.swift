@@ -269,7 +269,7 @@ package enum ServeCommand: Subcommand {
         OptionSpec("--backend-port", valueName: "N", help: "Port for FakeBackend (default 0: a free port)."),
         OptionSpec("--admin-port", valueName: "N", help: "Port for the admin API (default 0: a free port)."),
         OptionSpec("--session", valueName: "TOKEN=ACCOUNT", isRepeatable: true, help: "A bearer token and its account id; repeat for more."),
-        OptionSpec("--ready-file", valueName: "PATH", help: "Once every server listens, write their URLs to PATH as JSON (removed on exit)."),
+        OptionSpec("--ready-file", valueName: "PATH", help: "Once every server listens, write their URLs to PATH as JSON (removed on exit while still this serve's)."),
         OptionSpec("--quiet", help: "Do not log requests (the journals still keep them)."),
         OptionSpec("--apns-port", valueName: "N", help: "Port for FakeAPNs (default 0: a free port)."),
         OptionSpec("--apns-channels-port", valueName: "N",

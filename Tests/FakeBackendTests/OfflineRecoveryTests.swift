@@ -14,8 +14,17 @@ import PushTestSupport
 /// Coming back online when another socket took the port meanwhile: the failure is reported
 /// (returned, and 503 from the admin API) and the backend honestly stays offline.
 @Suite struct OfflineRecoveryTests {
+    /// A backend on a port outside the ephemeral range: these tests close its listener and
+    /// take the port themselves, and an ephemeral port freed for a moment could be given to
+    /// any socket on the machine meanwhile (issue 39: "could not take the backend's port").
+    static func fixedPort() throws -> FakeBackend.Configuration {
+        var configuration = FakeBackend.Configuration()
+        configuration.port = try #require(Sockets.portOutsideEphemeralRange(), "no free port below the ephemeral range")
+        return configuration
+    }
+
     @Test func portTakenWhileOfflineIsReportedAndTheBackendStaysOffline() async throws {
-        try await withFakeBackend { (backend: FakeBackend) async throws in
+        try await withFakeBackend(configuration: Self.fixedPort()) { (backend: FakeBackend) async throws in
             let port = backend.port
             #expect(await backend.setOffline(true) == nil)
             var blocker = PortHolder(port: port)
@@ -37,7 +46,7 @@ import PushTestSupport
     }
 
     @Test func adminAPIAnswers503WhenTheBackendCannotComeBackOnline() async throws {
-        try await withFakeBackend { (backend: FakeBackend) async throws in
+        try await withFakeBackend(configuration: Self.fixedPort()) { (backend: FakeBackend) async throws in
             let admin = AdminAPI(backend: backend)
             await backend.setOffline(true)
             let blocker = try #require(PortHolder(port: backend.port))

@@ -130,14 +130,18 @@ import PushTestSupport
         try raiseDescriptorLimit(to: 8_192)
         var configuration = HTTPServerConfiguration()
         configuration.poller = backend
+        // Outside the ephemeral range: the listener closes and binds its port again, and an
+        // ephemeral port freed for a moment can go to any socket on the machine meanwhile;
+        // the re-listen then failed unseen and every client got "refused" (issue 39).
+        configuration.port = try #require(Sockets.portOutsideEphemeralRange(), "no free port below the ephemeral range")
         let server = try HTTPServer.start(configuration: configuration, handler: echoHandler)
         #expect(server.pollerBackend == backend)
         let port = server.port
-        let (refused, answered, open, closedAll) = try await offThread {
+        let (refused, relistened, answered, open, closedAll) = try await offThread {
             // Nothing has connected: no timer is set, so the loop waits without a timeout.
             server.refuseConnections(true)
             let refused = (try? RawClient(port: port)) == nil
-            server.refuseConnections(false)
+            let relistened = server.refuseConnections(false)
             var clients: [RawClient] = []
             for _ in 0..<connections { clients.append(try RawClient(port: port, timeoutSeconds: 20)) }
             let answered = try answeredEchoRequests(from: clients)
@@ -145,9 +149,10 @@ import PushTestSupport
             clients.removeAll()
             let closedAll = eventually(timeout: 20) { server.openConnectionCount == 0 }
             server.stop()
-            return (refused, answered, open, closedAll)
+            return (refused, relistened, answered, open, closedAll)
         }
         #expect(refused)
+        #expect(relistened == nil, "listening again on port \(port): \(relistened.map { "\($0)" } ?? "")")
         #expect(answered == connections)
         #expect(open == connections)
         #expect(closedAll)
