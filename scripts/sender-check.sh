@@ -4,6 +4,8 @@
 #     "delivered") must exit 1 with basic passed and the expected cases failed, each with a sentence.
 #  2. A sender that keeps its connection and token must pass every case it supports (exit 0):
 #     SENDER_CHECK_PASSING, by default the careful httpx sender of the tests.
+#  3. A real library's adapter (Examples/Senders/aioapns_adapter.py, when present) must pass
+#     basic, connection-reuse and provider-token-reuse (issue 38: it keeps its connection and token).
 # Writes the reports (JSON and JUnit) to SENDER_CHECK_OUT (default .build/sender-check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,3 +39,12 @@ PY
 passing="${SENDER_CHECK_PASSING:-python3 Tests/SenderFixtures/careful_sender.py}"
 "$tool" sender-check --sender "$passing" --format junit --output "$out/passing.xml"
 echo "sender-check: '$passing' passed (JUnit: $out/passing.xml)"
+
+adapter=Examples/Senders/aioapns_adapter.py
+if [[ -f "$adapter" ]]; then
+    "$tool" sender-check --sender "python3 $adapter" --case basic --case connection-reuse --case provider-token-reuse \
+        --format junit --output "$out/aioapns.xml"
+    echo "sender-check: $adapter passed basic, connection-reuse and provider-token-reuse"
+else
+    echo "sender-check: no $adapter in this tree; the real-library run is skipped"
+fi

@@ -99,9 +99,14 @@ extension SenderCheckCommand {
         return environment
     }
 
+    /// A file for the sender that could not be written.
+    struct SetupFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     private static func writeSecret(_ bytes: [UInt8], to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            throw SenderMisbehaviour("cannot write \(path)")
+            throw SetupFailure(description: "cannot write \(path)")
         }
     }
 }

@@ -85,7 +85,8 @@ public struct SenderCheckRun: Sendable, Hashable {
 public enum SenderCheck {
     /// Whether this build's FakeAPNs allows one stream on a new token connection until a
     /// valid token was answered (DESIGN, "What senders trip over"); `max-concurrent-streams`
-    /// is skipped without it.
+    /// is skipped without it. Once FakeAPNs has the limit (issue 38's connection work, its
+    /// `FakeAPNsConfiguration.oneStreamUntilTokenVerified`), this becomes that setting.
     static let fakeLimitsNewTokenConnections = false
 
     /// Runs `cases` in order, each on fresh FakeAPNs state, then calls `finish`.

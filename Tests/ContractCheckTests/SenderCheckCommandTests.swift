@@ -94,6 +94,8 @@ struct SenderCheckCommandTests {
             (#"sh -c 'while read -r l; do id=${l#*\"id\":}; id=${id%%,*}; echo "{\"id\":$id,\"result\":\"sent\"}"; done'"#,
              "the sender answered send 2 with result \"sent\"; answer one of delivered, token-invalid, failed"),
             ("sh -c 'read -r l; echo \"{\\\"id\\\":7}\"; sleep 5'", "the sender answered id 7, which no call is waiting for"),
+            (#"sh -c 'while read -r l; do id=${l#*\"id\":}; id=${id%%,*}; echo "{\"id\":$id}"; done'"#,
+             "the sender answered send 2 without a result"),
           ])
     func misbehaviour(sender: String, sentence: String) async throws {
         let (status, report) = try await Self.json(["--sender", sender, "--case", "basic", "--case", "goaway", "--no-tls", "--timeout", "3"])
