@@ -268,7 +268,7 @@ async def _main(make_sender: Any) -> None:
             continue
         if call.get("call") == "finish":
             await asyncio.gather(*tasks)
-            await adapter.reply(call)
+            await adapter.reply(call)  # finish: answered once every call before it was
             continue
         if getattr(sender, "concurrent", False):
             task = asyncio.create_task(adapter.reply(call))
