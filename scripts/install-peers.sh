@@ -5,7 +5,7 @@
 #   Debian: curl, jq, nghttp2-client (nghttp, h2load), nginx-light, wrk, openssl, golang-go and
 #           golang-golang-x-net-dev (Go's net/http with golang.org/x/net/http2, GOPATH mode)
 #   PyPI:   httpx[http2], h2, aioapns, apns2-up, kalyke-apns, pyapns-client, jsonschema,
-#           check-jsonschema, schemathesis, cryptography, selenium
+#           check-jsonschema, schemathesis, cryptography, PyJWT, selenium
 #   Debian: chromium and chromium-driver (scripts/dashboard-browser.sh)
 #   Node's core http2 module needs no install.
 set -euo pipefail
@@ -38,6 +38,7 @@ pip_install apns2 apns2-up          # the maintained PyAPNs2 (module apns2)
 pip_install kalyke kalyke-apns
 pip_install pyapns_client pyapns-client
 pip_install cryptography cryptography  # reads the .p12 files apns-certificate writes (CryptoPKCS12Tests)
+pip_install jwt PyJWT                 # signs the careful sender of sender-check (Tests/SenderFixtures, CI step sender_check)
 pip_install jsonschema jsonschema
 pip_install selenium selenium      # drives chromium-driver in scripts/dashboard-browser.sh
 command -v check-jsonschema >/dev/null 2>&1 || python3 -m pip install --quiet --disable-pip-version-check check-jsonschema

@@ -42,6 +42,7 @@ package enum ContractCheck {
             .command(ServeCommand.self),
             .command(WaitReadyCommand.self),
             .command(APNsCertificateCommand.self),
+            .command(SenderCheckCommand.self),
         ]
     }
 

@@ -55,6 +55,12 @@ public struct APNsJournalEntry: Sendable, Hashable {
     /// The `apns-channel-id` of a broadcast or channel management request (or the channel a
     /// create made); nil for a push to a device.
     public var channelID: String? = nil
+    /// The provider token's last 16 characters (from its signature): tells the tokens a
+    /// sender used apart without keeping them. Nil for a request without a bearer token.
+    public var providerTokenFingerprint: String? = nil
+    /// The `iat` (seconds since 1970) of the provider token the request was authorized with,
+    /// when the connection had installed it; nil otherwise.
+    public var providerTokenIssuedAt: Int64? = nil
     /// `"HTTP/2"` or `"HTTP/1.1"`: what the sender spoke.
     public var httpVersion: String { protocolVersion.rawValue }
 

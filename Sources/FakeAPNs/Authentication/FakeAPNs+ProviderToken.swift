@@ -82,6 +82,24 @@ extension FakeAPNs {
         return nil
     }
 
+    /// Notes which provider token a request carried (``APNsJournalEntry/providerTokenFingerprint``
+    /// and, when the connection installed it, its `iat`). A scripted `ExpiredProviderToken`
+    /// expires the connection's token as APNs would: the same token is refused again, a new
+    /// one is installed without counting as a too-early update.
+    func noteProviderToken(_ authorization: String?, connectionID: UInt64, fault: APNsFault?, now: Int64,
+                           entry: inout APNsJournalEntry, state s: inout FakeAPNsState) {
+        guard let authorization else { return }
+        let token = Self.bearerToken(authorization)
+        guard !token.isEmpty else { return }
+        entry.providerTokenFingerprint = String(token.suffix(16))
+        guard var connection = s.connections[connectionID], connection.token == token else { return }
+        entry.providerTokenIssuedAt = connection.issuedAt / 1000
+        if case .reason(let reason)? = fault, reason == .expiredProviderToken {
+            connection.issuedAt = now &- s.configuration.providerTokenLifetimeSeconds &* 1000 &- 1000
+            s.storeConnection(connection, for: connectionID)
+        }
+    }
+
     /// Failed tokens remembered per connection (against floods of forged tokens): a client
     /// repeating one costs a string comparison, not a P-256 verification.
     static let failedTokensRemembered = 8
