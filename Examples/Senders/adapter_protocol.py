@@ -20,8 +20,9 @@ adds none of them.
     send(push) -> (result, reason)           result: "delivered" | "token-invalid" | "failed";
                                              without it `send` and `tokenRegistered` are
                                              answered unsupported
-    push_live_activity(activity) -> (result, reason)   optional: without it the order
-                                             tracker's calls are answered unsupported
+    push_live_activity(activity) -> (result, reason)   optional: without it (or set to
+                                             None) the order tracker's calls are answered
+                                             unsupported
     close()                                  optional
     concurrent                               True: calls overlap (asyncio libraries);
                                              False: one call at a time (blocking libraries)
@@ -216,7 +217,7 @@ class _Adapter:
             reply["result"], reason = await self.send(call)
             if reason:
                 reply["reason"] = reason
-        elif name in TRACKER_CALLS and hasattr(self.sender, "push_live_activity"):
+        elif name in TRACKER_CALLS and callable(getattr(self.sender, "push_live_activity", None)):
             for activity in self.tracker.pushes(call):
                 result, reason = await self.guarded(self.sender.push_live_activity, activity)
                 log(name, activity.event, "priority", activity.priority, "->", result, reason or "")

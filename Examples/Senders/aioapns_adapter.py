@@ -8,8 +8,9 @@ your own sender (keep one APNs client for the process), and run:
 
 One `APNs` client for the run: its pool keeps connections and mints a provider token per
 connection (renewed after 30 minutes). What aioapns answers is passed on as it is: no retries
-or backoff are added here. Live Activities: push type liveactivity, supported. Needs TLS (the
-default): aioapns always connects with TLS.
+or backoff are added here. Live Activities: push type liveactivity, with token authentication
+(Apple takes no certificate for them: under --auth certificate the order tracker's calls are
+answered unsupported). Needs TLS (the default): aioapns always connects with TLS.
 """
 import logging
 import sys
@@ -29,6 +30,9 @@ class AioapnsSender:
         self.topic = env.topic
         if env.certificate_auth:
             self.client = APNs(client_cert=env.cert_and_key_pem(), topic=env.topic, use_sandbox=True)
+            # Apple: certificate-based authentication is not supported for Live Activity pushes
+            # (FakeAPNs answers them 400 TopicDisallowed), so with a certificate there are none.
+            self.push_live_activity = None
         else:
             with open(env.key_file) as key:
                 self.client = APNs(key=key.read(), key_id=env.key_id, team_id=env.team_id,
