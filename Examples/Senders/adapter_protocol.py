@@ -51,6 +51,11 @@ class Environment:
         env = os.environ
         self.url = env["APNS_URL"]
         parts = urlsplit(self.url)
+        if parts.scheme != "https":
+            # The libraries speak HTTP/2 only over TLS, as APNs does; over http:// they would
+            # fall back to HTTP/1.1 (or fail) and every case would say so, not what they do.
+            log("this adapter needs TLS (APNS_URL %s): run sender-check without --no-tls" % self.url)
+            sys.exit(2)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 443
         self.ca_file = env.get("APNS_CA_FILE", "")
         self.topic = env["APNS_TOPIC"]
