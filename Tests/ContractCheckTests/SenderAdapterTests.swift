@@ -124,6 +124,20 @@ import Testing
     @Test(.enabled(if: installed(pyapns), "python3 with pyapns_client and PyJWT is not installed"))
     func pyapnsClientAdapterAnswersTheProtocol() throws { try Self.check(Self.pyapns) }
 
+    /// Under `--no-tls` (an `http://` APNS_URL) an adapter stops before any call and says why:
+    /// its library would fall back to HTTP/1.1 and every case would fail for that alone.
+    @Test(.enabled(if: installed(pyapns), "python3 with pyapns_client is not installed"))
+    func anAdapterRefusesCleartextWithASentence() throws {
+        let python = try #require(Self.python)
+        let (environment, keyFolder) = try Self.tokenEnvironment()
+        defer { try? FileManager.default.removeItem(at: keyFolder) }
+        let output = try Self.run(python, [Self.folder + "/" + Self.pyapns.script], input: Self.calls,
+                                  environment: environment.merging(["APNS_URL": "http://127.0.0.1:9"]) { $1 })
+        #expect(output.status == 2)
+        #expect(output.answers == [])
+        #expect(output.stderr.contains("this adapter needs TLS (APNS_URL http://127.0.0.1:9): run sender-check without --no-tls"), "\(output.stderr)")
+    }
+
     /// With `--auth certificate` (a certificate and no `.p8`), a library that has no
     /// certificate client for alert pushes answers `tokenRegistered` unsupported, so
     /// sender-check skips its cases instead of failing them.
