@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "FakeSupport", dependencies: ["PushCore", "Contracts", "LoopbackHTTP"]),
         .target(name: "FakeBackend", dependencies: ["PushCore", "Contracts", "LoopbackHTTP", "FakeSupport"]),
         .target(name: "FakeAPNs", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport"]),
-        .target(name: "PushScenarios", dependencies: ["Contracts", "FakeSupport", "FakeBackend", "FakeAPNs"]),
+        .target(name: "PushScenarios", dependencies: ["PushCore", "Contracts", "FakeSupport", "FakeBackend", "FakeAPNs"]),
         .target(name: "ContractCheckCLI", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport", "FakeBackend", "FakeAPNs", "PushScenarios"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // The benchmark executables are a package of their own: Benchmarks/Package.swift.
