@@ -189,9 +189,14 @@ package enum ServeCommand: Subcommand {
         }
         // A CA made for this run only (no --tls-ca-dir) goes with it, on every way out.
         defer { tls?.removeTemporaryFiles() }
+        // Every server started is stopped through this one path, on every way out (a later
+        // server that cannot start, a ready file that cannot be written, or the stop signal).
+        let started = StartedServers()
+        defer { started.stop() }
         let apns: FakeAPNs?
         do {
             apns = try startAPNs(options, keys: keys, development: development, tls: tls, clientCertificates: clientCertificates)
+            started.apns = apns
         } catch {
             output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: "--apns-port", error))
             return 1
@@ -215,8 +220,8 @@ package enum ServeCommand: Subcommand {
         do {
             backend = try FakeBackend.startListening(configuration: configuration)
             backendBox.withLock { $0 = backend }
+            started.backend = backend
         } catch {
-            apns?.stopListening()
             output.writeErrorLineNow("Error: " + startFailure("FakeBackend", port: options.backendPort, option: "--backend-port", error))
             return 1
         }
@@ -225,9 +230,8 @@ package enum ServeCommand: Subcommand {
         development.started(apns: apns, backend: backend, api: &api)
         do {
             admin = try AdminServer.start(api: api, port: options.adminPort)
+            started.admin = admin
         } catch {
-            backend.stopListening()
-            apns?.stopListening()
             output.writeErrorLineNow("Error: " + startFailure("the admin API", port: options.adminPort, option: "--admin-port", error))
             return 1
         }
@@ -246,18 +250,13 @@ package enum ServeCommand: Subcommand {
                 readyFileWritten = true
             } catch {
                 output.writeErrorLineNow("Error: cannot write the ready file \(path): \(error.reason)")
-                admin.stopNow()
-                backend.stopListening()
-                apns?.stopListening()
                 return 1
             }
         }
 
         waitForStop()
 
-        admin.stopNow()
-        backend.stopListening()
-        apns?.stopListening()
+        started.stop()
         development.stop()
         if readyFileWritten, let path = options.readyFile { removeReadyFileIfOwn(path) }
         output.writeLineNow("stopped")
