@@ -154,3 +154,18 @@ import Testing
         #expect(records.first?.goAways.map(\.lastStreamID) == [1])
     }
 }
+
+/// Live Activity push tokens and push-to-start tokens as iOS issues them: 160 hex digits
+/// (device tokens: 64).
+@Suite struct ActivityTokenLengthTests {
+    typealias T = APNsTestbed
+
+    @Test func mintedActivityAndPushToStartTokensHave160HexDigits() throws {
+        let bed = T()
+        let pushToStart = bed.fake.registerPushToStartToken(device: T.token)
+        #expect(pushToStart.count == 160 && pushToStart.allSatisfy(\.isHexDigit))
+        var generator = SystemRandomNumberGenerator()
+        let minted = FakeAPNs.makeActivityToken(using: &generator)
+        #expect(minted.count == 160 && minted.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+    }
+}
