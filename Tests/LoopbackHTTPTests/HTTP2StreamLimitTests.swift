@@ -54,8 +54,11 @@ import Testing
     /// which is still answered; the stream over the limit is not dispatched.
     @Test func aStreamOverAnAcknowledgedLimitGetsGoAwayRefusedStream() {
         var peer = HTTP2TestPeer(configuration: Self.configuration())
-        let output = peer.send([1, 3].map { peer.headers($0, HTTP2TestPeer.requestFields(), endStream: true) })
+        let output = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true),
+                                peer.headers(3, HTTP2TestPeer.requestFields(), endStream: false),
+                                HTTP2Frame(stream: 3, payload: .data(Array("{}".utf8), endStream: true, padding: nil))])
         #expect(output.dispatches.map(\.1) == [1])
+        #expect(output.resets().isEmpty, "the refused stream's DATA is dropped quietly")
         #expect(output.goAway?.lastStream == 1)
         #expect(output.goAway?.code == .refusedStream)
         #expect(output.goAway?.debug == Self.violation)

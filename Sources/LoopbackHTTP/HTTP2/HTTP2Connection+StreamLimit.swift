@@ -64,6 +64,7 @@ extension HTTP2Connection {
             sendGoAway(lastStream: lastAccepted, code: .refusedStream, debugData: debugData)
             drainLastStream = lastAccepted
             phase = .draining
+            rememberReset(stream)  // its DATA is dropped quietly: the GOAWAY said it
             return .discard(nil)
         }
         return .discard(HTTP2ProtocolError(.refusedStream, stream: stream, "SETTINGS_MAX_CONCURRENT_STREAMS reached"))
