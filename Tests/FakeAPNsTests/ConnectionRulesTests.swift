@@ -155,6 +155,90 @@ import Testing
     }
 }
 
+extension ConnectionRulesTests {
+    /// A client that ignores the limit of 1 it acknowledged (Python's h2 with its own check
+    /// switched off) opens streams 1 and 3 at once: GOAWAY REFUSED_STREAM naming 1 with APNs'
+    /// text; stream 1 is processed (Python's h2 refuses its answer, which follows a GOAWAY with
+    /// an error code), stream 3 never is.
+    static let violationScript = #"""
+    import json, socket, sys
+    import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
+    h2.connection.H2Connection.open_outbound_streams = property(lambda self: 0)  # ignore the limit
+    host, port, token, auth, topic, payload = sys.argv[1:7]
+    payload = payload.encode()
+    s = socket.create_connection((host, int(port)))
+    s.settimeout(10)
+    c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    c.initiate_connection()
+    s.sendall(c.data_to_send())
+    result = {"limits": [], "statuses": {}, "goaway": None}
+    raw = bytearray()
+    def pump(done):
+        while not done():
+            try:
+                data = s.recv(65535)
+            except socket.timeout:
+                return
+            if not data:
+                return
+            raw.extend(data)
+            try:
+                events = c.receive_data(data)
+            except h2.exceptions.ProtocolError:
+                return  # h2 takes a GOAWAY with an error as the end: stream 1's answer after it is refused
+            for e in events:
+                if isinstance(e, h2.events.RemoteSettingsChanged):
+                    changed = e.changed_settings.get(h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS)
+                    if changed:
+                        result["limits"].append(changed.new_value)
+                elif isinstance(e, h2.events.ResponseReceived):
+                    result["statuses"][str(e.stream_id)] = dict(e.headers)[b":status"].decode()
+                elif isinstance(e, h2.events.ConnectionTerminated):
+                    result["goaway"] = {"last": e.last_stream_id, "code": int(e.error_code), "debug": (e.additional_data or b"").decode()}
+            s.sendall(c.data_to_send())
+    pump(lambda: len(result["limits"]) >= 1)
+    for stream in (1, 3):
+        c.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/" + token),
+                                (":authority", "127.0.0.1"), ("authorization", "bearer " + auth), ("apns-topic", topic),
+                                ("apns-push-type", "alert"), ("content-length", str(len(payload)))])
+        c.send_data(stream, payload, end_stream=True)
+    s.sendall(c.data_to_send())
+    pump(lambda: False)
+    # h2 drops the events of a read it fails on: the GOAWAY is read from the raw frames.
+    at = 0
+    while at + 9 <= len(raw):
+        length = int.from_bytes(raw[at:at + 3], "big")
+        if raw[at + 3] == 7:
+            body = raw[at + 9:at + 9 + length]
+            result["goaway"] = {"last": int.from_bytes(body[0:4], "big") & 0x7fffffff,
+                                "code": int.from_bytes(body[4:8], "big"), "debug": bytes(body[8:]).decode()}
+        at += 9 + length
+    print(json.dumps(result))
+    """#
+
+    @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
+    func aClientOverTheAcknowledgedLimitGetsGoAwayRefusedStream() async throws {
+        let bed = try await T.started()
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("violation-\(UUID().uuidString).py")
+        try Data(Self.violationScript.utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let output = try Peer.run(Peer.find("python3") ?? "python3",
+                                  [script.path, "127.0.0.1", String(bed.fake.port), T.token, T.providerToken(), T.topic,
+                                   String(decoding: T.payload, as: UTF8.self)])
+        let records = bed.fake.connections
+        await bed.fake.stop()
+        struct GoAway: Decodable, Equatable { var last: Int; var code: Int; var debug: String }
+        struct Result: Decodable { var limits: [Int]; var statuses: [String: String]; var goaway: GoAway? }
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        let result = try #require(try? JSONDecoder().decode(Result.self, from: Data(line.utf8)), "\(output)")
+        #expect(result.goaway == GoAway(last: 1, code: 7, debug: "Maximum active streams violated for this endpoint."), "\(output)")
+        #expect(result.limits == [1], "\(output)")
+        #expect(bed.fake.journal.count == 1)
+        #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
+        #expect(records.first?.goAways.map(\.errorCode) == [7])
+    }
+}
+
 /// Live Activity push tokens and push-to-start tokens as iOS issues them: 160 hex digits
 /// (device tokens: 64).
 @Suite struct ActivityTokenLengthTests {
