@@ -164,7 +164,7 @@ extension ConnectionRulesTests {
     import json, socket, sys
     import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
     h2.connection.H2Connection.open_outbound_streams = property(lambda self: 0)  # ignore the limit
-    host, port, token, auth, topic, payload = sys.argv[1:7]
+    host, port, token, auth, topic, payload, streams = sys.argv[1:8]
     payload = payload.encode()
     s = socket.create_connection((host, int(port)))
     s.settimeout(10)
@@ -197,7 +197,7 @@ extension ConnectionRulesTests {
                     result["goaway"] = {"last": e.last_stream_id, "code": int(e.error_code), "debug": (e.additional_data or b"").decode()}
             s.sendall(c.data_to_send())
     pump(lambda: len(result["limits"]) >= 1)
-    for stream in (1, 3):
+    for stream in [int(n) for n in streams.split(",")]:
         c.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/" + token),
                                 (":authority", "127.0.0.1"), ("authorization", "bearer " + auth), ("apns-topic", topic),
                                 ("apns-push-type", "alert"), ("content-length", str(len(payload)))])
@@ -216,21 +216,38 @@ extension ConnectionRulesTests {
     print(json.dumps(result))
     """#
 
-    @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
-    func aClientOverTheAcknowledgedLimitGetsGoAwayRefusedStream() async throws {
-        let bed = try await T.started()
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("violation-\(UUID().uuidString).py")
-        try Data(Self.violationScript.utf8).write(to: script)
+    struct GoAway: Decodable, Equatable { var last: Int; var code: Int; var debug: String }
+    struct RawResult: Decodable { var limits: [Int]; var statuses: [String: String]; var goaway: GoAway? }
+
+    /// Runs ``violationScript`` sending a push on each of `streams` (e.g. "1,3") at once.
+    static func runRaw(_ bed: T, streams: String) throws -> (RawResult, String) {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("raw-h2-\(UUID().uuidString).py")
+        try Data(violationScript.utf8).write(to: script)
         defer { try? FileManager.default.removeItem(at: script) }
         let output = try Peer.run(Peer.find("python3") ?? "python3",
                                   [script.path, "127.0.0.1", String(bed.fake.port), T.token, T.providerToken(), T.topic,
-                                   String(decoding: T.payload, as: UTF8.self)])
+                                   String(decoding: T.payload, as: UTF8.self), streams])
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        return (try #require(try? JSONDecoder().decode(RawResult.self, from: Data(line.utf8)), "\(output)"), output)
+    }
+
+    /// An idle connection ends as APNs ends it: GOAWAY NO_ERROR `{"reason":"IdleTimeout"}`
+    /// naming the last stream, which was answered.
+    @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
+    func anIdleConnectionGetsGoAwayIdleTimeout() async throws {
+        let bed = try await T.started { $0.idleTimeout = 0.5 }
+        let (result, output) = try Self.runRaw(bed, streams: "1")
+        await bed.fake.stop()
+        #expect(result.statuses == ["1": "200"], "\(output)")
+        #expect(result.goaway == GoAway(last: 1, code: 0, debug: #"{"reason":"IdleTimeout"}"#), "\(output)")
+    }
+
+    @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
+    func aClientOverTheAcknowledgedLimitGetsGoAwayRefusedStream() async throws {
+        let bed = try await T.started()
+        let (result, output) = try Self.runRaw(bed, streams: "1,3")
         let records = bed.fake.connections
         await bed.fake.stop()
-        struct GoAway: Decodable, Equatable { var last: Int; var code: Int; var debug: String }
-        struct Result: Decodable { var limits: [Int]; var statuses: [String: String]; var goaway: GoAway? }
-        let line = output.split(separator: "\n").last.map(String.init) ?? ""
-        let result = try #require(try? JSONDecoder().decode(Result.self, from: Data(line.utf8)), "\(output)")
         #expect(result.goaway == GoAway(last: 1, code: 7, debug: "Maximum active streams violated for this endpoint."), "\(output)")
         #expect(result.limits == [1], "\(output)")
         #expect(bed.fake.journal.count == 1)

@@ -1,3 +1,4 @@
+import Contracts
 import LoopbackHTTP
 
 /// What FakeAPNs did on one connection that no journal entry shows: how it authenticated,
@@ -46,7 +47,8 @@ extension FakeAPNs {
         http2.certifiedClientsStartAtFullLimit = true
         // What APNs sends (pushy issue 356: error code 7, this text as debug data).
         http2.streamLimitViolationDebugData = Array(Self.streamLimitViolation.utf8)
-        http2.drainingDebugData = APNsReason(status: 503, reason: "Shutdown").body()
+        http2.drainingDebugData = APNsReason(.shutdown).body()
+        http2.idleDebugData = APNsReason(.idleTimeout).body()
         http2.observer = HTTP2ConnectionObserver(
             streamLimitAnnounced: { [weak self] id, limit in
                 self?.updateRecord(id) { $0.streamLimits.append(limit) }

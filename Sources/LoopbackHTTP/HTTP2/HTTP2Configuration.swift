@@ -29,6 +29,9 @@ package struct HTTP2Configuration: Sendable, Hashable {
     /// Debug data of the GOAWAY NO_ERROR a connection sends when it drains (server shutdown,
     /// `maxRequestsPerConnection` reached).
     package var drainingDebugData: [UInt8] = []
+    /// Debug data of the GOAWAY a connection sends when the idle (or request) timeout fires;
+    /// nil: `drainingDebugData`.
+    package var idleDebugData: [UInt8]? = nil
     /// Told of every stream limit announced and every GOAWAY sent, per connection.
     package var observer: HTTP2ConnectionObserver? = nil
     /// SETTINGS_INITIAL_WINDOW_SIZE: how much request body a stream may send before it is

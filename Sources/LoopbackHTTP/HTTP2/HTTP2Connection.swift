@@ -196,11 +196,20 @@ package struct HTTP2Connection: ConnectionCodec {
         flush(into: &actions)
     }
 
+    /// The idle or request timeout fired: drains as ``shutdown(into:)`` does, its GOAWAY
+    /// carrying ``HTTP2Configuration/idleDebugData``.
+    package mutating func timedOut(into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        startDraining(debugData: configuration.idleDebugData)
+        finishIfDrained()
+        flush(into: &actions)
+    }
+
     /// GOAWAY NO_ERROR naming the last stream opened: those streams finish, later ones are
     /// ignored (the client retries them on a new connection).
-    mutating func startDraining() {
+    mutating func startDraining(debugData: [UInt8]? = nil) {
         guard phase != .draining && phase != .closed else { return }
-        sendGoAway(lastStream: lastClientStream, code: .noError, debugData: configuration.drainingDebugData)
+        sendGoAway(lastStream: lastClientStream, code: .noError, debugData: debugData ?? configuration.drainingDebugData)
         drainLastStream = lastClientStream
         phase = .draining
     }

@@ -203,6 +203,9 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package mutating func timedOut(into actions: inout [ConnectionAction]) {
         switch self {
         case .http1(let box): box.codec.requestTimedOut(into: &actions)
+        case .http2(let box):
+            box.codec.timedOut(into: &actions)
+            actions.append(.close)
         default:
             shutdown(into: &actions)
             actions.append(.close)
