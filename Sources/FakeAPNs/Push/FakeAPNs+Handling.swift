@@ -47,6 +47,7 @@ extension FakeAPNs {
             Self.noteAuthentication(request, in: &s)
             if let unprocessed = Self.unprocessedAfterGoAway(request, entry: &entry, state: s) {
                 s.journal.append(entry)
+                collectRequestWakeups(for: entry, state: &s, into: &wakeups)
                 if onRequest != nil { journaled = entry }
                 return unprocessed
             }

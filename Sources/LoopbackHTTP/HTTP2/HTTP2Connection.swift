@@ -172,6 +172,8 @@ package struct HTTP2Connection: ConnectionCodec {
         case .reset:
             if streams[stream] != nil { resetStream(stream, .cancel) }
         case .loseResponse:
+            // Processed, its answer lost: a later GOAWAY must not call it unprocessed.
+            if streams[stream] != nil { highestAnswered = max(highestAnswered, stream) }
             if streams[stream] != nil { resetStream(stream, .internalError) }
         case .goAway(let debugData):
             goAway(before: stream, debugData: debugData)
