@@ -102,6 +102,15 @@ extension FakeAPNs {
         /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` the server announces; a client that opens
         /// more streams gets them refused, as with APNs' stream limit.
         public var maxConcurrentStreams: Int = 1000
+        /// As APNs: "APNs allows only one stream until you post a request with a valid
+        /// authentication token". A connection without a TLS client certificate (h2c included)
+        /// announces `SETTINGS_MAX_CONCURRENT_STREAMS` 1 until a request whose provider token
+        /// verified is answered, then raises it to ``maxConcurrentStreams`` in a new SETTINGS
+        /// frame; certificate connections get ``maxConcurrentStreams`` at once. A client that
+        /// opens more streams than a limit it acknowledged gets GOAWAY `REFUSED_STREAM`
+        /// "Maximum active streams violated for this endpoint." (Docs/readme/fake-apns.md).
+        /// false: every connection starts at ``maxConcurrentStreams``.
+        public var oneStreamUntilTokenVerified: Bool = true
         /// TLS 1.3 on the fake's port (ALPN `h2` and `http/1.1`), for senders that speak nothing
         /// else: they connect unmodified by trusting `LoopbackTLS.caCertificatePath`. nil (the
         /// default): plain HTTP/1.1 and h2c. Test-only TLS; it protects nothing.

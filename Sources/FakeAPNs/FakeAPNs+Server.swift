@@ -52,6 +52,7 @@ extension FakeAPNs {
         server.maxBodyBytes = configuration.maxBodyBytes
         server.dispatchesOversizedRequests = true  // answered PayloadTooLarge and journaled
         server.http2.maxConcurrentStreams = max(1, configuration.maxConcurrentStreams)
+        configureConnections(&server.http2, configuration)
         server.tls = configuration.tls?.identity(alsoFor: APNsEnvironment.hostNames)
         if let certificates = configuration.clientCertificates {
             guard let tls = configuration.tls else {

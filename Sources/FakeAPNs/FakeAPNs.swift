@@ -215,6 +215,7 @@ public final class FakeAPNs: Sendable {
             s.faults.removeAll()
             s.duplicates.removeAll()
             s.connections.removeAll()
+            s.connectionRecords.removeAll()
             s.implicitDevices.removeAll()
             s.implicitDevicesStart = 0
             s.liveActivities.removeAll()

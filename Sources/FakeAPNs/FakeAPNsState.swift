@@ -26,6 +26,9 @@ struct FakeAPNsState {
         /// at most ``FakeAPNs/failedTokensRemembered``: the same forged token is rejected
         /// again without another signature verification. Cleared when a key is registered.
         var failedTokens: [(token: String, rejection: FakeAPNs.Rejection, note: String?)] = []
+        /// The HTTP/2 stream this connection was ended at (a `goAway` fault, too many
+        /// errors): later streams on it are journaled unanswered, never delivered.
+        var goneAwayAt: UInt32? = nil
     }
 
     struct Device {
@@ -97,6 +100,9 @@ struct FakeAPNsState {
 
     /// Stores a connection's record. Records are never told their connection closed, so past
     /// 10 000 they are all forgotten (connections re-verify their token on next use).
+    /// What each connection's HTTP/2 layer did (``FakeAPNs/connections``), at most 10,000.
+    var connectionRecords: [UInt64: APNsConnectionRecord] = [:]
+
     mutating func storeConnection(_ connection: Connection, for id: UInt64) {
         if connections.count >= 10_000 && connections[id] == nil {
             connections.removeAll()

@@ -34,6 +34,8 @@ package struct HTTPRequest: Sendable, Hashable {
     /// plain connections and for a client that sent none. Whether it chains to a trusted CA
     /// is ``TLSClientCertificate/trust``.
     package var tlsClientCertificate: TLSClientCertificate? = nil
+    /// The HTTP/2 stream that carried the request; nil for HTTP/1.1.
+    package var streamID: UInt32? = nil
 
     package init(
         method: String,

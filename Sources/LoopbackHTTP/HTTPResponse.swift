@@ -8,6 +8,10 @@ package struct HTTPResponse: Sendable, Hashable {
     package var headers: HTTPFields
     package var body: [UInt8]
     package var disposition: ResponseDisposition
+    /// HTTP/2: raise the connection's starting SETTINGS_MAX_CONCURRENT_STREAMS
+    /// (``HTTP2Configuration/startingMaxConcurrentStreams``) to its full limit once this
+    /// response is written (or abandoned); ignored elsewhere.
+    package var liftsStreamLimit = false
 
     package init(
         status: HTTPStatus,

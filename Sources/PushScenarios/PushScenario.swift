@@ -49,8 +49,9 @@ public enum PushScenario: String, Sendable, Hashable, CaseIterable, CustomString
     public static let topic = "com.example.app"
     /// The device token iOS hands the app in the scenarios.
     public static let deviceToken = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
-    /// The device's push-to-start token for the order tracker in the scenarios.
-    public static let pushToStartToken = "5f0a7c1e9b3d42a8c6e0f1b2d3a4c5e6f708192a3b4c5d6e7f8091a2b3c4d5e6"
+    /// The device's push-to-start token for the order tracker in the scenarios: 160 hex digits,
+    /// as iOS issues Live Activity tokens (device tokens have 64).
+    public static let pushToStartToken = "5f0a7c1e9b3d42a8c6e0f1b2d3a4c5e6f708192a3b4c5d6e7f8091a2b3c4d5e60a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
 
     /// Starts both fakes, runs the scenario against the client and sender the closures make,
     /// checks what the user would see, and stops the fakes.

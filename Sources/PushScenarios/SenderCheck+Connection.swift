@@ -104,8 +104,8 @@ extension SenderCheck {
     }
 
     static func maxConcurrentStreams(_ c: inout SenderCheckContext) async throws(SenderMisbehaviour) {
-        guard fakeLimitsNewTokenConnections else {
-            c.skipped = "FakeAPNs on this build does not limit a new token connection to one stream, so this case cannot be judged"
+        guard c.apns.configuration.oneStreamUntilTokenVerified else {
+            c.skipped = "this FakeAPNs runs with oneStreamUntilTokenVerified off, so a new token connection is not limited to one stream"
             return
         }
         guard c.setup.authentication == .token else {

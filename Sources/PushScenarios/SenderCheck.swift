@@ -83,12 +83,6 @@ public struct SenderCheckRun: Sendable, Hashable {
 /// #expect(run.passed)
 /// ```
 public enum SenderCheck {
-    /// Whether this build's FakeAPNs allows one stream on a new token connection until a
-    /// valid token was answered (DESIGN, "What senders trip over"); `max-concurrent-streams`
-    /// is skipped without it. Once FakeAPNs has the limit (issue 38's connection work, its
-    /// `FakeAPNsConfiguration.oneStreamUntilTokenVerified`), this becomes that setting.
-    static let fakeLimitsNewTokenConnections = false
-
     /// Runs `cases` in order, each on fresh FakeAPNs state, then calls `finish`.
     /// A sender that breaks the protocol fails the case it was in; the cases after it are
     /// skipped and ``SenderCheckRun/misbehaviour`` says what happened.

@@ -21,7 +21,7 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.object["deviceToken"] as? String == T.token)
         let token = try #require(answer.object["pushToStartToken"] as? String)
-        #expect(token.count == 64 && APNsRequestValidator.isDeviceToken(token))
+        #expect(token.count == 160 && APNsRequestValidator.isDeviceToken(token))
         #expect(bed.fake.pushToStartToken(device: T.token) == token)
         #expect(bed.fake.handle(L.push(token, L.start)).status.code == 200)
         #expect(bed.fake.journal.last?.delivery == .activityStarted)

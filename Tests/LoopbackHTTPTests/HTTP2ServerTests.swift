@@ -119,7 +119,7 @@ import PushTestSupport
         let rest = try Self.readFrames(client) { frames in
             frames.contains { if case .goAway = $0.payload { return true } else { return false } }
         }
-        #expect(rest.last == HTTP2Frame(stream: 0, payload: .goAway(lastStream: 9, code: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))))
+        #expect(rest.last == HTTP2Frame(stream: 0, payload: .goAway(lastStream: 7, code: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))))
         #expect(try client.readToEnd().isEmpty)
     }
 }

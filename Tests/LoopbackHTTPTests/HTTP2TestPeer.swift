@@ -9,19 +9,26 @@ struct HTTP2TestPeer {
     var closed = false
     var wasReset = false
 
-    init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), settings: [HTTP2Frame.Setting] = []) {
+    /// What the connection wrote on starting (its SETTINGS, a WINDOW_UPDATE).
+    var started = Output()
+
+    /// `acknowledges`: the peer's first bytes include its ACK of the server's SETTINGS (false:
+    /// a client that sends before it read them). `clientCertified`: as behind TLS with a
+    /// client certificate.
+    init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), settings: [HTTP2Frame.Setting] = [],
+         acknowledges: Bool = true, clientCertified: Bool = false) {
         var configuration = configuration
         // Bodies a peer leaves buffered must not fill the process-wide budget of the servers
         // tested beside it: unless the test gives one, a peer has a budget of its own.
         if configuration.requestBodyBudget === RequestBodyBudget.shared {
             configuration.requestBodyBudget = RequestBodyBudget(limit: 64 * 1024 * 1024)
         }
-        connection = HTTP2Connection(configuration: configuration, connectionID: 7)
+        connection = HTTP2Connection(configuration: configuration, connectionID: 7, clientCertified: clientCertified)
         var actions: [ConnectionAction] = []
         connection.start(into: &actions)
-        _ = frames(of: actions)
+        started = frames(of: actions)
         _ = send(HTTP2Frame.clientPreface + HTTP2Frame(stream: 0, payload: .settings(ack: false, settings)).bytes
-                 + HTTP2Frame(stream: 0, payload: .settings(ack: true, [])).bytes)
+                 + (acknowledges ? HTTP2Frame(stream: 0, payload: .settings(ack: true, [])).bytes : []))
     }
 
     /// What one call produced.
@@ -34,6 +41,13 @@ struct HTTP2TestPeer {
         var goAway: (lastStream: UInt32, code: HTTP2ErrorCode, debug: [UInt8])? {
             for frame in frames { if case .goAway(let last, let code, let debug) = frame.payload { return (last, code, debug) } }
             return nil
+        }
+        /// SETTINGS_MAX_CONCURRENT_STREAMS of each SETTINGS frame (not ACK) that carries it.
+        var streamLimits: [UInt32] {
+            frames.compactMap { frame -> UInt32? in
+                guard case .settings(false, let settings) = frame.payload else { return nil }
+                return settings.first { $0.identifier == HTTP2Frame.Setting.maxConcurrentStreams }?.value
+            }
         }
         func resets() -> [UInt32: HTTP2ErrorCode] {
             var result: [UInt32: HTTP2ErrorCode] = [:]

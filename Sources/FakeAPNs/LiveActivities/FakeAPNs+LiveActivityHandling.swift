@@ -102,11 +102,12 @@ extension FakeAPNs {
                        response: acceptedResponse(apnsID: apnsID, environment: environment, state: &s), detail: detail)
     }
 
-    /// A new activity's push token: 32 random bytes as lowercase hex, from the fake's generator.
+    /// A new Live Activity push token or push-to-start token: 80 random bytes as 160 lowercase
+    /// hex digits, the length iOS issues them (device tokens have 64), from the fake's generator.
     static func makeActivityToken(using generator: inout some RandomNumberGenerator) -> String {
         var hex = ""
-        hex.reserveCapacity(64)
-        for _ in 0..<4 {
+        hex.reserveCapacity(160)
+        for _ in 0..<10 {
             let word = generator.next() as UInt64
             for nibble in 0..<16 {
                 let value = UInt8(truncatingIfNeeded: (word >> UInt64(60 - nibble * 4)) & 0xF)

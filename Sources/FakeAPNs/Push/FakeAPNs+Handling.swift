@@ -44,6 +44,13 @@ extension FakeAPNs {
             entry.environment = environment
             entry.serverName = request.tlsServerName
             entry.certificate = request.tlsClientCertificate.map { APNsProviderCertificate(certificate: $0).identity }
+            Self.noteAuthentication(request, in: &s)
+            if let unprocessed = Self.unprocessedAfterGoAway(request, entry: &entry, state: s) {
+                s.journal.append(entry)
+                collectRequestWakeups(for: entry, state: &s, into: &wakeups)
+                if onRequest != nil { journaled = entry }
+                return unprocessed
+            }
 
             let fault = s.takeFault(for: pathToken)
             entry.fault = fault
@@ -74,6 +81,7 @@ extension FakeAPNs {
                     entry.pushType = push.pushType.rawValue
                 }
                 response = verdict.response
+                response.liftsStreamLimit = verdict.authenticated
                 if case .delay(let ms)? = fault { response.disposition = .delay(milliseconds: ms) }
                 if case .loseResponse? = fault { response.disposition = .loseResponse }
                 if let reason = verdict.reason, reason.countsAsConnectionError,
@@ -91,6 +99,7 @@ extension FakeAPNs {
                 entry.detail = [entry.detail, "the body exceeded the server's \(s.configuration.maxBodyBytes)-byte limit and was discarded unread"]
                     .compactMap { $0 }.joined(separator: "; ")
             }
+            Self.noteGoAway(response, request, in: &s)
             s.journal.append(entry)
             collectRequestWakeups(for: entry, state: &s, into: &wakeups)
             if onRequest != nil { journaled = entry }
@@ -117,6 +126,9 @@ extension FakeAPNs {
         var detail: String? = nil
         /// The provider token was refused (counted toward `goAwayAfterProviderTokenFailures`).
         var providerTokenRejected = false
+        /// The request authenticated (its provider token verified, or a certificate): on a
+        /// token connection the answer lifts the one-stream limit.
+        var authenticated = false
     }
 
     /// Steps 1–11 of ``APNsRequestValidator``'s order.
@@ -151,6 +163,7 @@ extension FakeAPNs {
         if let tokenNote {
             verdict.detail = [tokenNote, verdict.detail].compactMap { $0 }.joined(separator: "; ")
         }
+        verdict.authenticated = true
         return verdict
     }
 

@@ -13,6 +13,27 @@ package struct HTTP2Configuration: Sendable, Hashable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS; streams beyond it get RST_STREAM REFUSED_STREAM (a
     /// client may retry them). FakeAPNs raises it to APNs' 1,000.
     package var maxConcurrentStreams: Int = 100
+    /// A smaller SETTINGS_MAX_CONCURRENT_STREAMS a new connection starts with, until the
+    /// handler answers a response marked ``HTTPResponse/liftsStreamLimit``: then a SETTINGS
+    /// frame raises it to `maxConcurrentStreams`. nil: `maxConcurrentStreams` from the start.
+    /// It is enforced only once the peer acknowledged the SETTINGS that announced it (RFC 9113
+    /// §6.5.3): streams a client opens in the same flight as its preface are served up to
+    /// `maxConcurrentStreams`.
+    package var startingMaxConcurrentStreams: Int? = nil
+    /// Connections whose TLS client presented a certificate skip `startingMaxConcurrentStreams`.
+    package var certifiedClientsStartAtFullLimit: Bool = true
+    /// A stream opened beyond a limit the peer has acknowledged: nil refuses it alone
+    /// (RST_STREAM REFUSED_STREAM); else GOAWAY REFUSED_STREAM with this debug data, naming the
+    /// last stream opened before it (those are answered; it and later ones are not processed).
+    package var streamLimitViolationDebugData: [UInt8]? = nil
+    /// Debug data of the GOAWAY NO_ERROR a connection sends when it drains (server shutdown,
+    /// `maxRequestsPerConnection` reached).
+    package var drainingDebugData: [UInt8] = []
+    /// Debug data of the GOAWAY a connection sends when the idle (or request) timeout fires;
+    /// nil: `drainingDebugData`.
+    package var idleDebugData: [UInt8]? = nil
+    /// Told of every stream limit announced and every GOAWAY sent, per connection.
+    package var observer: HTTP2ConnectionObserver? = nil
     /// SETTINGS_INITIAL_WINDOW_SIZE: how much request body a stream may send before it is
     /// acknowledged with WINDOW_UPDATE (done as the body is buffered, up to `maxBodyBytes`).
     package var initialWindowSize: Int = 65_535

@@ -23,14 +23,15 @@ extension HTTP2Connection {
             }
             purpose = .discard(nil)
         } else {
+            let previous = lastClientStream
             lastClientStream = stream
             if let forcedError {
                 purpose = .discard(forcedError)
             } else if phase == .draining && stream > drainLastStream {
                 try spendControlBudget()  // a client ignoring our GOAWAY
                 purpose = .discard(nil)
-            } else if streams.count >= configuration.maxConcurrentStreams {
-                purpose = .discard(HTTP2ProtocolError(.refusedStream, stream: stream, "SETTINGS_MAX_CONCURRENT_STREAMS reached"))
+            } else if streams.count >= enforcedStreamLimit {
+                purpose = refuseOverLimit(stream, lastAccepted: previous)
             } else {
                 purpose = .request(endStream: endStream)
             }
@@ -116,6 +117,7 @@ extension HTTP2Connection {
         }
         var request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
                                   headers: current.headers, body: [], version: .http2, connectionID: connectionID)
+        request.streamID = stream
         let credit = streams[stream]?.update { s -> Int in
             swap(&request.body, &s.body)
             s.state = .awaitingResponse
@@ -133,9 +135,10 @@ extension HTTP2Connection {
     /// Paid for from the reset budget like any request refused at the codec.
     mutating func refuseBody(_ stream: UInt32, stillReceiving: Bool) throws(HTTP2ProtocolError) {
         guard let current = streams[stream] else { return }
-        let request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
+        var request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
                                   headers: current.headers, body: [], version: .http2, connectionID: connectionID,
                                   bodyLimitExceeded: true)
+        request.streamID = stream
         let (dropped, credit) = streams[stream]?.update { s -> (Int, Int) in
             defer {
                 s.body = []

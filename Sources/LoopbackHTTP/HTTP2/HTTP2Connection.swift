@@ -9,7 +9,12 @@
 ///
 /// Fault dispositions map to HTTP/2 as follows: `.reset` → RST_STREAM CANCEL, `.loseResponse`
 /// → RST_STREAM INTERNAL_ERROR (distinct, so a test can tell them apart), `.goAway(debugData:)`
-/// → GOAWAY NO_ERROR naming the last stream processed, with that debug payload, then close.
+/// → GOAWAY NO_ERROR with that debug payload naming the last stream opened before this one:
+/// streams at or below it are still answered, this one and later ones never are (a client
+/// resends them on a new connection); see ``goAway(before:debugData:)``.
+///
+/// A connection may start with a smaller stream limit until the handler lifts it
+/// (``HTTP2Configuration/startingMaxConcurrentStreams``, ``HTTPResponse/liftsStreamLimit``).
 package struct HTTP2Connection: ConnectionCodec {
     enum Phase: Sendable, Equatable {
         case awaitingPreface
@@ -67,6 +72,12 @@ package struct HTTP2Connection: ConnectionCodec {
     var connectionReceiveWindow = 65_535
     var connectionUncredited = 0
     var settingsAcknowledged = false
+    /// SETTINGS_MAX_CONCURRENT_STREAMS as last announced: the starting limit, or the full one.
+    package internal(set) var announcedStreamLimit: Int
+    /// The highest stream answered so far (a GOAWAY never names a lower one).
+    var highestAnswered: UInt32 = 0
+    /// The GOAWAY frames this connection sent: last-stream-id, code, debug data.
+    package internal(set) var goAwaysSent: [HTTP2GoAwayRecord] = []
     var peerSentGoAway = false
     /// The last stream id named in the GOAWAY we sent while draining; later streams are ignored.
     var drainLastStream: UInt32 = .max
@@ -91,7 +102,10 @@ package struct HTTP2Connection: ConnectionCodec {
     ///   - configuration: the server's configuration: its ``HTTPServerConfiguration/http2``
     ///     settings to advertise and enforce, and the request limits shared with HTTP/1.1.
     ///   - connectionID: copied into every `HTTPRequest` from this connection.
-    package init(configuration server: HTTPServerConfiguration = HTTPServerConfiguration(), connectionID: UInt64 = 0) {
+    ///   - clientCertified: the TLS client presented a certificate (it may skip the starting
+    ///     stream limit, ``HTTP2Configuration/certifiedClientsStartAtFullLimit``).
+    package init(configuration server: HTTPServerConfiguration = HTTPServerConfiguration(), connectionID: UInt64 = 0,
+                 clientCertified: Bool = false) {
         var configuration = server.http2
         // Not shrunk to the body limit: a client that sends before reading our SETTINGS
         // (httpx does) would see its stream window go negative, and httpcore 1.0.9 then sends
@@ -105,6 +119,7 @@ package struct HTTP2Connection: ConnectionCodec {
         maxRequestsPerConnection = server.maxRequestsPerConnection
         bodyBudget = server.requestBodyBudget
         self.connectionID = connectionID
+        announcedStreamLimit = Self.startingStreamLimit(configuration, clientCertified: clientCertified)
         frames = HTTP2FrameDecoder(maximumFrameSize: configuration.maxFrameSize)
         decoder = HPACKDecoder(maximumTableSize: configuration.headerTableSize,
                                maximumHeaderListSize: maxHeaderListSize)
@@ -118,13 +133,14 @@ package struct HTTP2Connection: ConnectionCodec {
 
     package mutating func start(into actions: inout [ConnectionAction]) {
         let settings: [HTTP2Frame.Setting] = [
-            .init(HTTP2Frame.Setting.maxConcurrentStreams, UInt32(clamping: configuration.maxConcurrentStreams)),
+            .init(HTTP2Frame.Setting.maxConcurrentStreams, UInt32(clamping: announcedStreamLimit)),
             .init(HTTP2Frame.Setting.initialWindowSize, UInt32(clamping: configuration.initialWindowSize)),
             .init(HTTP2Frame.Setting.maxFrameSize, UInt32(clamping: configuration.maxFrameSize)),
             .init(HTTP2Frame.Setting.maxHeaderListSize, UInt32(clamping: maxHeaderListSize)),
             .init(HTTP2Frame.Setting.enablePush, 0),
         ]
         write(HTTP2Frame(stream: 0, payload: .settings(ack: false, settings)))
+        noteStreamLimit()
         let raise = configuration.connectionWindowSize - 65_535
         if raise > 0 {
             write(HTTP2Frame(stream: 0, payload: .windowUpdate(increment: UInt32(clamping: raise))))
@@ -143,7 +159,9 @@ package struct HTTP2Connection: ConnectionCodec {
 
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
         guard phase != .closed else { return }
+        if streams[stream] != nil { highestAnswered = max(highestAnswered, stream) }
         writeResponse(response, stream: stream)
+        if response.liftsStreamLimit { liftStreamLimit() }
         finishIfDrained()
         flush(into: &actions)
     }
@@ -154,11 +172,11 @@ package struct HTTP2Connection: ConnectionCodec {
         case .reset:
             if streams[stream] != nil { resetStream(stream, .cancel) }
         case .loseResponse:
+            // Processed, its answer lost: a later GOAWAY must not call it unprocessed.
+            if streams[stream] != nil { highestAnswered = max(highestAnswered, stream) }
             if streams[stream] != nil { resetStream(stream, .internalError) }
         case .goAway(let debugData):
-            write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: debugData)))
-            phase = .closed
-            closeAfterFlush = true
+            goAway(before: stream, debugData: debugData)
         case .send, .delay, .hang, .stream:
             break
         }
@@ -180,11 +198,20 @@ package struct HTTP2Connection: ConnectionCodec {
         flush(into: &actions)
     }
 
+    /// The idle or request timeout fired: drains as ``shutdown(into:)`` does, its GOAWAY
+    /// carrying ``HTTP2Configuration/idleDebugData``.
+    package mutating func timedOut(into actions: inout [ConnectionAction]) {
+        guard phase != .closed else { return }
+        startDraining(debugData: configuration.idleDebugData)
+        finishIfDrained()
+        flush(into: &actions)
+    }
+
     /// GOAWAY NO_ERROR naming the last stream opened: those streams finish, later ones are
     /// ignored (the client retries them on a new connection).
-    mutating func startDraining() {
+    mutating func startDraining(debugData: [UInt8]? = nil) {
         guard phase != .draining && phase != .closed else { return }
-        write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: .noError, debugData: [])))
+        sendGoAway(lastStream: lastClientStream, code: .noError, debugData: debugData ?? configuration.drainingDebugData)
         drainLastStream = lastClientStream
         phase = .draining
     }
@@ -232,7 +259,7 @@ package struct HTTP2Connection: ConnectionCodec {
     /// before the error are still dispatched: GOAWAY names them as possibly processed, and
     /// whether they arrived in the same read as the error must not matter.
     mutating func connectionError(_ error: HTTP2ProtocolError) {
-        write(HTTP2Frame(stream: 0, payload: .goAway(lastStream: lastClientStream, code: error.code, debugData: Array(error.message.utf8))))
+        sendGoAway(lastStream: lastClientStream, code: error.code, debugData: Array(error.message.utf8))
         phase = .closed
         closeAfterFlush = true
     }

@@ -27,8 +27,12 @@ package enum AnyConnectionCodec: ConnectionCodec {
     /// TLS chose the protocol through ALPN: a connection still sniffing becomes HTTP/2
     /// (`h2`) or HTTP/1.1 (`http/1.1`) and starts; without ALPN it goes on sniffing its
     /// first plaintext bytes.
-    package mutating func choose(applicationProtocol: String?, into actions: inout [ConnectionAction]) {
-        guard case .sniffing(let box) = self, let verdict = ProtocolSniffer.verdict(forApplicationProtocol: applicationProtocol) else { return }
+    /// `clientCertified`: the TLS client presented a certificate (HTTP/2 may then skip its
+    /// starting stream limit).
+    package mutating func choose(applicationProtocol: String?, clientCertified: Bool = false, into actions: inout [ConnectionAction]) {
+        guard case .sniffing(let box) = self else { return }
+        box.codec.clientCertified = clientCertified
+        guard let verdict = ProtocolSniffer.verdict(forApplicationProtocol: applicationProtocol) else { return }
         self = box.codec.makeCodec(for: verdict)
         start(into: &actions)
     }
@@ -199,6 +203,9 @@ package enum AnyConnectionCodec: ConnectionCodec {
     package mutating func timedOut(into actions: inout [ConnectionAction]) {
         switch self {
         case .http1(let box): box.codec.requestTimedOut(into: &actions)
+        case .http2(let box):
+            box.codec.timedOut(into: &actions)
+            actions.append(.close)
         default:
             shutdown(into: &actions)
             actions.append(.close)
@@ -223,6 +230,8 @@ package struct ProtocolSniffer {
     let configuration: HTTPServerConfiguration
     let connectionID: UInt64
     var buffered: [UInt8] = []
+    /// Behind TLS: the client presented a certificate.
+    var clientCertified = false
 
     /// nil while the bytes so far are a proper prefix of the preface.
     package var verdict: Verdict? { Self.verdict(for: buffered) }
@@ -250,7 +259,7 @@ package struct ProtocolSniffer {
         switch verdict {
         case .http2:
             guard configuration.http2.enabled else { return .http2Unavailable(CodecBox(HTTP2PrefaceRefusal())) }
-            return .http2(CodecBox(HTTP2Connection(configuration: configuration, connectionID: connectionID)))
+            return .http2(CodecBox(HTTP2Connection(configuration: configuration, connectionID: connectionID, clientCertified: clientCertified)))
         case .http1, nil: return .http1(CodecBox(HTTP1Codec(configuration: configuration, connectionID: connectionID)))
         }
     }

@@ -59,7 +59,7 @@ package struct TLSStage {
             // What the chosen codec writes on starting (HTTP/2's SETTINGS) is held until it
             // next acts, normally on the client's first bytes, and sealed with that output.
             handshakeCompleted = true
-            codec.choose(applicationProtocol: tls.applicationProtocol, into: &codecActions)
+            codec.choose(applicationProtocol: tls.applicationProtocol, clientCertified: tls.clientCertificate != nil, into: &codecActions)
         }
         var codecActed = false
         if !plaintext.isEmpty {
