@@ -10,7 +10,7 @@ package enum ContractCheck {
     package static let toolName = "contract-check"
 
     /// This build's version, printed by `contract-check --version`.
-    package static let version = "0.2.0"
+    package static let version = "0.3.0"
 
     static let overview = "Checks the JSON messages an iOS app, its backend and its APNs sender exchange against one set of contracts."
 
