@@ -32,7 +32,7 @@ package enum ServeCommand: Subcommand {
     package static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [\(ServeOption.backendPort.name) N] [\(ServeOption.apnsPort.name) N] [\(ServeOption.apnsChannelsPort.name) N] [\(ServeOption.adminPort.name) N] [\(ServeOption.session.name) TOKEN=ACCOUNT ...] [\(ServeOption.readyFile.name) PATH] [\(ServeOption.quiet.name)] [\(ServeOption.apnsTopic.name) BUNDLE_ID ...] [\(ServeOption.apnsKey.name) KEY_ID:TEAM_ID:FILE.p8 ...] [\(ServeOption.apnsEnvironment.name) production|development] [\(ServeOption.apnsAnyToken.name)] [\(ServeOption.noAPNs.name)] [\(ServeOption.forwardToSimulator.name) BUNDLE_ID] [\(ServeOption.scenario.name) NAME] [\(ServeOption.tls.name) [\(ServeOption.tlsCADir.name) DIR] [\(ServeOption.apnsClientCertificates.name)] [\(ServeOption.apnsTrustClientCA.name) FILE ...] [\(ServeOption.apnsAnyClientCertificate.name)]] [\(ServeOption.color.name) WHEN]",
+            usage: ServeOption.usage,
             options: optionSpecs,
             discussion: """
             SESSIONS: without any \(ServeOption.session.name), every bearer token is its own account.

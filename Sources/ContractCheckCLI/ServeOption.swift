@@ -45,6 +45,16 @@ enum ServeOption {
         backendPort, adminPort, session, readyFile, quiet, apnsPort, apnsChannelsPort, noAPNs, apnsTopic, apnsKey,
         apnsEnvironment, apnsAnyToken, forwardToSimulator, scenario, tls, tlsCADir,
     ] + certificateOptions + [color]
+
+    /// The usage line, `serve [NAME VALUE] …`, from the declarations (the options that need
+    /// TLS nested inside TLS's bracket).
+    static var usage: String {
+        func bracketed(_ option: OptionSpec) -> String { "[\(option.synopsis)\(option.isRepeatable ? " ..." : "")]" }
+        let plain = [backendPort, apnsPort, apnsChannelsPort, adminPort, session, readyFile, quiet, apnsTopic, apnsKey,
+                     apnsEnvironment, apnsAnyToken, noAPNs, forwardToSimulator, scenario]
+        let tlsGroup = "[\(tls.synopsis) " + ([tlsCADir] + certificateOptions).map(bracketed).joined(separator: " ") + "]"
+        return (["serve"] + plain.map(bracketed) + [tlsGroup, bracketed(color)]).joined(separator: " ")
+    }
 }
 
 extension ParsedArguments {

@@ -35,6 +35,9 @@ import Testing
 
     @Test func serveParsesAndHelpsWithTheDeclarations() {
         #expect(ServeCommand.optionSpecs == ServeOption.all)
+        #expect(ServeCommand.help.usage == ServeOption.usage)
+        // Every declared option is in the usage line, with its value name.
+        for option in ServeOption.all { #expect(ServeOption.usage.contains("[" + option.synopsis), "usage lacks \(option.synopsis)") }
     }
 
     /// The rows of the serve option table, generated from the declarations: what to paste
