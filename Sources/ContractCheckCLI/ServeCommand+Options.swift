@@ -44,7 +44,7 @@ extension ServeCommand.Options {
         }
         // One port asked of two servers: the second would fail to bind with "Address already
         // in use", which reads as someone else's server. Said as the command line's mistake.
-        let ports = [(ServeOption.backendPort.name, options.backendPort), (ServeOption.apnsPort.name, options.apnsPort ?? 0), (ServeOption.adminPort.name, options.adminPort),
+        let ports = [(ServeOption.backendPort.name, options.backendPort), (ServeOption.apnsPort.name, options.apnsPort), (ServeOption.adminPort.name, options.adminPort),
                      (ServeOption.apnsChannelsPort.name, options.apnsChannelsPort ?? 0)]
         for (index, first) in ports.enumerated() where first.1 != 0 {
             if let second = ports[(index + 1)...].first(where: { $0.1 == first.1 }) {

@@ -80,7 +80,7 @@ package enum ServeCommand: Subcommand {
         var adminPort: UInt16 = 0
         var sessions: [String: String] = [:]
         var readyFile: String?
-        var apnsPort: UInt16?
+        var apnsPort: UInt16 = 0
         /// `ServeOption.apnsChannelsPort`: FakeAPNs' channel management listener runs (0: a free port).
         var apnsChannelsPort: UInt16?
         var apnsTopics: [String] = []
@@ -198,7 +198,7 @@ package enum ServeCommand: Subcommand {
             apns = try startAPNs(options, keys: keys, development: development, tls: tls, clientCertificates: clientCertificates)
             started.apns = apns
         } catch {
-            output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: ServeOption.apnsPort.name, error))
+            output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort, option: ServeOption.apnsPort.name, error))
             return 1
         }
         let quiet = options.quiet
@@ -281,7 +281,7 @@ extension ServeCommand {
         guard options.runsAPNs else { return nil }
         var configuration = FakeAPNs.Configuration()
         development.configure(&configuration)  // the log, Simulator forwarding, the scenario
-        configuration.port = options.apnsPort ?? 0
+        configuration.port = options.apnsPort
         configuration.topics = Set(options.apnsTopics)
         configuration.acceptAnyDeviceToken = options.apnsAnyToken
         configuration.environment = options.apnsEnvironment

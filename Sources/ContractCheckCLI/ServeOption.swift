@@ -5,14 +5,14 @@ import PushScenarios
 /// messages and comments refer to these (`ServeOption.quiet.name`), so renaming an option
 /// is one edit; OptionDeclarationTests checks that each spelling occurs once in the sources.
 enum ServeOption {
-    static let backendPort = OptionSpec("--backend-port", valueName: "N", help: "Port for FakeBackend (default 0: a free port).")
-    static let adminPort = OptionSpec("--admin-port", valueName: "N", help: "Port for the admin API (default 0: a free port).")
+    static let backendPort = OptionSpec("--backend-port", valueName: "N", help: "Port for FakeBackend (default 0: a free port).", defaultValue: "0")
+    static let adminPort = OptionSpec("--admin-port", valueName: "N", help: "Port for the admin API (default 0: a free port).", defaultValue: "0")
     static let session = OptionSpec("--session", valueName: "TOKEN=ACCOUNT", isRepeatable: true,
                                     help: "A bearer token and its account id; repeat for more.")
     static let readyFile = OptionSpec("--ready-file", valueName: "PATH",
                                       help: "Once every server listens, write their URLs to PATH as JSON (removed on exit while still this serve's).")
     static let quiet = OptionSpec("--quiet", help: "Do not log requests (the journals still keep them).")
-    static let apnsPort = OptionSpec("--apns-port", valueName: "N", help: "Port for FakeAPNs (default 0: a free port).")
+    static let apnsPort = OptionSpec("--apns-port", valueName: "N", help: "Port for FakeAPNs (default 0: a free port).", defaultValue: "0")
     static let apnsChannelsPort = OptionSpec("--apns-channels-port", valueName: "N",
                                              help: "Run FakeAPNs' broadcast channel management listener on port N (0: a free port), printed as \"apns-channels URL\"; Docs/readme/broadcast.md.")
     static let noAPNs = OptionSpec("--no-apns", help: "Run FakeBackend only (no FakeAPNs).")
@@ -20,7 +20,8 @@ enum ServeOption {
     static let apnsKey = OptionSpec("--apns-key", valueName: "KEY_ID:TEAM_ID:FILE.p8", isRepeatable: true,
                                     help: "A provider-token signing key (Apple's .p8, or a PEM public key); repeat for more.")
     static let apnsEnvironment = OptionSpec("--apns-environment", valueName: "production|development",
-                                            help: "The environment of a push whose host is not Apple's (default development); a push to api.push.apple.com is production, to api.sandbox.push.apple.com development.")
+                                            help: "The environment of a push whose host is not Apple's (default development); a push to api.push.apple.com is production, to api.sandbox.push.apple.com development.",
+                                            defaultValue: "development")
     static let apnsAnyToken = OptionSpec("--apns-any-token", help: "Accept every well-formed device token.")
     static let forwardToSimulator = OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID",
                                                help: "Write each delivered push as a .apns file and run `xcrun simctl push booted BUNDLE_ID FILE` (macOS with Xcode; without xcrun, said once at start-up, the files are only written).")
@@ -35,7 +36,8 @@ enum ServeOption {
                                               help: "With \(tls.name): as \(apnsClientCertificates.name), also trusting the CA certificates in FILE (PEM), e.g. Apple's for a team's real certificate; repeat for more.")
     static let apnsAnyClientCertificate = OptionSpec("--apns-any-client-certificate",
                                                      help: "With \(tls.name): as \(apnsClientCertificates.name), accepting a certificate from any issuer (local development only; key possession, dates and Apple's topics and markers are still checked).")
-    static let color = OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never.")
+    static let color = OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never.",
+                                   defaultValue: "auto")
 
     /// The client-certificate options (all need TLS).
     static let certificateOptions = [apnsClientCertificates, apnsTrustClientCA, apnsAnyClientCertificate]

@@ -40,6 +40,19 @@ import Testing
         for option in ServeOption.all { #expect(ServeOption.usage.contains("[" + option.synopsis), "usage lacks \(option.synopsis)") }
     }
 
+    /// A declared default is the default: giving it on the command line parses to the same
+    /// options as leaving the option out.
+    @Test func declaredDefaultsAreServesDefaults() throws {
+        let withDefaults = ServeOption.all.filter { $0.defaultValue != nil }
+        #expect(withDefaults.map(\.name) == [ServeOption.backendPort, ServeOption.adminPort, ServeOption.apnsPort,
+                                              ServeOption.apnsEnvironment, ServeOption.color].map(\.name))
+        let none = try ServeCommand.parse([])
+        for option in withDefaults {
+            let given = try ServeCommand.parse([option.name, option.defaultValue ?? ""])
+            #expect(given == none, "\(option.name) \(option.defaultValue ?? "") is not serve's default")
+        }
+    }
+
     /// The rows of the serve option table, generated from the declarations: what to paste
     /// into Docs/readme/cli.md as a starting point when an option is added.
     static func optionTable(_ options: [OptionSpec]) -> String {
