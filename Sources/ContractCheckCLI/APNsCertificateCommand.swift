@@ -2,7 +2,7 @@ import FakeAPNs
 import Foundation
 
 /// `contract-check apns-certificate --topic BUNDLE_ID`: issues an APNs client certificate from
-/// the CA that `serve --tls --tls-ca-dir DIR` uses, so a sender configured for certificate
+/// the CA that serve with TLS keeps in its CA folder (`ServeOption.tls`, `ServeOption.tlsCADir`) uses, so a sender configured for certificate
 /// authentication connects to that serve unchanged but for the host and the CA it trusts.
 ///
 /// ```
@@ -13,15 +13,15 @@ enum APNsCertificateCommand: Subcommand {
     static let name = "apns-certificate"
 
     static let help = CommandHelp(
-        abstract: "Issue an APNs client certificate (PEM, key, .p12) from serve --tls's CA.",
-        usage: "apns-certificate --topic BUNDLE_ID [--environment development|production|both] [--out DIR] [--password P] [--tls-ca-dir DIR] [--days N]",
+        abstract: "Issue an APNs client certificate (PEM, key, .p12) from serve \(ServeOption.tls.name)'s CA.",
+        usage: "apns-certificate --topic BUNDLE_ID [--environment development|production|both] [--out DIR] [--password P] [\(ServeOption.tlsCADir.name) DIR] [--days N]",
         options: [
             OptionSpec("--topic", valueName: "BUNDLE_ID", help: "The app's bundle id: the subject UID and the certificate's topics."),
             OptionSpec("--environment", valueName: "ENV", allowedValues: APNsClientCertificate.Environment.allCases.map(\.rawValue),
                        help: "development (default), production or both: which APNs the certificate is for."),
             OptionSpec("--out", valueName: "DIR", help: "Write the three files in DIR (default: the current folder; created if absent)."),
             OptionSpec("--password", valueName: "P", help: "Encrypt the .p12 with P (default: an empty password)."),
-            OptionSpec("--tls-ca-dir", valueName: "DIR", help: "The CA to sign with, as given to serve --tls --tls-ca-dir (default: the --out folder; created on first use)."),
+            OptionSpec(ServeOption.tlsCADir.name, valueName: "DIR", help: "The CA to sign with, as given to serve \(ServeOption.tls.name) \(ServeOption.tlsCADir.name) (default: the --out folder; created on first use)."),
             OptionSpec("--days", valueName: "N", help: "Valid for N days from now, 1 to 3650 (default 365)."),
         ],
         discussion: """
@@ -37,7 +37,7 @@ enum APNsCertificateCommand: Subcommand {
 
             EXAMPLE:
               contract-check apns-certificate --topic com.example.app --out certs --password secret
-              contract-check serve --tls --tls-ca-dir certs
+              contract-check serve \(ServeOption.tls.name) \(ServeOption.tlsCADir.name) certs
               curl --cacert certs/ca.pem --cert certs/com.example.app.cert.pem --key certs/com.example.app.key.pem ...
             """)
 
@@ -63,14 +63,14 @@ enum APNsCertificateCommand: Subcommand {
             }
             days = value
         }
-        for option in ["--out", "--tls-ca-dir"] {
+        for option in ["--out", ServeOption.tlsCADir.name] {
             if let value = parsed.value(for: option), value.isEmpty {
                 return reportUsageError(.unusableValue(value, option: option, reason: "give a directory"), io: io)
             }
         }
         let shownOut = parsed.value(for: "--out") ?? "."
         let out = TextFiles.resolve(shownOut, in: io.currentDirectory)
-        let shownCA = parsed.value(for: "--tls-ca-dir") ?? shownOut
+        let shownCA = parsed.value(for: ServeOption.tlsCADir) ?? shownOut
         let caDirectory = TextFiles.resolve(shownCA, in: io.currentDirectory)
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -83,7 +83,7 @@ enum APNsCertificateCommand: Subcommand {
             certificate = try APNsClientCertificate.issue(topic: topic, environment: environment, caDirectory: caDirectory,
                                                           validDays: days, pkcs12Password: parsed.value(for: "--password") ?? "")
         } catch {
-            io.writeErrorLine("Error: --tls-ca-dir \(shownCA): \(error.message)")
+            io.writeErrorLine("Error: \(ServeOption.tlsCADir.name) \(shownCA): \(error.message)")
             return ExitCode.findings
         }
         let files: [(name: String, bytes: [UInt8], secret: Bool)] = [
@@ -106,7 +106,7 @@ enum APNsCertificateCommand: Subcommand {
         io.writeLine("wrote \(TextFiles.resolve(files[0].name, in: shownOut)) (Apple Push Services: \(topic), \(environment.rawValue), valid until \(until))")
         io.writeLine("wrote \(TextFiles.resolve(files[1].name, in: shownOut))")
         io.writeLine("wrote \(TextFiles.resolve(files[2].name, in: shownOut)) (password: \(parsed.value(for: "--password").map { $0.isEmpty ? "empty" : "as given" } ?? "empty"))")
-        io.writeLine("signed by \(TextFiles.resolve("ca.pem", in: shownCA)); 'contract-check serve --tls --tls-ca-dir \(shownCA)' trusts it")
+        io.writeLine("signed by \(TextFiles.resolve("ca.pem", in: shownCA)); 'contract-check serve \(ServeOption.tls.name) \(ServeOption.tlsCADir.name) \(shownCA)' trusts it")
         return ExitCode.success
     }
 }

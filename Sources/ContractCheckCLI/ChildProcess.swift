@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs another program and collects its exit status and output: `git` for
-/// `breaking --against git:REF:PATH`, `xcrun simctl` for `serve --forward-to-simulator`.
+/// `breaking --against git:REF:PATH`, `xcrun simctl` for `serve ServeOption.forwardToSimulator`.
 ///
 /// The one place the CLI starts processes. `Foundation.Process` exists on macOS and Linux but
 /// not on iOS, tvOS, watchOS or visionOS, where the package's libraries must still build;

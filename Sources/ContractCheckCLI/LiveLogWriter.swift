@@ -14,7 +14,7 @@ import PushCore
 /// waiting ones), so a writer that falls behind slows the server instead of growing memory.
 ///
 /// The writer thread starts with the first line handed over, not before: an idle `serve` (or
-/// a `--quiet` one, which hands over none) has no thread that only waits.
+/// a `ServeOption.quiet` one, which hands over none) has no thread that only waits.
 final class LiveLogWriter: Sendable {
     /// How long the first line of a batch waits for company before the batch is written.
     static let batchDelayMicroseconds: UInt32 = 10_000

@@ -10,15 +10,19 @@ package struct OptionSpec: Sendable, Hashable {
     package var isRepeatable: Bool
     /// One line for `--help`.
     package var help: String
+    /// The value the command uses when the option is not given, as it would be typed
+    /// (`0`, `auto`); `nil` when there is none or it is not a value (a flag, a list).
+    package var defaultValue: String?
 
     /// `OptionSpec("--contract", valueName: "NAME", help: "…")`; a flag has neither
     /// `valueName` nor `allowedValues`.
-    package init(_ name: String, valueName: String? = nil, allowedValues: [String]? = nil, isRepeatable: Bool = false, help: String) {
+    package init(_ name: String, valueName: String? = nil, allowedValues: [String]? = nil, isRepeatable: Bool = false, help: String, defaultValue: String? = nil) {
         self.name = name
         self.valueName = valueName
         self.allowedValues = allowedValues
         self.isRepeatable = isRepeatable
         self.help = help
+        self.defaultValue = defaultValue
     }
 
     /// `--contract NAME`, `--format text|json|github`, `--check`.

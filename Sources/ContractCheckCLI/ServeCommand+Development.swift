@@ -9,14 +9,14 @@ import PushCore
 
 extension ServeCommand {
     /// What `serve` adds around the fakes for local development: the coloured live log,
-    /// `--scenario` (faults preloaded; for `410s`, each token unregistered after its first
-    /// accepted push), `--forward-to-simulator`, and `GET /apns/provider-token` when a
-    /// `--apns-key` file holds the private half (a `.p8`).
+    /// `ServeOption.scenario` (faults preloaded; for `410s`, each token unregistered after its first
+    /// accepted push), `ServeOption.forwardToSimulator`, and `GET /apns/provider-token` when a
+    /// `ServeOption.apnsKey` file holds the private half (a `.p8`).
     final class Development: Sendable {
         let log: ServeLog
         let scenario: PushScenario?
         let forwarder: SimulatorForwarder?
-        /// The `--apns-key` keys whose private half serve holds, to mint provider tokens.
+        /// The `ServeOption.apnsKey` keys whose private half serve holds, to mint provider tokens.
         let signingKeys: [(keyID: String, teamID: String, key: APNsSigningKey)]
         private let output: CommandIO
         /// The per-request log lines, written in batches off the loop threads.
@@ -26,7 +26,7 @@ extension ServeCommand {
         private let unregisteredByScenario = Locked<Set<String>>([])
         /// What the scenario preloaded, held until the URL lines are out (scripts read those first).
         private let scenarioNotes = Locked<[String]>([])
-        /// `--apns-key` was given, but no file holds a private key.
+        /// `ServeOption.apnsKey` was given, but no file holds a private key.
         private let hasPublicKeysOnly: Bool
 
         init(options: Options, io output: CommandIO) throws {
@@ -86,17 +86,17 @@ extension ServeCommand {
             apns.withLock { $0 = fake }
             if let first = signingKeys.first {
                 api.add("GET", "/apns/provider-token",
-                        summary: "A provider token (text/plain) signed with the first --apns-key .p8, valid for an hour") { _ in
+                        summary: "A provider token (text/plain) signed with the first \(ServeOption.apnsKey.name) .p8, valid for an hour") { _ in
                     let token = ProviderToken.mint(keyID: first.keyID, teamID: first.teamID, signingKey: first.key)
                     return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array((token + "\n").utf8))
                 }
             } else if fake != nil {
                 // Without a private key there is nothing to sign with: say what is needed.
                 let detail = hasPublicKeysOnly
-                    ? "No provider token: the --apns-key files are public keys, which verify tokens but cannot sign them. Pass the private key, Apple's .p8: --apns-key KEYID:TEAMID:PATH (e.g. --apns-key ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8)."
-                    : "No provider token: serve mints them only with a .p8 private key, and none was given (FakeAPNs does not check tokens now). Start serve with --apns-key KEYID:TEAMID:PATH (e.g. --apns-key ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8)."
+                    ? "No provider token: the \(ServeOption.apnsKey.name) files are public keys, which verify tokens but cannot sign them. Pass the private key, Apple's .p8: \(ServeOption.apnsKey.name) KEYID:TEAMID:PATH (e.g. \(ServeOption.apnsKey.name) ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8)."
+                    : "No provider token: serve mints them only with a .p8 private key, and none was given (FakeAPNs does not check tokens now). Start serve with \(ServeOption.apnsKey.name) KEYID:TEAMID:PATH (e.g. \(ServeOption.apnsKey.name) ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8)."
                 api.add("GET", "/apns/provider-token",
-                        summary: "A provider token: needs an --apns-key .p8 private key (404 problem without one)") { _ in
+                        summary: "A provider token: needs an \(ServeOption.apnsKey.name) .p8 private key (404 problem without one)") { _ in
                     AdminAPI.problem(status: 404, detail: detail)
                 }
             }
@@ -112,7 +112,7 @@ extension ServeCommand {
             for line in scenarioNotes.snapshot { output.writeLineNow(log.note("scenario", line)) }
             guard apnsRuns else { return }
             if options.apnsKeys.isEmpty {
-                output.writeLineNow(log.note("apns", "provider tokens are not checked (no --apns-key)"))
+                output.writeLineNow(log.note("apns", "provider tokens are not checked (no \(ServeOption.apnsKey.name))"))
             } else if let first = signingKeys.first {
                 output.writeLineNow(log.note("apns", "provider tokens for key \(first.keyID): curl -s \(adminURL)/apns/provider-token"))
             }

@@ -2,8 +2,8 @@ import LoopbackHTTP
 import Foundation
 
 extension ServeCommand.Options {
-    /// The TLS `--tls` asks for: the CA kept in `--tls-ca-dir`, else a fresh one; nil
-    /// without `--tls`.
+    /// The TLS `ServeOption.tls` asks for: the CA kept in `ServeOption.tlsCADir`, else a fresh one; nil
+    /// without `ServeOption.tls`.
     func loopbackTLS() throws(LoopbackTLSError) -> LoopbackTLS? {
         guard tls else { return nil }
         if let tlsCADirectory { return try LoopbackTLS.reusing(caDirectory: tlsCADirectory) }

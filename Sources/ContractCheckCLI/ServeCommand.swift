@@ -17,7 +17,7 @@ import Darwin
 /// admin API as local servers until Ctrl-C, SIGTERM or SIGHUP, for local development and CI scripts.
 ///
 /// ```
-/// $ contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
+/// $ contract-check serve   # with a session and a ready file: see the help text below
 /// backend http://127.0.0.1:50123
 /// admin http://127.0.0.1:50124
 /// Dashboard: http://127.0.0.1:50124/
@@ -32,12 +32,12 @@ package enum ServeCommand: Subcommand {
     package static var help: CommandHelp {
         CommandHelp(
             abstract: "Run FakeBackend (and FakeAPNs) as local servers, with an admin API on its own port.",
-            usage: "serve [--backend-port N] [--apns-port N] [--apns-channels-port N] [--admin-port N] [--session TOKEN=ACCOUNT ...] [--ready-file PATH] [--quiet] [--apns-topic BUNDLE_ID ...] [--apns-key KEY_ID:TEAM_ID:FILE.p8 ...] [--apns-environment production|development] [--apns-any-token] [--no-apns] [--forward-to-simulator BUNDLE_ID] [--scenario NAME] [--tls [--tls-ca-dir DIR] [--apns-client-certificates] [--apns-trust-client-ca FILE ...] [--apns-any-client-certificate]] [--color WHEN]",
+            usage: ServeOption.usage,
             options: optionSpecs,
             discussion: """
-            SESSIONS: without any --session, every bearer token is its own account.
-            APNS: tokens PUT to FakeBackend become FakeAPNs devices for each --apns-topic.
-            Without any --apns-key, FakeAPNs accepts every provider token unchecked; a .p8
+            SESSIONS: without any \(ServeOption.session.name), every bearer token is its own account.
+            APNS: tokens PUT to FakeBackend become FakeAPNs devices for each \(ServeOption.apnsTopic.name).
+            Without any \(ServeOption.apnsKey.name), FakeAPNs accepts every provider token unchecked; a .p8
             key also lets GET /apns/provider-token on the admin API mint tokens.
 
             OUTPUT: one line per server when it listens ("backend http://127.0.0.1:PORT",
@@ -45,20 +45,20 @@ package enum ServeCommand: Subcommand {
             ("Dashboard: http://127.0.0.1:PORT/", on the admin port), then one line per
             request to either fake (backend and apns), written as it happens (to a terminal, a
             file or a pipe). Colour only on a terminal, and never with NO_COLOR set (or as
-            --color says).
-            With --apns-channels-port, a line "apns-channels http://127.0.0.1:PORT" follows
+            \(ServeOption.color.name) says).
+            With \(ServeOption.apnsChannelsPort.name), a line "apns-channels http://127.0.0.1:PORT" follows
             the apns line: FakeAPNs' broadcast channel management listener.
 
             SCRIPTS: wait with a timeout, never in an open loop:
-              contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
+              contract-check serve \(ServeOption.readyFile.name) "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
               contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $! --log "$TMP/serve.log"
 
-            TLS: --tls serves TLS 1.3 (h2, http/1.1) on the backend and APNs ports (the admin
+            TLS: \(ServeOption.tls.name) serves TLS 1.3 (h2, http/1.1) on the backend and APNs ports (the admin
             API stays plain HTTP): the URLs are https://, a line "ca PATH" and a "ca" member
             of the ready file name the CA certificate a client trusts. Test-only TLS that
-            protects nothing; see Docs/readme/tls.md. Under --tls FakeAPNs asks every client
-            for an optional APNs client certificate, as APNs does, trusting the CA of --tls
-            (--apns-trust-client-ca and --apns-any-client-certificate widen the trust): a
+            protects nothing; see Docs/readme/tls.md. Under \(ServeOption.tls.name) FakeAPNs asks every client
+            for an optional APNs client certificate, as APNs does, trusting the CA of \(ServeOption.tls.name)
+            (\(ServeOption.apnsTrustClientCA.name) and \(ServeOption.apnsAnyClientCertificate.name) widen the trust): a
             certificate presented is judged as APNs judges it, a client without one goes on
             with its token; each request's log line names the certificate
             (certificate=UID/SERIAL/ENVIRONMENT).
@@ -68,8 +68,8 @@ package enum ServeCommand: Subcommand {
             The admin API is described in Docs/admin-openapi.json.
 
             EXAMPLES:
-              contract-check serve --session s1=a1 --ready-file /tmp/fakes.json
-              contract-check serve --apns-topic com.example.app --apns-key ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8
+              contract-check serve \(ServeOption.session.name) s1=a1 \(ServeOption.readyFile.name) /tmp/fakes.json
+              contract-check serve \(ServeOption.apnsTopic.name) com.example.app \(ServeOption.apnsKey.name) ABC123DEFG:DEF123GHIJ:AuthKey_ABC123DEFG.p8
             """
         )
     }
@@ -80,8 +80,8 @@ package enum ServeCommand: Subcommand {
         var adminPort: UInt16 = 0
         var sessions: [String: String] = [:]
         var readyFile: String?
-        var apnsPort: UInt16?
-        /// `--apns-channels-port`: FakeAPNs' channel management listener runs (0: a free port).
+        var apnsPort: UInt16 = 0
+        /// `ServeOption.apnsChannelsPort`: FakeAPNs' channel management listener runs (0: a free port).
         var apnsChannelsPort: UInt16?
         var apnsTopics: [String] = []
         var apnsKeys: [APNsKeySpec] = []
@@ -99,7 +99,7 @@ package enum ServeCommand: Subcommand {
 
         var noAPNs = false
 
-        /// Whether FakeAPNs runs: always, both fakes in one process, unless `--no-apns`.
+        /// Whether FakeAPNs runs: always, both fakes in one process, unless `ServeOption.noAPNs`.
         var runsAPNs: Bool { !noAPNs }
     }
 
@@ -137,7 +137,7 @@ package enum ServeCommand: Subcommand {
     /// Starts the servers, reports them, and blocks until `stop` is signalled; then stops
     /// them and returns the exit code. Tests call this with a capturing `io` and their own
     /// `stop`. `io.environment` holds `NO_COLOR` and the `PATH` on which
-    /// `--forward-to-simulator` finds `xcrun`.
+    /// `ServeOption.forwardToSimulator` finds `xcrun`.
     static func serve(_ arguments: [String], io: CommandIO, until stop: DispatchSemaphore) -> Int32 {
         serve(arguments, io: io) { stop.wait() }
     }
@@ -177,17 +177,17 @@ package enum ServeCommand: Subcommand {
         do {
             development = try Development(options: options, io: io)
         } catch {
-            output.writeErrorLineNow("Error: cannot prepare --forward-to-simulator: \(error)")
+            output.writeErrorLineNow("Error: cannot prepare \(ServeOption.forwardToSimulator.name): \(error)")
             return 1
         }
         let tls: LoopbackTLS?
         do {
             tls = try options.loopbackTLS()
         } catch {
-            output.writeErrorLineNow("Error: --tls-ca-dir: \(error)")
+            output.writeErrorLineNow("Error: \(ServeOption.tlsCADir.name): \(error)")
             return 64
         }
-        // A CA made for this run only (no --tls-ca-dir) goes with it, on every way out.
+        // A CA made for this run only (no ServeOption.tlsCADir) goes with it, on every way out.
         defer { tls?.removeTemporaryFiles() }
         // Every server started is stopped through this one path, on every way out (a later
         // server that cannot start, a ready file that cannot be written, or the stop signal).
@@ -198,7 +198,7 @@ package enum ServeCommand: Subcommand {
             apns = try startAPNs(options, keys: keys, development: development, tls: tls, clientCertificates: clientCertificates)
             started.apns = apns
         } catch {
-            output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort ?? 0, option: "--apns-port", error))
+            output.writeErrorLineNow("Error: " + startFailure("FakeAPNs", port: options.apnsPort, option: ServeOption.apnsPort.name, error))
             return 1
         }
         let quiet = options.quiet
@@ -222,7 +222,7 @@ package enum ServeCommand: Subcommand {
             backendBox.withLock { $0 = backend }
             started.backend = backend
         } catch {
-            output.writeErrorLineNow("Error: " + startFailure("FakeBackend", port: options.backendPort, option: "--backend-port", error))
+            output.writeErrorLineNow("Error: " + startFailure("FakeBackend", port: options.backendPort, option: ServeOption.backendPort.name, error))
             return 1
         }
         var api = AdminAPI(routes: backend.adminRoutes)
@@ -232,7 +232,7 @@ package enum ServeCommand: Subcommand {
             admin = try AdminServer.start(api: api, port: options.adminPort)
             started.admin = admin
         } catch {
-            output.writeErrorLineNow("Error: " + startFailure("the admin API", port: options.adminPort, option: "--admin-port", error))
+            output.writeErrorLineNow("Error: " + startFailure("the admin API", port: options.adminPort, option: ServeOption.adminPort.name, error))
             return 1
         }
         var servers = [("backend", backend.baseURL.absoluteString)]
@@ -264,30 +264,7 @@ package enum ServeCommand: Subcommand {
     }
 
     /// Serve's options, parsed by ``ParsedArguments`` like every other subcommand's.
-    static let optionSpecs: [OptionSpec] = [
-        OptionSpec("--backend-port", valueName: "N", help: "Port for FakeBackend (default 0: a free port)."),
-        OptionSpec("--admin-port", valueName: "N", help: "Port for the admin API (default 0: a free port)."),
-        OptionSpec("--session", valueName: "TOKEN=ACCOUNT", isRepeatable: true, help: "A bearer token and its account id; repeat for more."),
-        OptionSpec("--ready-file", valueName: "PATH", help: "Once every server listens, write their URLs to PATH as JSON (removed on exit while still this serve's)."),
-        OptionSpec("--quiet", help: "Do not log requests (the journals still keep them)."),
-        OptionSpec("--apns-port", valueName: "N", help: "Port for FakeAPNs (default 0: a free port)."),
-        OptionSpec("--apns-channels-port", valueName: "N",
-                   help: "Run FakeAPNs' broadcast channel management listener on port N (0: a free port), printed as \"apns-channels URL\"; Docs/readme/broadcast.md."),
-        OptionSpec("--no-apns", help: "Run FakeBackend only (no FakeAPNs)."),
-        OptionSpec("--apns-topic", valueName: "BUNDLE_ID", isRepeatable: true, help: "A bundle id FakeAPNs serves; repeat for more."),
-        OptionSpec("--apns-key", valueName: "KEY_ID:TEAM_ID:FILE.p8", isRepeatable: true,
-                   help: "A provider-token signing key (Apple's .p8, or a PEM public key); repeat for more."),
-        OptionSpec("--apns-environment", valueName: "production|development",
-                   help: "The environment of a push whose host is not Apple's (default development); a push to api.push.apple.com is production, to api.sandbox.push.apple.com development."),
-        OptionSpec("--apns-any-token", help: "Accept every well-formed device token."),
-        OptionSpec("--forward-to-simulator", valueName: "BUNDLE_ID",
-                   help: "Write each delivered push as a .apns file and run `xcrun simctl push booted BUNDLE_ID FILE` (macOS with Xcode; without xcrun, said once at start-up, the files are only written)."),
-        OptionSpec("--scenario", valueName: "NAME", help: "Preload a scenario: \(PushScenario.allCases.map(\.rawValue).joined(separator: ", "))."),
-        OptionSpec("--tls", help: "Serve TLS 1.3 on the backend and APNs ports with a test CA (prints its path as \"ca PATH\")."),
-        OptionSpec("--tls-ca-dir", valueName: "DIR", help: "With --tls: keep the CA key and certificate in DIR (created on first use, reused after)."),
-    ] + certificateOptionSpecs + [
-        OptionSpec("--color", valueName: "WHEN", help: "auto (colour on a terminal unless NO_COLOR is set), always or never."),
-    ]
+    static let optionSpecs: [OptionSpec] = ServeOption.all
 
     /// Parses the command line (not `--help`); `--name value` and `--name=value` both work.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -297,14 +274,14 @@ package enum ServeCommand: Subcommand {
 
 extension ServeCommand {
 
-    /// Starts FakeAPNs (unless `--no-apns`): the topics served, the keys (or no
+    /// Starts FakeAPNs (unless `ServeOption.noAPNs`): the topics served, the keys (or no
     /// provider-token checks without any), accept-any tokens.
     static func startAPNs(_ options: Options, keys: [(spec: APNsKeySpec, key: APNsPublicKey)], development: Development,
                           tls: LoopbackTLS? = nil, clientCertificates: APNsClientCertificates? = nil) throws -> FakeAPNs? {
         guard options.runsAPNs else { return nil }
         var configuration = FakeAPNs.Configuration()
         development.configure(&configuration)  // the log, Simulator forwarding, the scenario
-        configuration.port = options.apnsPort ?? 0
+        configuration.port = options.apnsPort
         configuration.topics = Set(options.apnsTopics)
         configuration.acceptAnyDeviceToken = options.apnsAnyToken
         configuration.environment = options.apnsEnvironment
@@ -361,7 +338,7 @@ extension ServeCommand {
     }
 
     /// `cannot start FakeBackend on 127.0.0.1:8080: bind(…) failed: Address already in use
-    /// (errno 98); give another --backend-port, or 0 for a free port`: the server's own
+    /// (errno 98); give another ServeOption.backendPort, or 0 for a free port`: the server's own
     /// error without the name it repeats, and the option that moves it.
     static func startFailure(_ server: String, port: UInt16, option: String, _ error: any Error) -> String {
         var reason = "\(error)"

@@ -18,7 +18,7 @@ struct ServeLog: Sendable {
     /// Whether to write ANSI colours.
     var colour: Bool
 
-    /// Whether the log should be coloured: `--color always|never`, or for `auto` a terminal
+    /// Whether the log should be coloured: `ServeOption.color always|never`, or for `auto` a terminal
     /// on standard output with `NO_COLOR` unset or empty and `TERM` not `dumb`.
     static func wantsColour(_ choice: String, environment: [String: String], isTerminal: Bool) -> Bool {
         switch choice {

@@ -3,7 +3,7 @@ import Dispatch
 import Contracts
 import PushCore
 
-/// `--forward-to-simulator BUNDLE_ID`: writes each push FakeAPNs accepted as a `.apns` file
+/// `ServeOption.forwardToSimulator BUNDLE_ID`: writes each push FakeAPNs accepted as a `.apns` file
 /// (the payload plus "Simulator Target Bundle", so it passes the `apns-file` contract) and
 /// runs `xcrun simctl push booted BUNDLE_ID FILE`, so the app in the booted Simulator shows
 /// it. Runs one push at a time off the request path; each result is logged. Without `xcrun`

@@ -40,7 +40,7 @@ extension Subcommand {
     /// version for `--version`, and `Error: … / Usage: …` for a usage error.
     package static func parse(_ arguments: [String], io: CommandIO) -> ParseOutcome {
         do {
-            // `serve --version` asks the tool's version (it used to get "did you mean '--session'?").
+            // `serve --version` asks the tool's version (it used to get "a did-you-mean for serve's session option").
             if arguments.prefix(while: { $0 != "--" }).contains("--version"), !help.options.contains(where: { $0.name == "--version" }) {
                 io.write("\(ContractCheck.toolName) \(ContractCheck.version)\n")
                 return .exit(ExitCode.success)

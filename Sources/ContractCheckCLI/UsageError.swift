@@ -36,7 +36,7 @@ package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible, C
     }
 
     /// A value the option's own check refuses, worded like a choice outside the allowed set:
-    /// `invalid value '70000' for '--backend-port': expected a port from 0 to 65535`.
+    /// `invalid value '70000' for '--PORT-OPTION': expected a port from 0 to 65535`.
     /// - Parameter outOfRange: the value is a number of the right kind outside the range
     ///   (`-1` for a port): said as "out of range" before what is expected.
     package static func invalidValue(_ value: String, option: String, expected: String, outOfRange: Bool = false) -> UsageError {

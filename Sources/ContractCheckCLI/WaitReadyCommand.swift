@@ -7,12 +7,12 @@ import Darwin
 #endif
 
 /// `contract-check wait-ready FILE --timeout SECONDS [--pid PID] [--log FILE]`: the way a
-/// script waits for `serve --ready-file FILE` that cannot hang. It returns as soon as the file
+/// script waits for serve's ready file (`ServeOption.readyFile`) that cannot hang. It returns as soon as the file
 /// holds a complete JSON object written by a running serve, and fails (exit 1) when the time
 /// is up or when serve's process has exited, showing the end of serve's log when given.
 ///
 /// ```
-/// $ contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
+/// $ contract-check serve … > "$TMP/serve.log" 2>&1 &   # writing its ready file to "$TMP/ready.json"
 /// $ contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $! --log "$TMP/serve.log"
 /// {"admin":"http://127.0.0.1:40915","apns":"http://127.0.0.1:43311","backend":"http://127.0.0.1:41237","pid":1234}
 /// ```
@@ -23,9 +23,9 @@ enum WaitReadyCommand: Subcommand {
     static let defaultTimeout = 30.0
 
     static let help = CommandHelp(
-        abstract: "Wait, with a timeout, until serve's --ready-file is written; print it.",
+        abstract: "Wait, with a timeout, until serve's \(ServeOption.readyFile.name) is written; print it.",
         usage: "wait-ready FILE [--timeout SECONDS] [--pid PID] [--log FILE]",
-        arguments: [("FILE", "The path given to serve --ready-file.")],
+        arguments: [("FILE", "The path given to serve \(ServeOption.readyFile.name).")],
         options: [
             OptionSpec("--timeout", valueName: "SECONDS", help: "Give up after this many seconds (default 30; 0.5 works too)."),
             OptionSpec("--pid", valueName: "PID", help: "serve's process id ($! after starting it with &): wait for the file this serve writes (not an older one's), and stop waiting as soon as it exits."),
@@ -42,7 +42,7 @@ enum WaitReadyCommand: Subcommand {
             not exist is one: serve cannot write it there).
 
             EXAMPLE:
-              contract-check serve --ready-file "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
+              contract-check serve \(ServeOption.readyFile.name) "$TMP/ready.json" > "$TMP/serve.log" 2>&1 &
               contract-check wait-ready "$TMP/ready.json" --timeout 10 --pid $! --log "$TMP/serve.log"
             """)
 
@@ -80,7 +80,7 @@ enum WaitReadyCommand: Subcommand {
         // serve needs the folder to exist before it starts: without it the file never comes.
         let folder = TextFiles.folder(of: location)
         if !folder.isEmpty, !TextFiles.isExistingFolder(folder) {
-            return reportUsageError(.unusableValue(file, option: "FILE", reason: "the folder \(TextFiles.folder(of: file)) does not exist, so serve cannot write the file there; give the path given to serve --ready-file"), io: io)
+            return reportUsageError(.unusableValue(file, option: "FILE", reason: "the folder \(TextFiles.folder(of: file)) does not exist, so serve cannot write the file there; give the path given to serve \(ServeOption.readyFile.name)"), io: io)
         }
 
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1_000_000_000)
