@@ -21,8 +21,10 @@ extension FakeAPNs {
     /// - Parameters:
     ///   - authorization: the request's `authorization` header (``APNsRequestHeaders``).
     ///   - note: set to how a non-integer `iat` was read, for the journal.
+    ///   - preverified: the token's verification, done outside the lock
+    ///     (``preverifyProviderToken(_:authorization:)``); used when the keys are unchanged since.
     func checkProviderToken(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
-                            state s: inout FakeAPNsState, note: inout String?) -> Rejection? {
+                            state s: inout FakeAPNsState, note: inout String?, preverified: PreverifiedToken? = nil) -> Rejection? {
         guard let header = authorization else {
             return Rejection(.missingProviderToken, "no authorization header")
         }
@@ -44,7 +46,13 @@ extension FakeAPNs {
             return failed.rejection  // already verified and refused: no second verification
         }
         let parts: DecodedProviderToken
-        switch verifyToken(token, keys: s.keys, note: &note) {
+        let verified: Result<DecodedProviderToken, Rejection>
+        if let preverified, preverified.token == token, preverified.keysVersion == s.keysVersion {
+            (verified, note) = (preverified.result, preverified.note)
+        } else {  // not verified before the lock, or the keys changed since: verified here
+            verified = verifyToken(token, keys: s.keys, note: &note)
+        }
+        switch verified {
         case .failure(let rejection):
             connection.failedTokens.append((token, rejection, note))
             if connection.failedTokens.count > Self.failedTokensRemembered { connection.failedTokens.removeFirst() }
