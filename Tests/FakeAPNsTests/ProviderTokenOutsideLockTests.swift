@@ -114,4 +114,19 @@ import Testing
         #expect(bed.fake.journal.map(\.status) == [200, 200])
         #expect(bed.fake.state.withLock { $0.connections[7]?.token } == token)
     }
+
+    /// Broadcasts and channel management authenticate as pushes do: outside the lock too.
+    @Test func broadcastAPIsVerifyOutsideTheLock() {
+        let bed = T()
+        let key = ProbingKey(verdict: true, during: { [fake = bed.fake] in _ = fake.journal.count })
+        bed.fake.registerSigningKey(key, keyID: Self.probeKeyID, teamID: T.teamID)
+        let token = [("authorization", "bearer " + T.providerToken(keyID: Self.probeKeyID)) as (String, String?)]
+        let listed = bed.fake.handleChannelManagement(BroadcastTests.manage("GET", "/1/apps/\(T.topic)/all-channels", headers: token))
+        #expect(listed.status.code == 200)
+        #expect(key.finishedDuring.snapshot == [true])
+        let sent = bed.fake.handle(BroadcastTests.broadcast(BroadcastTests.unknownChannel,
+                                                            BroadcastTests.update(BroadcastTests.now + 1), headers: token))
+        #expect(BroadcastTests.reason(sent) == "ChannelNotRegistered")
+        #expect(key.finishedDuring.snapshot == [true, true])
+    }
 }
