@@ -28,7 +28,7 @@ extension FakeAPNs {
         guard let header = authorization else {
             return Rejection(.missingProviderToken, "no authorization header")
         }
-        let token = Self.bearerToken(header)
+        let token = preverified?.token ?? Self.bearerToken(header)
         guard !token.isEmpty else {
             return Rejection(.missingProviderToken, "the authorization header is not `bearer <token>`")
         }
@@ -47,8 +47,8 @@ extension FakeAPNs {
         }
         let parts: DecodedProviderToken
         let verified: Result<DecodedProviderToken, Rejection>
-        if let preverified, preverified.token == token, preverified.keysVersion == s.keysVersion {
-            (verified, note) = (preverified.result, preverified.note)
+        if let preverified, let result = preverified.result, preverified.keysVersion == s.keysVersion {
+            (verified, note) = (result, preverified.note)
         } else {  // not verified before the lock, or the keys changed since: verified here
             verified = verifyToken(token, keys: s.keys, note: &note)
         }
@@ -94,10 +94,11 @@ extension FakeAPNs {
     /// and, when the connection installed it, its `iat`). A scripted `ExpiredProviderToken`
     /// expires the connection's token as APNs would: the same token is refused again, a new
     /// one is installed without counting as a too-early update.
-    func noteProviderToken(_ authorization: String?, connectionID: UInt64, fault: APNsFault?, now: Int64,
+    /// `presented` is the bearer token when it was parsed already.
+    func noteProviderToken(_ authorization: String?, presented: String? = nil, connectionID: UInt64, fault: APNsFault?, now: Int64,
                            entry: inout APNsJournalEntry, state s: inout FakeAPNsState) {
         guard let authorization else { return }
-        let token = Self.bearerToken(authorization)
+        let token = presented ?? Self.bearerToken(authorization)
         guard !token.isEmpty else { return }
         entry.providerTokenFingerprint = String(token.suffix(16))
         guard var connection = s.connections[connectionID], connection.token == token else { return }

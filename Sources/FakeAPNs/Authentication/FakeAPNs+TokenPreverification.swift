@@ -1,13 +1,15 @@
 import LoopbackHTTP
 
 extension FakeAPNs {
-    /// A provider token checked before its request took the state lock: the outcome of
+    /// A request's provider token as read before its request took the state lock: the bearer
+    /// token (parsed once per request) and, when it needed verifying, the outcome of
     /// ``verifyToken(_:keys:note:)`` and the version of the registered keys it was checked
     /// against (``FakeAPNsState/keysVersion``).
     struct PreverifiedToken {
         var token: String
-        var keysVersion: UInt64
-        var result: Result<DecodedProviderToken, Rejection>
+        var keysVersion: UInt64 = 0
+        /// nil: not verified before the lock (the connection knows the token, or tokens are not verified).
+        var result: Result<DecodedProviderToken, Rejection>?
         var note: String?
     }
 
@@ -30,8 +32,8 @@ extension FakeAPNs {
     /// the lock, against the keys of that moment). Two requests of one connection carrying the
     /// same new token may both verify it; the first to apply its outcome installs (or refuses)
     /// it and the second answers from the connection, as it would have before.
-    /// - Returns: nil when the locked check needs no verification (a certificate, no bearer
-    ///   token, tokens not verified, or a token the connection already knows).
+    /// - Returns: nil for a certificate or no bearer token; no `result` when the locked check
+    ///   needs no verification (tokens not verified, or a token the connection already knows).
     func preverifyProviderToken(_ request: HTTPRequest, authorization: String?) -> PreverifiedToken? {
         guard request.tlsClientCertificate == nil, let authorization else { return nil }
         let token = Self.bearerToken(authorization)
@@ -44,7 +46,7 @@ extension FakeAPNs {
             }
             return (s.keys, s.keysVersion)
         }
-        guard let keys else { return nil }
+        guard let keys else { return PreverifiedToken(token: token) }
         var note: String?
         let result = verifyToken(token, keys: keys.keys, note: &note)
         return PreverifiedToken(token: token, keysVersion: keys.version, result: result, note: note)

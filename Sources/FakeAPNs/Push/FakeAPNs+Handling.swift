@@ -97,7 +97,7 @@ extension FakeAPNs {
                                       response: &response, entry: &entry, state: &s)
                 }
             }
-            noteProviderToken(headers.authorization, connectionID: request.connectionID, fault: fault, now: now, entry: &entry, state: &s)
+            noteProviderToken(headers.authorization, presented: preverified?.token, connectionID: request.connectionID, fault: fault, now: now, entry: &entry, state: &s)
             if request.bodyLimitExceeded {
                 entry.detail = [entry.detail, "the body exceeded the server's \(s.configuration.maxBodyBytes)-byte limit and was discarded unread"]
                     .compactMap { $0 }.joined(separator: "; ")
