@@ -83,13 +83,17 @@ public final class FakeAPNs: Sendable {
                                    environment: APNsEnvironment? = nil) {
         state.withLock {
             $0.keys[keyID] = FakeAPNsState.SigningKey(key: key, teamID: teamID, environment: environment)
+            $0.keysVersion &+= 1
             for id in Array($0.connections.keys) { $0.connections[id]?.failedTokens = [] }  // may verify now
         }
     }
 
     /// Forgets a signing key: later new tokens with this `kid` are `InvalidProviderToken`.
     public func removeSigningKey(keyID: String) {
-        state.withLock { _ = $0.keys.removeValue(forKey: keyID) }
+        state.withLock {
+            _ = $0.keys.removeValue(forKey: keyID)
+            $0.keysVersion &+= 1
+        }
     }
 
     // MARK: Device tokens

@@ -66,6 +66,9 @@ struct FakeAPNsState {
 
     var configuration: FakeAPNs.Configuration
     var keys: [String: SigningKey] = [:]
+    /// Changed whenever `keys` is: a token verified outside the lock against older keys is
+    /// verified again (``FakeAPNs/preverifyProviderToken(_:authorization:)``).
+    var keysVersion: UInt64 = 0
     var connections: [UInt64: Connection] = [:]
     var devices: [String: Device] = [:]
     /// Push-to-start tokens and Live Activities, per device.

@@ -21,12 +21,14 @@ extension FakeAPNs {
     /// - Parameters:
     ///   - authorization: the request's `authorization` header (``APNsRequestHeaders``).
     ///   - note: set to how a non-integer `iat` was read, for the journal.
+    ///   - preverified: the token's verification, done outside the lock
+    ///     (``preverifyProviderToken(_:authorization:)``); used when the keys are unchanged since.
     func checkProviderToken(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
-                            state s: inout FakeAPNsState, note: inout String?) -> Rejection? {
+                            state s: inout FakeAPNsState, note: inout String?, preverified: PreverifiedToken? = nil) -> Rejection? {
         guard let header = authorization else {
             return Rejection(.missingProviderToken, "no authorization header")
         }
-        let token = Self.bearerToken(header)
+        let token = preverified?.token ?? Self.bearerToken(header)
         guard !token.isEmpty else {
             return Rejection(.missingProviderToken, "the authorization header is not `bearer <token>`")
         }
@@ -44,7 +46,13 @@ extension FakeAPNs {
             return failed.rejection  // already verified and refused: no second verification
         }
         let parts: DecodedProviderToken
-        switch verifyToken(token, keys: s.keys, note: &note) {
+        let verified: Result<DecodedProviderToken, Rejection>
+        if let preverified, let result = preverified.result, preverified.keysVersion == s.keysVersion {
+            (verified, note) = (result, preverified.note)
+        } else {  // not verified before the lock, or the keys changed since: verified here
+            verified = verifyToken(token, keys: s.keys, note: &note)
+        }
+        switch verified {
         case .failure(let rejection):
             connection.failedTokens.append((token, rejection, note))
             if connection.failedTokens.count > Self.failedTokensRemembered { connection.failedTokens.removeFirst() }
@@ -86,10 +94,11 @@ extension FakeAPNs {
     /// and, when the connection installed it, its `iat`). A scripted `ExpiredProviderToken`
     /// expires the connection's token as APNs would: the same token is refused again, a new
     /// one is installed without counting as a too-early update.
-    func noteProviderToken(_ authorization: String?, connectionID: UInt64, fault: APNsFault?, now: Int64,
+    /// `presented` is the bearer token when it was parsed already.
+    func noteProviderToken(_ authorization: String?, presented: String? = nil, connectionID: UInt64, fault: APNsFault?, now: Int64,
                            entry: inout APNsJournalEntry, state s: inout FakeAPNsState) {
         guard let authorization else { return }
-        let token = Self.bearerToken(authorization)
+        let token = presented ?? Self.bearerToken(authorization)
         guard !token.isEmpty else { return }
         entry.providerTokenFingerprint = String(token.suffix(16))
         guard var connection = s.connections[connectionID], connection.token == token else { return }

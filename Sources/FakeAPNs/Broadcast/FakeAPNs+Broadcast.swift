@@ -26,13 +26,15 @@ extension FakeAPNs {
         let limit = APNsPushType.voip.maximumPayloadBytes  // Apple: 5 KB for a broadcast
         let reading = request.bodyLimitExceeded ? nil : inspectLiveActivity(request.body, channelID: extra.channelID, limit: limit)
         let bundleID = Self.bundleID(inPath: request.path, prefix: "/4/broadcasts/apps/")
+        let preverified = request.method == "POST" && bundleID != nil
+            ? preverifyProviderToken(request, authorization: headers.authorization) : nil  // before the lock
         return answerJournaled(request, requestID: extra.requestID) { entry, environment, requestID, s in
             entry.topic = bundleID ?? headers.topic
             entry.pushType = headers.pushType
             entry.violations = reading?.inspection?.violations ?? []
             entry.channelID = extra.channelID
             let verdict = evaluateBroadcast(request, bundleID: bundleID, headers: headers, extra: extra, reading: reading,
-                                            environment: environment, now: now, state: &s)
+                                            environment: environment, now: now, preverified: preverified, state: &s)
             entry.status = verdict.status
             entry.reason = verdict.reason?.reason
             entry.detail = verdict.detail
@@ -56,7 +58,8 @@ extension FakeAPNs {
 
     private func evaluateBroadcast(_ request: HTTPRequest, bundleID: String?, headers: APNsRequestHeaders,
                                    extra: BroadcastRequestHeaders, reading: LiveActivityInspection?,
-                                   environment: APNsEnvironment, now: Int64, state s: inout FakeAPNsState) -> BroadcastVerdict {
+                                   environment: APNsEnvironment, now: Int64, preverified: PreverifiedToken?,
+                                   state s: inout FakeAPNsState) -> BroadcastVerdict {
         func reject(_ reason: APNsReason, _ detail: String? = nil) -> BroadcastVerdict {
             BroadcastVerdict(status: reason.status, reason: reason, detail: detail)
         }
@@ -64,7 +67,8 @@ extension FakeAPNs {
         guard let bundleID else { return reject(.badPath, "a broadcast goes to /4/broadcasts/apps/{bundle id}") }
         if headers.hasDuplicates || extra.hasDuplicates { return reject(.duplicateHeaders) }
         let certificateTopics: [String]?
-        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now, state: &s) {
+        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now,
+                            preverified: preverified, state: &s) {
         case .failure(let refusal):
             var verdict = reject(refusal.reason, refusal.detail)
             verdict.providerTokenRejected = refusal.providerTokenRejected

@@ -32,10 +32,12 @@ extension FakeAPNs {
         let now = clock.nowMilliseconds()
         let headers = APNsRequestHeaders(request.headers)
         let extra = BroadcastRequestHeaders(request.headers)
+        let preverified = request.path.hasPrefix("/1/apps/")
+            ? preverifyProviderToken(request, authorization: headers.authorization) : nil  // before the lock
         return answerJournaled(request, requestID: extra.requestID) { entry, environment, requestID, s in
             entry.channelID = extra.channelID
             switch manageChannels(request, headers: headers, extra: extra, environment: environment, now: now,
-                                  requestID: requestID, entry: &entry, state: &s) {
+                                  preverified: preverified, requestID: requestID, entry: &entry, state: &s) {
             case .success(let answer):
                 entry.status = answer.status.code
                 return (answer, false)
@@ -52,7 +54,7 @@ extension FakeAPNs {
     private enum ChannelRoute { case channels, allChannels }
 
     private func manageChannels(_ request: HTTPRequest, headers: APNsRequestHeaders, extra: BroadcastRequestHeaders,
-                                environment: APNsEnvironment, now: Int64, requestID: String,
+                                environment: APNsEnvironment, now: Int64, preverified: PreverifiedToken?, requestID: String,
                                 entry: inout APNsJournalEntry, state s: inout FakeAPNsState) -> Result<HTTPResponse, AuthenticationRefusal> {
         func refuse(_ reason: APNsReason, _ detail: String? = nil) -> Result<HTTPResponse, AuthenticationRefusal> {
             .failure(AuthenticationRefusal(reason: reason, detail: detail, providerTokenRejected: false))
@@ -71,7 +73,8 @@ extension FakeAPNs {
         guard methods.contains(request.method) else { return refuse(.methodNotAllowed, "this path takes \(methods.joined(separator: ", "))") }
         if headers.hasDuplicates || extra.hasDuplicates { return refuse(.duplicateHeaders) }
         let certificateTopics: [String]?
-        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now, state: &s) {
+        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now,
+                            preverified: preverified, state: &s) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let passed): certificateTopics = passed.certificateTopics
         }

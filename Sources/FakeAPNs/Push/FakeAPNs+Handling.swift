@@ -27,6 +27,8 @@ extension FakeAPNs {
             inspection = inspectIfReadable(request.body)
         }
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
+        // The token's signature is checked before the lock (a request that fails framing never gets that far).
+        let preverified = pathToken == nil ? nil : preverifyProviderToken(request, authorization: headers.authorization)
 
         var wakeups = Wakeups()
         var journaled: APNsJournalEntry?
@@ -71,7 +73,8 @@ extension FakeAPNs {
                                         disposition: .goAway(debugData: APNsReason(status: 503, reason: reason).body()))
             case .delay?, .loseResponse?, nil:
                 let verdict = evaluate(request, headers: headers, framing: framing, inspection: inspection,
-                                       liveActivity: liveActivity?.push, apnsID: apnsID, environment: environment, now: now, state: &s, wakeups: &wakeups)
+                                       liveActivity: liveActivity?.push, apnsID: apnsID, environment: environment, now: now,
+                                       preverified: preverified, state: &s, wakeups: &wakeups)
                 entry.status = verdict.status
                 entry.reason = verdict.reason?.reason
                 entry.delivery = verdict.delivery
@@ -94,7 +97,7 @@ extension FakeAPNs {
                                       response: &response, entry: &entry, state: &s)
                 }
             }
-            noteProviderToken(headers.authorization, connectionID: request.connectionID, fault: fault, now: now, entry: &entry, state: &s)
+            noteProviderToken(headers.authorization, presented: preverified?.token, connectionID: request.connectionID, fault: fault, now: now, entry: &entry, state: &s)
             if request.bodyLimitExceeded {
                 entry.detail = [entry.detail, "the body exceeded the server's \(s.configuration.maxBodyBytes)-byte limit and was discarded unread"]
                     .compactMap { $0 }.joined(separator: "; ")
@@ -136,7 +139,7 @@ extension FakeAPNs {
     /// `environment` is the request's: the Apple host it addressed, else the configured one.
     private func evaluate(_ request: HTTPRequest, headers: APNsRequestHeaders, framing: Result<String, APNsReason>,
                           inspection: PayloadInspection?, liveActivity: Result<LiveActivityPush, LiveActivityPush.Unreadable>?, apnsID: String, environment: APNsEnvironment,
-                          now: Int64, state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
+                          now: Int64, preverified: PreverifiedToken?, state s: inout FakeAPNsState, wakeups: inout Wakeups) -> Verdict {
         func reject(_ reason: APNsReason, push: APNsPushRequest? = nil, timestamp: Int64? = nil) -> Verdict {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp))
@@ -148,7 +151,8 @@ extension FakeAPNs {
         }
         let tokenNote: String?
         let certificateTopics: [String]?
-        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now, state: &s) {
+        switch authenticate(request, authorization: headers.authorization, environment: environment, now: now,
+                             preverified: preverified, state: &s) {
         case .failure(let refusal):
             var verdict = reject(refusal.reason)
             verdict.providerTokenRejected = refusal.providerTokenRejected
@@ -187,7 +191,7 @@ extension FakeAPNs {
     /// MissingProviderToken is for a connection without a certificate); otherwise the
     /// provider token, unless the configuration ignores tokens.
     func authenticate(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
-                      state s: inout FakeAPNsState) -> Result<Authenticated, AuthenticationRefusal> {
+                      preverified: PreverifiedToken? = nil, state s: inout FakeAPNsState) -> Result<Authenticated, AuthenticationRefusal> {
         if let presented = request.tlsClientCertificate {
             let certificate = APNsProviderCertificate(certificate: presented)
             if let rejection = certificate.check(environment: environment,
@@ -199,7 +203,8 @@ extension FakeAPNs {
         }
         var note: String?
         if s.configuration.providerTokens == .verify,
-           let rejection = checkProviderToken(request, authorization: authorization, environment: environment, now: now, state: &s, note: &note) {
+           let rejection = checkProviderToken(request, authorization: authorization, environment: environment, now: now,
+                                              state: &s, note: &note, preverified: preverified) {
             return .failure(AuthenticationRefusal(reason: rejection.reason, detail: [note, rejection.detail].compactMap { $0 }.joined(separator: "; "),
                                                   providerTokenRejected: true))
         }
