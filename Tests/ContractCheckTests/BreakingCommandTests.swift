@@ -2,6 +2,7 @@
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 @Suite struct BreakingCommandTests {
     /// A copy of the golden folder whose payload schema lacked the OFFER category, so the

@@ -2,6 +2,7 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 /// `contract-check validate` over the shipped fixtures with the v1 contracts, run in-process
 /// exactly as `swift run contract-check validate …` would.

@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

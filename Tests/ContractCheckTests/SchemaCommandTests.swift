@@ -2,6 +2,7 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 /// The golden schema folder and what one contract emits, for editing copies in tests.
 enum Goldens {

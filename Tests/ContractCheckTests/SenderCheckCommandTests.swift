@@ -2,6 +2,7 @@
 import Foundation
 import PushScenarios
 import Testing
+import PushTestSupport
 
 /// `contract-check sender-check`: the catalogue, the protocol driver, the verdicts on a naive
 /// and a careful sender, the sentences for a sender that breaks the protocol, the reports.

@@ -2,13 +2,6 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 
-/// The package root, found from this file's path, so tests read the shipped fixtures.
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
 /// What one in-process run of the tool printed and returned.
 struct RunResult {
     var status: Int32

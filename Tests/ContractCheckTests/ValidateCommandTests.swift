@@ -2,6 +2,7 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 /// `validate` against a small fake contract set, so these tests pin the command's behaviour
 /// (paths, formats, file problems, exit codes) independently of the v1 rules.

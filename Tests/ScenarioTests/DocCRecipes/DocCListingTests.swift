@@ -5,7 +5,7 @@ import Testing
 /// compiles and runs: it stands, line for line, in one of the recipe files beside this one,
 /// which are compiled with the tests and run as tests. A listing's leading imports (and its
 /// `#if canImport(FoundationNetworking)` lines) need only be imported by a recipe file.
-/// Manifest listings (`.package(`) are checked by `PackagePinTests` in ContractCheckTests.
+/// Manifest listings (`.package(`) are checked by `PackagePinTests` in RepositoryDocsTests.
 @Suite struct DocCListingTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
