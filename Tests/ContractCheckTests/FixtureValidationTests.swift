@@ -96,7 +96,7 @@ import PushTestSupport
     }
 
     @Test func noContractMessageListsTheV1Folders() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("misc/a.json", "{}")
         let result = runTool(["validate", "misc/a.json"], in: folder.path)
