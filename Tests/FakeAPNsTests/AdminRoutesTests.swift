@@ -3,6 +3,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs
+import PushTestSupport
 
 @Suite struct AdminRoutesTests {
     typealias T = APNsTestbed
@@ -119,9 +120,7 @@ import Testing
 /// Docs/admin-openapi-apns.json describes exactly the routes FakeAPNs adds to the admin API.
 @Suite struct APNsAdminOpenAPIDocumentTests {
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Docs/admin-openapi-apns.json")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/admin-openapi-apns.json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])

@@ -21,8 +21,7 @@ struct ServerNameJournalTests {
 
     /// The properties `Docs/admin-openapi-apns.json` lists for a journal entry.
     static func documentedMembers() throws -> Set<String> {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/admin-openapi-apns.json")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/admin-openapi-apns.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let entry = schemas?["APNsJournalEntry"] as? [String: Any]

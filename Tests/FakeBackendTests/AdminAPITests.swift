@@ -4,6 +4,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeBackend
+import PushTestSupport
 
 /// The admin API as a handler: reads, faults, offline, sessions, reset, errors, extension.
 @Suite struct AdminAPITests {
@@ -144,9 +145,7 @@ import Testing
 /// Docs/admin-openapi.json describes exactly the routes the admin API serves.
 @Suite struct AdminOpenAPIDocumentTests {
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Docs/admin-openapi.json")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/admin-openapi.json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])

@@ -57,8 +57,7 @@ struct BackendServerNameTests {
 
     /// The properties `Docs/admin-openapi.json` lists for a journal entry.
     static func documentedMembers() throws -> Set<String> {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/admin-openapi.json")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/admin-openapi.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let entry = schemas?["BackendJournalEntry"] as? [String: Any]
