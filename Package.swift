@@ -36,7 +36,9 @@ let package = Package(
         .testTarget(name: "FakeSupportTests", dependencies: ["FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),
         .testTarget(name: "FakeBackendTests", dependencies: ["FakeBackend", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts", "PushTestSupport"]),
         .testTarget(name: "FakeAPNsTests", dependencies: ["FakeAPNs", "FakeSupport", "LoopbackHTTP", "PushCore", "PushCrypto", "Contracts", "PushTestSupport"]),
-        .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheckCLI", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts"]),
+        .testTarget(name: "ContractCheckTests", dependencies: ["ContractCheckCLI", "FakeSupport", "LoopbackHTTP", "PushCore", "Contracts", "PushTestSupport"]),
+        // The repository's documents (README, CHANGELOG, Docs/readme, doc snippets, package pins).
+        .testTarget(name: "RepositoryDocsTests", dependencies: ["ContractCheckCLI", "FakeAPNs", "FakeBackend", "PushTestSupport"]),
         .testTarget(name: "ScenarioTests", dependencies: ["PushScenarios", "FakeBackend", "FakeAPNs", "Contracts", "PushTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,12 +2,13 @@
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 @Suite struct BreakingCommandTests {
     /// A copy of the golden folder whose payload schema lacked the OFFER category, so the
     /// current contracts add an enum value installed apps cannot read.
-    static func oldGoldensWithoutOffer() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
+    static func oldGoldensWithoutOffer() throws -> ScratchFolder {
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         for name in try FileManager.default.contentsOfDirectory(atPath: Goldens.folder) where name.hasSuffix(".schema.json") {
             var tree = try Goldens.tree(Goldens.folder + "/" + name)
             if name == "payload.schema.json" {
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func nonBreakingChangesAreInfo() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         for name in try FileManager.default.contentsOfDirectory(atPath: Goldens.folder) where name.hasSuffix(".schema.json") {
             var tree = try Goldens.tree(Goldens.folder + "/" + name)
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func removedContractBreaks() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let extra = Contract(name: "gone", direction: .appToBackend, summary: "Gone.", schema: .object([]))
         try folder.write("old/gone.schema.json", JSONSchemaExporter.emittedText(for: extra))
@@ -183,7 +184,7 @@ import Testing
     }
 
     @Test func writesTheOutputFile() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path + "/out", withIntermediateDirectories: true)
         let result = runTool(["openapi", "--output", "out/openapi.json"], in: folder.path)
@@ -199,7 +200,7 @@ import Testing
 
     /// A typo in the output path is reported, not created; a folder is not a file.
     @Test func anOutputIntoAMissingFolderOrOntoAFolderIsAUsageError() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let missing = runTool(["openapi", "--output", "nonexistent-dir/x.json"], in: folder.path)
         #expect(missing.status == 64)

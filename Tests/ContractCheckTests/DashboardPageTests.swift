@@ -4,6 +4,7 @@ import FakeAPNs
 import FakeBackend
 @testable import FakeSupport
 import LoopbackHTTP
+import PushTestSupport
 
 /// The dashboard's files on the admin API (issue 26): a browser gets the page at `GET /`,
 /// everything else the route list as before; the page is small, self-contained and calls
@@ -92,7 +93,7 @@ import LoopbackHTTP
         let run = try await ServeRun(["--quiet", "--session", "s1=a1"])
         defer { _ = run.stop() }
         #expect(try await run.putDevice(String(repeating: "ab", count: 32)) == 204)
-        let profile = try TemporaryFolder()
+        let profile = try ScratchFolder(prefix: "contract-check-tests")
         defer { profile.remove() }
         for budget in [[], ["--virtual-time-budget=3000"]] {
             let result = try ServeCertificateTests.run("timeout", ["60", try #require(Self.chromium), "--headless", "--no-sandbox", "--disable-gpu",

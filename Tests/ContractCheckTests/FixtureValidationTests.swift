@@ -2,6 +2,7 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 /// `contract-check validate` over the shipped fixtures with the v1 contracts, run in-process
 /// exactly as `swift run contract-check validate …` would.
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func noContractMessageListsTheV1Folders() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("misc/a.json", "{}")
         let result = runTool(["validate", "misc/a.json"], in: folder.path)

@@ -2,29 +2,20 @@
 import Foundation
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 
 /// `serve`'s live log is written off the request path in batches, yet stays live: a line
 /// reaches the stream on its own, without anyone flushing, within the batch delay.
 @Suite struct LiveLogWriterTests {
-    /// Waits (without sleeping on the answer) until `condition` holds or `seconds` pass.
-    private func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(1_000)
-        }
-        return condition()
-    }
-
     @Test func aLineReachesTheStreamWithoutAFlush() {
         let io = CommandIO.capturing()
         let writer = LiveLogWriter(output: io)
         defer { writer.stop() }
         writer.writeLine(text: "first")
-        #expect(eventually(within: 5) { io.writtenOutput == "first\n" })
+        #expect(eventually(timeout: 5) { io.writtenOutput == "first\n" })
         // The next batch is scheduled again after one was written.
         writer.writeLine(text: "second")
-        #expect(eventually(within: 5) { io.writtenOutput == "first\nsecond\n" })
+        #expect(eventually(timeout: 5) { io.writtenOutput == "first\nsecond\n" })
     }
 
     /// No writer thread until there is a line to write: an idle or `--quiet` serve keeps no
@@ -36,7 +27,7 @@ import Testing
         #expect(!writer.writerStarted)
         writer.writeLine(text: "first")
         #expect(writer.writerStarted)
-        #expect(eventually(within: 5) { io.writtenOutput == "first\n" })
+        #expect(eventually(timeout: 5) { io.writtenOutput == "first\n" })
     }
 
     @Test func linesWrittenTogetherLeaveInOneBatchInOrder() {
@@ -45,7 +36,7 @@ import Testing
         defer { writer.stop() }
         let lines = (0..<1_000).map { "line \($0)" }
         for line in lines { writer.writeLine(text: line) }
-        #expect(eventually(within: 5) { io.writtenOutput.hasSuffix("line 999\n") })
+        #expect(eventually(timeout: 5) { io.writtenOutput.hasSuffix("line 999\n") })
         #expect(io.writtenOutput == lines.map { $0 + "\n" }.joined())
     }
 
@@ -73,7 +64,7 @@ import Testing
         }
         // Formatted by the writer's thread, not the one that handed the lines over (waited for
         // without reading the output, which would format them here).
-        #expect(eventually(within: 5) { formattedOn.snapshot.count == 3 })
+        #expect(eventually(timeout: 5) { formattedOn.snapshot.count == 3 })
         #expect(!formattedOn.snapshot.contains(caller))
         #expect(io.writtenOutput == "line 0\nline 1\nline 2\n")
     }
@@ -86,7 +77,7 @@ import Testing
         io.writeLineNow("note")
         writer.writeLine { $0.append(contentsOf: "request 100".utf8) }
         let expected = (0..<100).map { "request \($0)\n" }.joined() + "note\nrequest 100\n"
-        #expect(eventually(within: 5) { io.writtenOutput == expected })
+        #expect(eventually(timeout: 5) { io.writtenOutput == expected })
         #expect(io.writtenOutput == expected)
     }
 
@@ -103,7 +94,7 @@ import Testing
         }
         #expect(pendingSeen.snapshot <= LiveLogWriter.maxPending)
         let expected = (0..<count).map { "line \($0)\n" }.joined()
-        #expect(eventually(within: 5) { io.writtenOutput == expected })
+        #expect(eventually(timeout: 5) { io.writtenOutput == expected })
         #expect(io.writtenOutput == expected)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +46,7 @@ import Darwin
 
     /// 11: a ready file whose "folder" is a regular file.
     @Test func aReadyFileUnderARegularFileIsAUsageError() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let file = try folder.write("plain", "x")
         let run = Self.serveFailing(["--ready-file", file + "/ready.json"])
@@ -96,7 +97,7 @@ import Darwin
     /// (it used to die of the signal, status 129, and leave the file).
     @Test(.enabled(if: builtTool != nil, "needs .build/debug/contract-check"))
     func sighupStopsServeCleanlyAndRemovesTheReadyFile() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let readyFile = folder.path + "/ready.json"
         let process = Process()
@@ -158,7 +159,7 @@ import Darwin
     }
 
     @Test func anEmptyFolderIsNotCalledUnreadable() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let result = runTool(["validate", folder.path])
         #expect(result.outputLines.last == "checked 0 files: 1 error, 0 warnings (1 folder held no files to check)", "\(result.output)")

@@ -2,6 +2,7 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 /// The golden schema folder and what one contract emits, for editing copies in tests.
 enum Goldens {
@@ -33,7 +34,7 @@ enum Goldens {
     }
 
     @Test func missingModeWritesOnlyMissingFiles() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let first = runTool(["schema", "--dir", "schemas"], in: folder.path)
         #expect(first.status == 0)
@@ -51,7 +52,7 @@ enum Goldens {
     }
 
     @Test func checkPrintsADiffAndTheReRecordCommand() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         #expect(runTool(["schema", "--write", "--dir", "g"], in: folder.path).status == 0)
         let path = folder.path + "/g/notification-opened.schema.json"
@@ -75,7 +76,7 @@ enum Goldens {
         ["PUSHCONTRACTS_RECORD": "never"],
     ])
     func neverRecordsOnCIOrWithNever(_ environment: [String: String]) throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path + "/s", withIntermediateDirectories: true)
         let result = runTool(["schema", "--dir", "s"], in: folder.path, environment: environment)
@@ -85,7 +86,7 @@ enum Goldens {
     }
 
     @Test func recordAllRewritesADifferentFile() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("s/device-token.schema.json", "{}\n")
         let result = runTool(["schema", "--dir", "s"], in: folder.path, environment: ["PUSHCONTRACTS_RECORD": "all", "CI": "false"])
@@ -170,7 +171,7 @@ enum Goldens {
     /// folder or diffs seven files against nothing: exit 64, "folder not found".
     @Test(arguments: [["schema"], ["schema", "--check"], ["schema", "--check", "--dir", "/no/such/folder"]])
     func aMissingGoldenFolderIsAUsageError(_ arguments: [String]) throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let result = runTool(arguments, in: folder.path, environment: [:])
         #expect(result.status == 64, "\(result.output)\(result.error)")
@@ -180,7 +181,7 @@ enum Goldens {
     }
 
     @Test func writeCreatesTheFolderItWasAskedFor() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let result = runTool(["schema", "--write"], in: folder.path, environment: [:])
         #expect(result.status == 0, "\(result.error)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// The Python adapters in `Examples/Senders/` (issue 38 item 4): each compiles, and speaks
 /// sender-check's protocol before it ever pushes — it answers `tokenRegistered`, the order

@@ -2,6 +2,7 @@
 import Foundation
 import PushScenarios
 import Testing
+import PushTestSupport
 
 /// `contract-check sender-check`: the catalogue, the protocol driver, the verdicts on a naive
 /// and a careful sender, the sentences for a sender that breaks the protocol, the reports.
@@ -71,7 +72,7 @@ struct SenderCheckCommandTests {
 
     @Test("a sender that answers delivered without sending fails basic with its sentence; the JUnit report is valid XML, one testcase per case")
     func junit() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let result = await Self.check(["--sender", Self.liar, "--case", "basic", "--case", "unregistered", "--case", "order-tracker", "--case", "certificate",
                                        "--no-tls", "--format", "junit", "--output", folder.path + "/report.xml"])

@@ -4,6 +4,7 @@ import Testing
 import FakeAPNs
 import PushScenarios
 import Contracts
+import PushTestSupport
 
 /// `contract-check serve` as the local-development tool: the repository's development key and
 /// provider tokens for curl, pushes over h2c to tokens the app PUT, a scripted 410, the log,
@@ -15,9 +16,7 @@ import Contracts
     static let token = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
     static let payload = #"{"aps":{"alert":{"title":"On the way","body":"Your order is on the way"}},"notificationId":"91","accountId":"a1","route":"orders/8F3K"}"#
     /// The committed development key (Fixtures/dev).
-    static let developmentKey = "DEVKEY0001:DEVTEAM001:" + URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/dev/AuthKey_DEVKEY0001.p8").path
+    static let developmentKey = "DEVKEY0001:DEVTEAM001:" + URL(fileURLWithPath: packageRoot).appendingPathComponent("Fixtures/dev/AuthKey_DEVKEY0001.p8").path
 
     static func providerToken(_ serve: ServeRun) async throws -> String {
         try await serve.send("GET", serve.admin + "/apns/provider-token").body.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,7 +29,7 @@ import Darwin
     /// SIGTERM, waited for by the main thread, stops serve cleanly (exit 0, ready file removed).
     @Test(.enabled(if: NewcomerEdgeTests.builtTool != nil, "needs .build/debug/contract-check"))
     func idleServeRunsOnlyItsLoopThreadsAndTheMainThread() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let readyFile = folder.path + "/ready.json"
         let logFile = folder.path + "/serve.log"

@@ -2,11 +2,12 @@ import Foundation
 import Dispatch
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 
 /// `contract-check serve --tls`: https URLs for the fakes, plain admin, a `ca PATH` line and
 /// ready-file member, a CA kept in `--tls-ca-dir` between runs, and curl trusting only it.
 @Suite struct ServeTLSTests {
-    static let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let curl = ExternalPeer.find("curl")
 
     /// curl's HTTP version and status code for `url`, trusting only `caFile`.
     static func status(_ url: String, caFile: String) throws -> String {

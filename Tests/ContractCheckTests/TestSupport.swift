@@ -2,13 +2,6 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 
-/// The package root, found from this file's path, so tests read the shipped fixtures.
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
 /// What one in-process run of the tool printed and returned.
 struct RunResult {
     var status: Int32
@@ -61,39 +54,5 @@ struct FakeChecker: DocumentChecker {
             }
         }
         return .checked(violations)
-    }
-}
-
-/// A fresh temporary folder, removed when the value is dropped by `remove()`.
-struct TemporaryFolder {
-    let path: String
-
-    init() throws {
-        let template = NSTemporaryDirectory() + "contract-check-tests.XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: made)
-    }
-
-    /// Writes `contents` at `relativePath`, creating folders on the way.
-    @discardableResult
-    func write(_ relativePath: String, _ contents: String) throws -> String {
-        try write(relativePath, bytes: Array(contents.utf8))
-    }
-
-    @discardableResult
-    func write(_ relativePath: String, bytes: [UInt8]) throws -> String {
-        let full = path + "/" + relativePath
-        let folder = (full as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        // POSIX rather than Data.write(to:), which is slow here (milliseconds per file).
-        guard let file = fopen(full, "wb") else { throw CocoaError(.fileWriteUnknown) }
-        let written = bytes.isEmpty ? 0 : fwrite(bytes, 1, bytes.count, file)
-        guard fclose(file) == 0, written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
-        return full
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

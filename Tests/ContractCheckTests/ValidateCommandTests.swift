@@ -2,6 +2,7 @@ import ContractCheckCLI
 import Contracts
 import Foundation
 import Testing
+import PushTestSupport
 
 /// `validate` against a small fake contract set, so these tests pin the command's behaviour
 /// (paths, formats, file problems, exit codes) independently of the v1 rules.
@@ -52,7 +53,7 @@ import Testing
     // MARK: Text output
 
     @Test func violationLineNamesPathPositionPointerAndRule() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a.json", "{\"ok\": 1,\n  \"bad\": true}\n")
         let result = runValidate(["payloads"], checker: checker, in: folder.path)
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func warningsAloneExitZero() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a.json", "{\"odd\": 1}")
         let result = runValidate(["payloads/a.json"], checker: checker, in: folder.path)
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func syntaxErrorNamesLineAndColumn() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/broken.json", "{\n  \"aps\": {},\n  \"x\": tru\n}\n")
         let result = runValidate(["payloads"], checker: checker, in: folder.path)
@@ -89,7 +90,7 @@ import Testing
     /// A file far over the payload limit is reported as too large without being parsed: the
     /// broken end of this one would be a json.syntax error if it were read.
     @Test func aFileFarOverTheSizeLimitIsReportedUnparsed() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let filler = String(repeating: "x", count: 1_000_000)
         try folder.write("payloads/huge.json", #"{"aps":{"alert":""# + filler + #""}} and then not JSON"#)
@@ -109,7 +110,7 @@ import Testing
     /// Issue 39: a Live Activity push under payloads/ breaks `payload` but fits
     /// `live-activity-payload`: the output names that contract and how to pick it.
     @Test func aDocumentInTheWrongFolderNamesTheContractItFits() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let push = try String(contentsOfFile: packageRoot + "/Fixtures/valid/live-activities/update.json", encoding: .utf8)
         try folder.write("payloads/update.json", push)
@@ -127,7 +128,7 @@ import Testing
 
     /// Valid JSON nested deeper than the reader follows is not called "not JSON".
     @Test func tooDeepValidJSONIsNotCalledNotJSON() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let depth = JSONReader.defaultMaxDepth + 1
         try folder.write("payloads/deep.json", #"{"aps":{},"x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}")
@@ -140,7 +141,7 @@ import Testing
     }
 
     @Test func foldersAreSearchedRecursivelyInSortedOrderSkippingSidecarsAndHiddenFiles() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         for name in ["payloads/b.json", "payloads/a/z.json", "payloads/a.json", "payloads/c.json"] {
             try folder.write(name, "{\"bad\": 1}")
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func manyFilesCheckedInParallelKeepByteOrder() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         var expected: [String] = []
         for index in 0..<300 {
@@ -172,7 +173,7 @@ import Testing
     }
 
     @Test func contractComesFromOptionExtensionOrNearestFolder() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/devices/r.json", "{\"bad\": 1}")
         try folder.write("devices/payloads/p.json", "{\"bad\": 1}")
@@ -187,7 +188,7 @@ import Testing
     }
 
     @Test func fileInTheCurrentFolderUsesTheFolderName() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a.json", "{\"bad\": 1}")
         let result = runValidate(["a.json"], checker: checker, in: folder.path + "/payloads")
@@ -195,7 +196,7 @@ import Testing
     }
 
     @Test func fileWithoutAContractSaysHowToFixIt() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("misc/a.json", "{}")
         let result = runValidate(["misc/a.json"], checker: checker, in: folder.path)
@@ -209,12 +210,12 @@ import Testing
     // MARK: Files that cannot be checked
 
     @Test func everyBadFileGetsALineAndTheRunGoesOn() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/1-empty.json", "")
         try folder.write("payloads/2-blank.json", " \n\t\n")
-        try folder.write("payloads/3-binary.json", bytes: [0x7B, 0x00, 0x01, 0xFF])
-        try folder.write("payloads/4-utf16.json", bytes: [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00])
+        try folder.write("payloads/3-binary.json", [0x7B, 0x00, 0x01, 0xFF])
+        try folder.write("payloads/4-utf16.json", [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00])
         try folder.write("payloads/5-not-json.json", "hello")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/payloads/6-dangling.json", withDestinationPath: "nowhere.json")
         try folder.write("payloads/7-bad.json", "{\"bad\": 1}")
@@ -236,7 +237,7 @@ import Testing
     }
 
     @Test func namedPipesAreReportedNotRead() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/ok.json", "{}")
         #expect(mkfifo(folder.path + "/payloads/pipe.json", 0o600) == 0)
@@ -252,7 +253,7 @@ import Testing
     }
 
     @Test func emptyFileNamedOnTheCommandLine() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/empty.json", "")
         let result = runValidate(["payloads/empty.json", "payloads/empty.json"], checker: checker, in: folder.path)
@@ -264,7 +265,7 @@ import Testing
     }
 
     @Test func fileLargerThanTheReadBufferIsReadWhole() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let filler = String(repeating: "x", count: 100_000)
         try folder.write("payloads/big.json", "{\"pad\": \"\(filler)\", \"bad\": 1}")
@@ -276,7 +277,7 @@ import Testing
 
     @Test(.enabled(if: geteuid() != 0, "root reads any file"))
     func unreadableFileIsReported() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let path = try folder.write("payloads/secret.json", "{}")
         #expect(chmod(path, 0) == 0)
@@ -287,7 +288,7 @@ import Testing
 
     /// A CI step pointed at the wrong folder must not pass: an empty folder is an error.
     @Test func emptyFolderIsAnError() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path + "/payloads", withIntermediateDirectories: true)
         let result = runValidate(["payloads"], checker: checker, in: folder.path)
@@ -297,7 +298,7 @@ import Testing
 
     /// "checked N files" counts the files read; paths that could not be read are counted apart.
     @Test func theSummaryCountsOnlyFilesThatWereRead() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a.json", "{}")
         try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
@@ -311,7 +312,7 @@ import Testing
 
     /// A name that is not UTF-8 is said to be so, not reported as a file that does not exist.
     @Test func aFileNameThatIsNotUTF8IsReportedAsSuch() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/good.json", "{}")
         let name = Array((folder.path + "/payloads/caf").utf8) + [0xE9] + Array(".json".utf8) + [0]
@@ -332,7 +333,7 @@ import Testing
     /// In folders only files a contract claims are read; the rest are skipped (listed with
     /// --verbose), and a folder of nothing but such files is an error.
     @Test func filesNoContractClaimsAreSkippedInFolders() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("Fixtures/README.md", "# not json")
         try folder.write("Fixtures/key.p8", "-----BEGIN PRIVATE KEY-----")
@@ -361,7 +362,7 @@ import Testing
     // MARK: Formats
 
     @Test func githubFormatPrintsWorkflowAnnotations() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a,b.json", "{\"bad\": 1, \"odd\": 2}")
         try folder.write("payloads/empty.json", "")
@@ -376,7 +377,7 @@ import Testing
     }
 
     @Test func jsonFormatIsAMachineReadableReport() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a.json", "{\"bad\": \"\\n\"}")
         try folder.write("payloads/b.json", "{}")
@@ -408,7 +409,7 @@ import Testing
     // MARK: Colour
 
     @Test func colourOnlyOnATerminalWithoutNoColor() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         try folder.write("payloads/a.json", "{\"bad\": 1}")
         let escape = "\u{1B}["

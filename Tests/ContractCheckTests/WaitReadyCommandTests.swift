@@ -2,13 +2,14 @@ import Foundation
 import Dispatch
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 
 /// `contract-check wait-ready`: returns with the ready file once serve wrote it, and never
 /// hangs when serve did not (timeout, or serve's process gone, with serve's own error shown).
 @Suite struct WaitReadyCommandTests {
     /// The real thing: serve started in-process, wait-ready on its ready file.
     @Test func printsTheReadyFileOnceServeListens() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let readyFile = folder.path + "/ready.json"
         let output = ServeCommandTests.Collected()
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func aFileThatNeverAppearsTimesOutWithExit1() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let started = Date()
         let result = runTool(["wait-ready", folder.path + "/never.json", "--timeout", "0.3"])
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func halfAFileIsNotReady() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let path = try folder.write("ready.json", #"{"backend":"http://127.0.0.1:1"#)
         let result = runTool(["wait-ready", path, "--timeout", "0.2"])
@@ -51,7 +52,7 @@ import Testing
 
     /// Serve failed to start: wait-ready stops at once (not at the timeout) and shows serve's error.
     @Test func serveThatExitedEndsTheWaitAndItsLogIsShown() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let log = try folder.write("serve.log", "Error: cannot start FakeBackend on 127.0.0.1:8080: bind(127.0.0.1:8080) failed: Address already in use (errno 98); give another --backend-port, or 0 for a free port\n")
         let process = Process()
@@ -71,7 +72,7 @@ import Testing
 
     /// A file left behind by a serve that was killed names a pid that is gone: not ready.
     @Test func aStaleFileFromAnEarlierServeIsNotReady() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -98,7 +99,7 @@ import Testing
     /// Issue 39: with --pid, a file another running serve wrote is not ready (a reused path
     /// held an older server's file and wait-ready returned it at once).
     @Test func withPidAFileAnotherServeWroteIsNotReady() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let other = try Self.liveProcess()
         defer { kill(other.processIdentifier, SIGKILL); other.waitUntilExit() }
@@ -112,7 +113,7 @@ import Testing
 
     /// Issue 39: serve removes its ready file on exit only while it is still its own.
     @Test func serveLeavesAReadyFileAnotherServeWroteSince() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let readyFile = folder.path + "/ready.json"
         let run = try await ServeRun(["--quiet", "--no-apns"], readyFile: readyFile)
@@ -130,7 +131,7 @@ import Testing
     /// file is still there.
     @Test(.enabled(if: NewcomerEdgeTests.builtTool != nil, "needs .build/debug/contract-check"))
     func twoServesOnOneReadyFilePath() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
         let readyFile = folder.path + "/ready.json"
         func start() throws -> Process {

@@ -3,6 +3,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs
+import PushTestSupport
 
 @Suite struct AdminRoutesTests {
     typealias T = APNsTestbed
@@ -119,16 +120,9 @@ import Testing
 /// Docs/admin-openapi-apns.json describes exactly the routes FakeAPNs adds to the admin API.
 @Suite struct APNsAdminOpenAPIDocumentTests {
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Docs/admin-openapi-apns.json")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        #expect(document["openapi"] as? String == "3.1.0")
-        let paths = try #require(document["paths"] as? [String: [String: Any]])
-        var documented = Set<String>()
-        for (path, operations) in paths {
-            for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
-        }
+        let document = try OpenAPIOperations("Docs/admin-openapi-apns.json")
+        #expect(document.version == "3.1.0")
+        let documented = document.operations
         let served = Set(APNsTestbed().fake.adminRoutes.map { "\($0.method) \($0.path)" })
         #expect(documented == served)
     }

@@ -13,7 +13,7 @@ import PushTestSupport
 @Suite(.serialized) struct CertificateInteropTests {
     static let topic = "com.example.app"
     static let token = String(repeating: "9d", count: 32)
-    static let curl = ["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let curl = ExternalPeer.find("curl")
 
     /// A fake on TLS asking for client certificates, its CA kept in a directory so the test
     /// can issue from it, and that directory.

@@ -221,10 +221,7 @@ import PushTestSupport
 
 /// Finds real peers on PATH; runs them with `H2PeerSender.run` (a 30 s deadline).
 enum Peer {
-    static func find(_ tool: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func find(_ tool: String) -> String? { ExternalPeer.find(tool) }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
         try H2PeerSender.run(executable, arguments, input: Data())

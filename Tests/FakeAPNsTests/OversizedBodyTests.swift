@@ -3,6 +3,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeAPNs
+import PushTestSupport
 
 /// Bodies over the server's limit are answered as APNs answers them, on both transports,
 /// and journaled like any other request.
@@ -26,8 +27,7 @@ import Testing
         #expect(FakeAPNs.Configuration().maxBodyBytes == 8 * 1024)
     }
 
-    static let curl: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/opt/homebrew/bin/curl"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let curl: String? = ExternalPeer.find("curl")
 
     /// curl posts 1.5 MiB over `transport`; returns its output: the body, then the status.
     static func postWithCurl(_ transport: String, port: UInt16) throws -> String {

@@ -2,22 +2,18 @@ import Foundation
 import LoopbackHTTP
 import Testing
 @testable import FakeAPNs
-
-/// The machine's curl, nil when it has none (the suite is then skipped).
-enum InstalledCurl {
-    static let path = ["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-}
+import PushTestSupport
 
 /// Issue 15's "SNI read and recorded": a sender that addresses Apple's host over TLS leaves
 /// that host in the journal as `serverName`; a TLS client that sent no SNI and a plain h2c
 /// request leave none. curl does the sending, as a real sender would.
-@Suite(.enabled(if: InstalledCurl.path != nil, "curl is not installed"))
+@Suite(.enabled(if: ExternalPeer.find("curl") != nil, "curl is not installed"))
 struct ServerNameJournalTests {
     static let host = "api.sandbox.push.apple.com"
 
     /// curl's `HTTP-version status` for one push to `url`, with `options` before it.
     static func push(_ url: String, _ options: [String]) throws -> String {
-        let curl = try #require(InstalledCurl.path)
+        let curl = try #require(ExternalPeer.find("curl"))
         return try H2PeerSender.run(curl, ["-sS", "--max-time", "20", "-o", "/dev/null", "-w", "%{http_version} %{http_code}",
                                            "-H", "apns-topic: com.example.app", "--data-binary", #"{"aps":{"alert":"hi"}}"#]
                                           + options + [url], input: Data())
@@ -25,8 +21,7 @@ struct ServerNameJournalTests {
 
     /// The properties `Docs/admin-openapi-apns.json` lists for a journal entry.
     static func documentedMembers() throws -> Set<String> {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/admin-openapi-apns.json")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/admin-openapi-apns.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let entry = schemas?["APNsJournalEntry"] as? [String: Any]

@@ -4,6 +4,7 @@ import LoopbackHTTP
 import Foundation
 import Testing
 @testable import FakeBackend
+import PushTestSupport
 
 /// The admin API as a handler: reads, faults, offline, sessions, reset, errors, extension.
 @Suite struct AdminAPITests {
@@ -144,16 +145,9 @@ import Testing
 /// Docs/admin-openapi.json describes exactly the routes the admin API serves.
 @Suite struct AdminOpenAPIDocumentTests {
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Docs/admin-openapi.json")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        #expect(document["openapi"] as? String == "3.1.0")
-        let paths = try #require(document["paths"] as? [String: [String: Any]])
-        var documented = Set<String>()
-        for (path, operations) in paths {
-            for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
-        }
+        let document = try OpenAPIOperations("Docs/admin-openapi.json")
+        #expect(document.version == "3.1.0")
+        let documented = document.operations
         let api = AdminAPI(backend: FakeBackend())
         let served = Set((api.routes + Dashboard.routes).map { "\($0.method) \($0.path)" } + ["GET /"])
         #expect(documented == served)

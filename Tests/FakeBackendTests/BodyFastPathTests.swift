@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTP
 import Testing
 @testable import FakeBackend
+import PushTestSupport
 
 /// The handler's body check with and without the fast path, over the fixtures and variants
 /// of them: the same violations and the same fields either way. (The fast accept itself is
@@ -12,8 +13,7 @@ import Testing
 
     /// `Fixtures/{valid,invalid}/<folder>/*.json`: real bodies, valid and invalid.
     static func fixtures(_ folder: String) -> [[UInt8]] {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let root = URL(fileURLWithPath: packageRoot)
         return ["valid", "invalid"].flatMap { kind -> [[UInt8]] in
             let directory = root.appendingPathComponent("Fixtures/\(kind)/\(folder)")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

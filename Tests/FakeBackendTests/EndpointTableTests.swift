@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTP
 import Testing
 @testable import FakeBackend
+import PushTestSupport
 
 /// The endpoint table is the one declaration of the backend's endpoints: its order is the
 /// enum's, routing answers every row, and the docs' endpoint table names the same rows.
@@ -34,9 +35,7 @@ import Testing
     /// `Docs/readme/fake-backend.md` lists the endpoints as `| name | METHOD path … |` rows:
     /// exactly the table's, in its order.
     @Test func theDocsTableListsTheTable() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Docs/readme/fake-backend.md")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/readme/fake-backend.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         var documented: [String] = []
         for line in text.split(separator: "\n") {

@@ -3,31 +3,17 @@ import Foundation
 import LoopbackHTTP
 import Testing
 @testable import FakeBackend
-
-/// The machine's curl, nil when it has none (the suite is then skipped).
-enum InstalledCurl {
-    static let path = ["/usr/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-}
+import PushTestSupport
 
 /// FakeBackend journals the TLS SNI host name as FakeAPNs does (`serverName`), and nothing
 /// for a plain request; `GET /journal` writes it, and leaves it out when nil.
-@Suite(.enabled(if: InstalledCurl.path != nil, "curl is not installed"))
+@Suite(.enabled(if: ExternalPeer.find("curl") != nil, "curl is not installed"))
 struct BackendServerNameTests {
     static let host = "localhost"  // the backend's leaf names loopback only (Apple's hosts are FakeAPNs')
 
-    /// Runs curl with `arguments`; returns what it printed (stdout and stderr).
+    /// Runs curl with `arguments` (60 s at most); returns what it printed (stdout and stderr).
     static func runCurl(_ arguments: [String]) throws -> String {
-        let output = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(InstalledCurl.path))
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: printed, as: UTF8.self)
+        try ExternalPeer.run(try #require(ExternalPeer.find("curl")), arguments, timeout: 60).output
     }
 
     /// PUTs a valid registration for ``Requests/token`` to `origin`; returns `HTTP-version status`.
@@ -71,8 +57,7 @@ struct BackendServerNameTests {
 
     /// The properties `Docs/admin-openapi.json` lists for a journal entry.
     static func documentedMembers() throws -> Set<String> {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/admin-openapi.json")
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("Docs/admin-openapi.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let entry = schemas?["BackendJournalEntry"] as? [String: Any]

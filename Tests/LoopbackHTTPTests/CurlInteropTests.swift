@@ -1,11 +1,11 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// curl as a real peer (installed by scripts/install-peers.sh; `apt-get install curl`).
 /// Skipped with a note when curl is absent.
 @Suite struct CurlInteropTests {
-    static let curl: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/opt/homebrew/bin/curl"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let curl: String? = ExternalPeer.find("curl")
 
     /// Runs curl with `arguments`, feeding `input` on stdin. Returns (exit status, stdout, stderr).
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> (Int32, String, String) {

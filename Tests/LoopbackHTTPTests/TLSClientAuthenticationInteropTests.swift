@@ -22,7 +22,7 @@ struct TLSClientAuthenticationInteropTests {
             try scratch.write("ec.pem", Array(PEMDocument(label: "CERTIFICATE", der: leaf.certificateDER).text.utf8))
             try scratch.write("ec.key", Array(PEMDocument(label: "PRIVATE KEY", der: ECPrivateKeyDER.pkcs8(
                 scalar: leaf.key.privateKey, publicKeyX963: leaf.key.publicKeyX963)).text.utf8))
-            let path = scratch.path
+            let path = scratch.path(_:)
             try OpenSSLTool.run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsaca.key"),
                                               "-out", path("rsaca.pem"), "-subj", "/CN=RSA Test CA", "-days", "2", "-sha256")
             try OpenSSLTool.run("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsa.key"),
@@ -57,7 +57,7 @@ struct TLSClientAuthenticationInteropTests {
 
     @Test func curlWithEachKindOfCertificateAndWithout() throws {
         let credentials = try Credentials()
-        let path = credentials.scratch.path
+        let path = credentials.scratch.path(_:)
         try credentials.withServer { server in
             for http in ["--http2", "--http1.1"] {
                 let ec = try Self.curl(server, ["--cert", path("ec.pem"), "--key", path("ec.key")], http: http)
@@ -85,7 +85,7 @@ struct TLSClientAuthenticationInteropTests {
         tamperedSignature[tamperedSignature.count - 1] ^= 1  // the signature is last
         #expect(!(try X509Certificate(der: tamperedSignature)).isSigned(by: authority))
         // The same CA name with another key is not the issuer.
-        let path = credentials.scratch.path
+        let path = credentials.scratch.path(_:)
         try OpenSSLTool.run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("impostor.key"),
                                           "-out", path("impostor.pem"), "-subj", "/CN=RSA Test CA", "-days", "2", "-sha256")
         #expect(!leaf.isSigned(by: try certificate("impostor.pem")))
@@ -94,7 +94,7 @@ struct TLSClientAuthenticationInteropTests {
     @Test(arguments: ["ec", "rsa"])
     func opensslSClientWithACertificate(kind: String) throws {
         let credentials = try Credentials()
-        let path = credentials.scratch.path
+        let path = credentials.scratch.path(_:)
         try credentials.withServer { server in
             let openssl = ExternalPeer.find("openssl") ?? "openssl"
             let command = "printf 'GET /who HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' | '\(openssl)' s_client -connect 127.0.0.1:\(server.port) "

@@ -131,8 +131,7 @@ import PushTestSupport
 
     /// The httpx client expression in tls.md's table of senders (`httpx.Client(…)`).
     static func httpxClientShownInTLSDocs() throws -> String {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let root = URL(fileURLWithPath: packageRoot)
         let page = try String(contentsOf: root.appendingPathComponent("Docs/readme/tls.md"), encoding: .utf8)
         let row = try #require(page.split(separator: "\n").first { $0.hasPrefix("| httpx |") })
         let cells = row.components(separatedBy: "`")

@@ -1,14 +1,14 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// Every ```swift listing in the DocC catalogs' articles (`Sources/*/*.docc`) is code that
 /// compiles and runs: it stands, line for line, in one of the recipe files beside this one,
 /// which are compiled with the tests and run as tests. A listing's leading imports (and its
 /// `#if canImport(FoundationNetworking)` lines) need only be imported by a recipe file.
-/// Manifest listings (`.package(`) are checked by `PackagePinTests` in ContractCheckTests.
+/// Manifest listings (`.package(`) are checked by `PackagePinTests` in RepositoryDocsTests.
 @Suite struct DocCListingTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: packageRoot)
     static let recipeDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     static func articles() throws -> [String] {

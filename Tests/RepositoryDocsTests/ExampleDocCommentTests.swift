@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// The example app's doc comments call initializers that exist: each `Type(label: …)` in a
 /// ```` ```swift ```` block of a `///` comment matches one of `Type`'s `init`s in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 
 /// The Markdown a newcomer reads: README.md and every page under Docs/. Each page's code
 /// fences balance and no closing fence carries text (CommonMark would read it as content and

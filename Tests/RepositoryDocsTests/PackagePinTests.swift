@@ -71,7 +71,9 @@ import Testing
     @Test func versionIsTheChangelogsTopReleaseAndTheAPIBaselines() throws {
         let released = try #require(Self.topReleasedVersion(try DocsTests.text("CHANGELOG.md")))
         #expect(ContractCheck.version == released)
-        #expect(runTool(["--version"]).output == "contract-check \(released)\n")
+        let io = CommandIO.capturing()
+        #expect(ContractCheck.main(["--version"], io: io) == 0)
+        #expect(io.capturedOutput == "contract-check \(released)\n")
         let baseline = try DocsTests.text("API/VERSION").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(baseline == released, "API/VERSION is the last release's API; re-record it with scripts/api-check.sh --update \(released)")
     }

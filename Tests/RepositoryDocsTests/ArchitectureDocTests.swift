@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// Docs/readme/architecture.md's module table against the places the modules come from:
 /// Package.swift declares the same modules, the `import` lines of each module's sources are

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PushTestSupport
 
 /// Docs/readme/platforms.md lists every Sources file with a Darwin-only line, so the Linux CI
 /// reader knows exactly which code a Mac runs that CI does not. The list is checked against
