@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContractCheckCLI
+import PushTestSupport
 
 /// Issue 37 item 3: each serve option is declared once (``ServeOption``) and every other
 /// place refers to that declaration, so no spelling of an option is left to drift.
