@@ -3,20 +3,34 @@ import PushCore
 /// The fault plans in force in a fake, with what is left of each: the one place both fakes
 /// pick the fault for a request. Kept under the fake's lock; plans are tried in the order
 /// they were added and the first that strikes wins.
+///
+/// Its methods are `@inlinable`, so each fake's calls (one or two on every request) are
+/// specialised for its fault and target types rather than run as unspecialised generic code
+/// (callgrind: about 3,000 instructions per call, even with no plan in force).
 package struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hashable>: Sendable {
-    private struct Active: Sendable {
-        var plan: FaultPlan<Fault, Target>
-        var remaining: Int
-        var random: SplitMix64
+    @usableFromInline
+    struct Active: Sendable {
+        @usableFromInline var plan: FaultPlan<Fault, Target>
+        @usableFromInline var remaining: Int
+        @usableFromInline var random: SplitMix64
+
+        @inlinable
+        init(plan: FaultPlan<Fault, Target>, remaining: Int, random: SplitMix64) {
+            self.plan = plan
+            self.remaining = remaining
+            self.random = random
+        }
     }
 
-    private var active: [Active] = []
+    @usableFromInline var active: [Active] = []
 
+    @inlinable
     package init(_ plans: [FaultPlan<Fault, Target>] = []) {
         for plan in plans { add(plan) }
     }
 
     /// Puts `plan` in force; a `next(count:)` plan with nothing to count is ignored.
+    @inlinable
     package mutating func add(_ plan: FaultPlan<Fault, Target>) {
         switch plan.trigger {
         case .next(let count):
@@ -30,7 +44,14 @@ package struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hasha
     /// The fault for a request to `target`: the first plan that applies to it (its target is
     /// nil or equal) and strikes, consuming a count or a draw; a spent plan goes. Plans for
     /// which `skip` is true are passed over without a draw.
-    package mutating func take(for target: Target?, skipping skip: (Fault) -> Bool = { _ in false }) -> Fault? {
+    @inlinable
+    package mutating func take(for target: Target?) -> Fault? {
+        active.isEmpty ? nil : take(for: target) { _ in false }
+    }
+
+    /// ``take(for:)``, passing over the plans whose fault `skip` names.
+    @inlinable
+    package mutating func take(for target: Target?, skipping skip: (Fault) -> Bool) -> Fault? {
         for index in active.indices {
             if let wanted = active[index].plan.target, wanted != target { continue }
             if skip(active[index].plan.fault) { continue }
@@ -49,6 +70,7 @@ package struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hasha
 
     /// The plans as they stand, in the order they are tried: a `next(count:)` plan shows the
     /// requests it has left.
+    @inlinable
     package var plans: [FaultPlan<Fault, Target>] {
         active.map { entry in
             var plan = entry.plan
@@ -58,11 +80,14 @@ package struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hasha
     }
 
     /// True when no plan is in force.
+    @inlinable
     package var isEmpty: Bool { active.isEmpty }
 
     /// True when a plan in force has this fault (whatever its target and what is left).
+    @inlinable
     package func contains(fault: Fault) -> Bool { active.contains { $0.plan.fault == fault } }
 
     /// Takes every plan out of force.
+    @inlinable
     package mutating func removeAll() { active.removeAll() }
 }
