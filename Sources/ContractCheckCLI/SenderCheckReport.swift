@@ -93,19 +93,18 @@ struct SenderCheckReport {
     static func escape(_ text: String) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\n", "\t": escaped += "&#\(scalar.value);"
-            default:
-                let value = scalar.value
-                if value < 0x20 || value == 0xFFFE || value == 0xFFFF { continue }
+            if let entity = xmlEntities[scalar] {
+                escaped += entity
+            } else if !(scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF) {
                 escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
     }
+
+    /// What ``escape(_:)`` writes for each character XML gives a meaning (a line feed and a
+    /// tab as character references, so an attribute keeps them).
+    private static let xmlEntities: [Unicode.Scalar: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;", "\n": "&#10;", "\t": "&#9;",
+    ]
 }

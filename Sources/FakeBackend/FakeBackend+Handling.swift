@@ -171,7 +171,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let action = body.action ?? ""
+            let action = body.value ?? ""
             let key = request.headers["Idempotency-Key"]
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
                           violations: violations, fault: fault) { store, sequence in

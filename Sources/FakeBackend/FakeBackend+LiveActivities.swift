@@ -53,7 +53,7 @@ extension FakeBackend {
         default:
             let (body, bodyViolations) = validator.validate(pushToStartBody: request.body)
             var violations = pathViolations + bodyViolations
-            guard let token = Self.token(body?.pushToStartToken, "pushToStartToken", of: "push-to-start-registration", &violations) else {
+            guard let token = Self.token(body?.value, "pushToStartToken", of: "push-to-start-registration", &violations) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
             let device = rawParameter.lowercased()

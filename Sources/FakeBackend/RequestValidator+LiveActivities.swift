@@ -31,14 +31,10 @@ struct LiveActivityFields: RequestFields {
     }
 }
 
-/// What the handler keeps from a push-to-start registration body.
-struct PushToStartFields: RequestFields {
-    static let names = ["pushToStartToken"]
-    var pushToStartToken: String?
-
-    init() {}
-
-    mutating func set(_ field: Int, to value: String) {
-        pushToStartToken = value
-    }
+/// A push-to-start registration body's `pushToStartToken`.
+enum PushToStartToken: BodyMember {
+    static let name = "pushToStartToken"
 }
+
+/// What the handler keeps from a push-to-start registration body.
+typealias PushToStartFields = OneMemberFields<PushToStartToken>

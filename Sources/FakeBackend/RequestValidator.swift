@@ -224,17 +224,32 @@ extension Registration where Value == PlainValue {
     }
 }
 
-/// What the handler keeps from an "opened" body.
-struct OpenedFields: RequestFields {
-    static let names = ["action"]
-    var action: String?
+/// The one member a body's ``OneMemberFields`` keep.
+protocol BodyMember {
+    /// The member's name.
+    static var name: String { get }
+}
+
+/// What the handler keeps from a body whose one string member it reads.
+struct OneMemberFields<Member: BodyMember>: RequestFields {
+    static var names: [String] { [Member.name] }
+    /// The member's value.
+    var value: String?
 
     init() {}
 
     mutating func set(_ field: Int, to value: String) {
-        action = value
+        self.value = value
     }
 }
+
+/// An "opened" body's `action`.
+enum OpenedAction: BodyMember {
+    static let name = "action"
+}
+
+/// What the handler keeps from an "opened" body.
+typealias OpenedFields = OneMemberFields<OpenedAction>
 
 extension JSONNode {
     /// The string value of a top-level member, if this is an object that has it.
