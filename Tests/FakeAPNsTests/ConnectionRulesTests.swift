@@ -80,17 +80,51 @@ import Testing
         #expect(records.first?.goAways == [])
     }
 
-    static let goAwayScript = #"""
+    /// Python's h2 gets its first push answered, then sends three at once; a `goAway` fault
+    /// hits the first of them: GOAWAY names stream 1, streams 3, 5 and 7 stay unanswered and
+    /// nothing of them is delivered, so a sender resends each once.
+    @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
+    func aGoAwayFaultLeavesTheLaterInFlightStreamsUnanswered() async throws {
+        let bed = try await T.started()
+        let other = String(repeating: "cd", count: 32)
+        bed.fake.register(token: other, topic: T.topic)
+        bed.fake.addFault(.next(1, .goAway(reason: "Shutdown"), deviceToken: T.token))
+        let (result, output) = try Self.runH2(bed, mode: "goaway", other)
+        let records = bed.fake.connections
+        await bed.fake.stop()
+        #expect(result.limits == [1, 1000], "\(output)")
+        #expect(result.statuses == ["1": "200"], "\(output)")
+        #expect(result.goaway == GoAway(last: 1, code: 0, debug: #"{"reason":"Shutdown"}"#), "\(output)")
+        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)
+        let journal = bed.fake.journal.filter { $0.deviceToken == T.token }
+        #expect(journal.count == 3 && journal.allSatisfy { $0.delivery == nil })
+        #expect(journal.filter { $0.detail?.hasPrefix("not processed") == true }.count == 2, "\(journal.map { $0.detail ?? "" })")
+        #expect(records.first?.goAways.map(\.lastStreamID) == [1])
+    }
+}
+
+extension ConnectionRulesTests {
+    /// Python's h2 as a sender, in one of two modes.
+    ///
+    /// `goaway OTHER`: one push to OTHER, answered, then three at once (streams 3, 5, 7) to
+    /// TOKEN. `raw STREAMS`: a client that ignores the limit of 1 it acknowledged (Python's h2
+    /// with its own check switched off) sends a push to TOKEN on each of STREAMS (e.g. "1,3")
+    /// at once; h2 takes a GOAWAY with an error code as the end and drops the events of the
+    /// read it fails on, so the GOAWAY is read from the raw frames.
+    static let h2Script = #"""
     import json, socket, sys
-    import h2.config, h2.connection, h2.events, h2.settings
-    host, port, token, other, auth, topic, payload = sys.argv[1:8]
+    import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
+    mode, host, port, token, auth, topic, payload, argument = sys.argv[1:9]
     payload = payload.encode()
+    if mode == "raw":
+        h2.connection.H2Connection.open_outbound_streams = property(lambda self: 0)  # ignore the limit
     s = socket.create_connection((host, int(port)))
     s.settimeout(10)
     c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
     c.initiate_connection()
     s.sendall(c.data_to_send())
     result = {"limits": [], "statuses": {}, "goaway": None}
+    raw = bytearray()
     def send(stream, device):
         c.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/" + device),
                                 (":authority", "127.0.0.1"), ("authorization", "bearer " + auth), ("apns-topic", topic),
@@ -104,88 +138,11 @@ import Testing
                 return
             if not data:
                 return
-            for e in c.receive_data(data):
-                if isinstance(e, h2.events.RemoteSettingsChanged):
-                    changed = e.changed_settings.get(h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS)
-                    if changed:
-                        result["limits"].append(changed.new_value)
-                elif isinstance(e, h2.events.ResponseReceived):
-                    result["statuses"][str(e.stream_id)] = dict(e.headers)[b":status"].decode()
-                elif isinstance(e, h2.events.ConnectionTerminated):
-                    result["goaway"] = {"last": e.last_stream_id, "code": int(e.error_code), "debug": (e.additional_data or b"").decode()}
-            s.sendall(c.data_to_send())
-    send(1, other)
-    pump(lambda: "1" in result["statuses"] and len(result["limits"]) >= 2)
-    for stream in (3, 5, 7):
-        send(stream, token)
-    s.sendall(c.data_to_send())
-    pump(lambda: False)
-    print(json.dumps(result))
-    """#
-
-    /// Python's h2 gets its first push answered, then sends three at once; a `goAway` fault
-    /// hits the first of them: GOAWAY names stream 1, streams 3, 5 and 7 stay unanswered and
-    /// nothing of them is delivered, so a sender resends each once.
-    @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
-    func aGoAwayFaultLeavesTheLaterInFlightStreamsUnanswered() async throws {
-        let bed = try await T.started()
-        let other = String(repeating: "cd", count: 32)
-        bed.fake.register(token: other, topic: T.topic)
-        bed.fake.addFault(.next(1, .goAway(reason: "Shutdown"), deviceToken: T.token))
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("goaway-\(UUID().uuidString).py")
-        try Data(Self.goAwayScript.utf8).write(to: script)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let output = try Peer.run(Peer.find("python3") ?? "python3",
-                                  [script.path, "127.0.0.1", String(bed.fake.port), T.token, other, T.providerToken(), T.topic,
-                                   String(decoding: T.payload, as: UTF8.self)])
-        let records = bed.fake.connections
-        await bed.fake.stop()
-        struct GoAway: Decodable, Equatable { var last: Int; var code: Int; var debug: String }
-        struct Result: Decodable { var limits: [Int]; var statuses: [String: String]; var goaway: GoAway? }
-        let line = output.split(separator: "\n").last.map(String.init) ?? ""
-        let result = try JSONDecoder().decode(Result.self, from: Data(line.utf8))
-        #expect(result.limits == [1, 1000], "\(output)")
-        #expect(result.statuses == ["1": "200"], "\(output)")
-        #expect(result.goaway == GoAway(last: 1, code: 0, debug: #"{"reason":"Shutdown"}"#), "\(output)")
-        #expect(bed.fake.deliveredNotifications(for: T.token).isEmpty)
-        let journal = bed.fake.journal.filter { $0.deviceToken == T.token }
-        #expect(journal.count == 3 && journal.allSatisfy { $0.delivery == nil })
-        #expect(journal.filter { $0.detail?.hasPrefix("not processed") == true }.count == 2, "\(journal.map { $0.detail ?? "" })")
-        #expect(records.first?.goAways.map(\.lastStreamID) == [1])
-    }
-}
-
-extension ConnectionRulesTests {
-    /// A client that ignores the limit of 1 it acknowledged (Python's h2 with its own check
-    /// switched off) opens streams 1 and 3 at once: GOAWAY REFUSED_STREAM naming 1 with APNs'
-    /// text; stream 1 is processed (Python's h2 refuses its answer, which follows a GOAWAY with
-    /// an error code), stream 3 never is.
-    static let violationScript = #"""
-    import json, socket, sys
-    import h2.config, h2.connection, h2.events, h2.exceptions, h2.settings
-    h2.connection.H2Connection.open_outbound_streams = property(lambda self: 0)  # ignore the limit
-    host, port, token, auth, topic, payload, streams = sys.argv[1:8]
-    payload = payload.encode()
-    s = socket.create_connection((host, int(port)))
-    s.settimeout(10)
-    c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
-    c.initiate_connection()
-    s.sendall(c.data_to_send())
-    result = {"limits": [], "statuses": {}, "goaway": None}
-    raw = bytearray()
-    def pump(done):
-        while not done():
-            try:
-                data = s.recv(65535)
-            except socket.timeout:
-                return
-            if not data:
-                return
             raw.extend(data)
             try:
                 events = c.receive_data(data)
             except h2.exceptions.ProtocolError:
-                return  # h2 takes a GOAWAY with an error as the end: stream 1's answer after it is refused
+                return  # h2 takes a GOAWAY with an error as the end: an answer after it is refused
             for e in events:
                 if isinstance(e, h2.events.RemoteSettingsChanged):
                     changed = e.changed_settings.get(h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS)
@@ -196,17 +153,19 @@ extension ConnectionRulesTests {
                 elif isinstance(e, h2.events.ConnectionTerminated):
                     result["goaway"] = {"last": e.last_stream_id, "code": int(e.error_code), "debug": (e.additional_data or b"").decode()}
             s.sendall(c.data_to_send())
-    pump(lambda: len(result["limits"]) >= 1)
-    for stream in [int(n) for n in streams.split(",")]:
-        c.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":path", "/3/device/" + token),
-                                (":authority", "127.0.0.1"), ("authorization", "bearer " + auth), ("apns-topic", topic),
-                                ("apns-push-type", "alert"), ("content-length", str(len(payload)))])
-        c.send_data(stream, payload, end_stream=True)
+    if mode == "goaway":
+        send(1, argument)
+        pump(lambda: "1" in result["statuses"] and len(result["limits"]) >= 2)
+        streams = (3, 5, 7)
+    else:
+        pump(lambda: len(result["limits"]) >= 1)
+        streams = [int(n) for n in argument.split(",")]
+    for stream in streams:
+        send(stream, token)
     s.sendall(c.data_to_send())
     pump(lambda: False)
-    # h2 drops the events of a read it fails on: the GOAWAY is read from the raw frames.
     at = 0
-    while at + 9 <= len(raw):
+    while mode == "raw" and at + 9 <= len(raw):
         length = int.from_bytes(raw[at:at + 3], "big")
         if raw[at + 3] == 7:
             body = raw[at + 9:at + 9 + length]
@@ -219,16 +178,22 @@ extension ConnectionRulesTests {
     struct GoAway: Decodable, Equatable { var last: Int; var code: Int; var debug: String }
     struct RawResult: Decodable { var limits: [Int]; var statuses: [String: String]; var goaway: GoAway? }
 
-    /// Runs ``violationScript`` sending a push on each of `streams` (e.g. "1,3") at once.
-    static func runRaw(_ bed: T, streams: String) throws -> (RawResult, String) {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("raw-h2-\(UUID().uuidString).py")
-        try Data(violationScript.utf8).write(to: script)
+    /// Runs ``h2Script`` in `mode` with its last `argument`.
+    static func runH2(_ bed: T, mode: String, _ argument: String) throws -> (RawResult, String) {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("h2-\(mode)-\(UUID().uuidString).py")
+        try Data(h2Script.utf8).write(to: script)
         defer { try? FileManager.default.removeItem(at: script) }
         let output = try Peer.run(Peer.find("python3") ?? "python3",
-                                  [script.path, "127.0.0.1", String(bed.fake.port), T.token, T.providerToken(), T.topic,
-                                   String(decoding: T.payload, as: UTF8.self), streams])
+                                  [script.path, mode, "127.0.0.1", String(bed.fake.port), T.token, T.providerToken(), T.topic,
+                                   String(decoding: T.payload, as: UTF8.self), argument])
         let line = output.split(separator: "\n").last.map(String.init) ?? ""
         return (try #require(try? JSONDecoder().decode(RawResult.self, from: Data(line.utf8)), "\(output)"), output)
+    }
+
+    /// Runs ``h2Script`` sending a push on each of `streams` (e.g. "1,3") at once, over the
+    /// acknowledged limit.
+    static func runRaw(_ bed: T, streams: String) throws -> (RawResult, String) {
+        try runH2(bed, mode: "raw", streams)
     }
 
     /// An idle connection ends as APNs ends it: GOAWAY NO_ERROR `{"reason":"IdleTimeout"}`
@@ -242,6 +207,9 @@ extension ConnectionRulesTests {
         #expect(result.goaway == GoAway(last: 1, code: 0, debug: #"{"reason":"IdleTimeout"}"#), "\(output)")
     }
 
+    /// A client that ignores the limit of 1 it acknowledged opens streams 1 and 3 at once:
+    /// GOAWAY REFUSED_STREAM naming 1 with APNs' text; stream 1 is processed (Python's h2
+    /// refuses its answer, which follows a GOAWAY with an error code), stream 3 never is.
     @Test(.enabled(if: EarlyAnswerInteropTests.python("h2"), "python3 h2 is not installed: run scripts/install-peers.sh"))
     func aClientOverTheAcknowledgedLimitGetsGoAwayRefusedStream() async throws {
         let bed = try await T.started()
