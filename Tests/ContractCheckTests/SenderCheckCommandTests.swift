@@ -44,6 +44,12 @@ struct SenderCheckCommandTests {
     /// A sender in three lines of sh that answers every call at once and sends nothing.
     static let liar = #"sh -c 'while read -r l; do id=${l#*\"id\":}; id=${id%%,*}; echo "{\"id\":$id,\"result\":\"delivered\"}"; done'"#
 
+    @Test("the JUnit report escapes XML's five characters and keeps line feeds and tabs as references, dropping what XML 1.0 forbids")
+    func junitEscaping() {
+        #expect(SenderCheckReport.escape("a&b<c>d\"e'f\ng\th\r\u{1}\u{FFFE}\u{FFFF}é🙂")
+                == "a&amp;b&lt;c&gt;d&quot;e&apos;f&#10;g&#9;hé🙂")
+    }
+
     @Test("--list prints every case of DESIGN with one sentence")
     func list() async {
         let result = await Self.check(["--list"])
