@@ -67,7 +67,7 @@ import Testing
             #expect(answer.status.code == 400, "connection \(connection)")
             if answer.status.code != 400 { return }
         }
-        #expect(bed.fake.state.withLock { $0.connections.count } <= 10_000)
+        #expect(bed.fake.state.withLock { $0.authentication.connections.count } <= 10_000)
     }
 }
 

@@ -65,7 +65,7 @@ extension FakeAPNs {
     var liveActivityDevices: APNsAdmin.LiveActivityDevices {
         let now = clock.nowMilliseconds()
         return state.withLock { s in
-            let policy = s.configuration.liveActivities
+            let policy = settings.liveActivities
             let devices = s.liveActivities.devices.keys.sorted().map { key -> APNsAdmin.LiveActivityDevice in
                 let entry = s.liveActivities.devices[key]
                 let activities = (entry?.activityTokens ?? []).compactMap { token -> APNsAdmin.LiveActivityItem? in

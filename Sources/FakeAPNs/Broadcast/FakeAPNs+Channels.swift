@@ -1,5 +1,6 @@
 import LoopbackHTTP
 import FakeSupport
+import PushCore
 
 extension APNsAdmin {
     /// `GET /apns/channels`: every channel of both environments with its subscribers.
@@ -52,16 +53,17 @@ extension FakeAPNs {
         let now = clock.nowMilliseconds()
         return state.withLock { s in
             Self.insertChannel(bundleID: bundleID, storesMessages: storesMessages,
-                               environment: environment ?? s.configuration.environment, now: now, state: &s)
+                               environment: environment ?? settings.environment, now: now,
+                               channels: &s.channels, identifiers: &s.identifiers)
         }
     }
 
     /// A new channel with a fresh id, inserted; returns the id.
     static func insertChannel(bundleID: String, storesMessages: Bool, environment: APNsEnvironment, now: Int64,
-                              state s: inout FakeAPNsState) -> String {
-        var id = makeChannelID(using: &s.identifiers)
-        while s.channels.channels[id] != nil { id = makeChannelID(using: &s.identifiers) }
-        s.channels.insert(BroadcastChannel(id: id, bundleID: bundleID, environment: environment, storesMessages: storesMessages,
+                              channels: inout BroadcastChannelStore, identifiers: inout SplitMix64) -> String {
+        var id = makeChannelID(using: &identifiers)
+        while channels.channels[id] != nil { id = makeChannelID(using: &identifiers) }
+        channels.insert(BroadcastChannel(id: id, bundleID: bundleID, environment: environment, storesMessages: storesMessages,
                                            createdAt: now, subscribers: []))
         return id
     }
