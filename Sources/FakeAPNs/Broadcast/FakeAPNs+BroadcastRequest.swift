@@ -146,9 +146,7 @@ extension FakeAPNs {
                                     _ state: inout FakeAPNsState) -> (HTTPResponse, tokenRefused: Bool)) -> HTTPResponse {
         let now = clock.nowMilliseconds()
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
-        var wakeups = Wakeups()
-        var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
+        return journaling { s, _ -> (HTTPResponse, APNsJournalEntry) in
             let sequence = s.journal.nextSequence()
             let environment = hostEnvironment ?? settings.environment
             let requestID = sent.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
@@ -159,14 +157,8 @@ extension FakeAPNs {
                 countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
                                   response: &response, entry: &entry, authentication: &s.authentication)
             }
-            s.journal.append(entry)
-            collectRequestWakeups(for: entry, waits: &s.waits, into: &wakeups)
-            if onRequest != nil { journaled = entry }
-            return response
+            return (response, entry)
         }
-        wakeups.resume()
-        if let journaled { onRequest?(journaled) }
-        return response
     }
 }
 

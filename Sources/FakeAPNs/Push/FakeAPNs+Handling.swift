@@ -31,9 +31,7 @@ extension FakeAPNs {
         // The token's signature is checked before the lock (a request that fails framing never gets that far).
         let preverified = pathToken == nil ? nil : preverifyProviderToken(request, authorization: headers.authorization)
 
-        var wakeups = Wakeups()
-        var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
+        return journaling { s, wakeups -> (HTTPResponse, APNsJournalEntry) in
             let sequence = s.journal.nextSequence()
             let environment = hostEnvironment ?? settings.environment
             let sentID = headers.apnsID
@@ -49,10 +47,7 @@ extension FakeAPNs {
             entry.certificate = request.tlsClientCertificate.map { APNsProviderCertificate(certificate: $0).identity }
             s.connectionRecords.noteAuthentication(request)
             if let unprocessed = Self.unprocessedAfterGoAway(request, entry: &entry, authentication: s.authentication) {
-                s.journal.append(entry)
-                collectRequestWakeups(for: entry, waits: &s.waits, into: &wakeups)
-                if onRequest != nil { journaled = entry }
-                return unprocessed
+                return (unprocessed, entry)
             }
 
             let fault = s.faults.takeFault(for: pathToken)
@@ -104,14 +99,8 @@ extension FakeAPNs {
                     .compactMap { $0 }.joined(separator: "; ")
             }
             Self.noteGoAway(response, request, in: &s.authentication)
-            s.journal.append(entry)
-            collectRequestWakeups(for: entry, waits: &s.waits, into: &wakeups)
-            if onRequest != nil { journaled = entry }
-            return response
+            return (response, entry)
         }
-        wakeups.resume()
-        if let journaled { onRequest?(journaled) }
-        return response
     }
 
     /// Reads the payload when its size is one APNs accepts (the inspection is pure, so it
