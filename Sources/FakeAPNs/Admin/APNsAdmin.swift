@@ -53,30 +53,29 @@ enum APNsAdmin {
         var stored: DeliveryItem?
     }
 
+    /// A delivered notification as JSON: its members under their own names, the payload as
+    /// text, times in millisecond ISO 8601 as journal times are. Nil members are left out.
     struct DeliveryItem: Encodable {
-        var apnsID: String
-        var topic: String
-        var pushType: String
-        var priority: Int
-        var collapseID: String?
-        var expiration: Int64?
-        var payload: String
-        /// Millisecond ISO 8601, as journal times are.
-        var deliveredAt: String
-        var acceptedAt: String
-        var isDuplicate: Bool
+        var notification: DeliveredNotification
 
-        init(_ n: DeliveredNotification) {
-            apnsID = n.apnsID
-            topic = n.topic
-            pushType = n.pushType.rawValue
-            priority = n.priority
-            collapseID = n.collapseID
-            expiration = n.expiration
-            payload = n.payloadText
-            deliveredAt = AdminJSON.timestamp(milliseconds: n.deliveredAt)
-            acceptedAt = AdminJSON.timestamp(milliseconds: n.acceptedAt)
-            isDuplicate = n.isDuplicate
+        init(_ notification: DeliveredNotification) { self.notification = notification }
+
+        enum CodingKeys: String, CodingKey {
+            case apnsID, topic, pushType, priority, collapseID, expiration, payload, deliveredAt, acceptedAt, isDuplicate
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let n = notification
+            var json = encoder.container(keyedBy: CodingKeys.self)
+            let texts: [(CodingKeys, String?)] = [
+                (.apnsID, n.apnsID), (.topic, n.topic), (.pushType, n.pushType.rawValue), (.collapseID, n.collapseID),
+                (.payload, n.payloadText), (.deliveredAt, AdminJSON.timestamp(milliseconds: n.deliveredAt)),
+                (.acceptedAt, AdminJSON.timestamp(milliseconds: n.acceptedAt)),
+            ]
+            for (key, text) in texts { try json.encodeIfPresent(text, forKey: key) }
+            try json.encode(n.priority, forKey: .priority)
+            try json.encodeIfPresent(n.expiration, forKey: .expiration)
+            try json.encode(n.isDuplicate, forKey: .isDuplicate)
         }
     }
 

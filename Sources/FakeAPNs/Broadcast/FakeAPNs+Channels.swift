@@ -8,13 +8,24 @@ extension APNsAdmin {
         var channels: [ChannelItem]
     }
 
+    /// A channel as JSON: its id, bundle id, environment, `message-storage-policy` and
+    /// creation time (millisecond ISO 8601), with its subscribers.
     struct ChannelItem: Encodable {
-        var channelId: String
-        var bundleId: String
-        var environment: String
-        var messageStoragePolicy: Int
-        var createdAt: String
+        var channel: BroadcastChannel
         var subscribers: [Subscriber]
+
+        enum CodingKeys: String, CodingKey { case channelId, bundleId, environment, messageStoragePolicy, createdAt, subscribers }
+
+        func encode(to encoder: any Encoder) throws {
+            var json = encoder.container(keyedBy: CodingKeys.self)
+            let texts: [(CodingKeys, String)] = [
+                (.channelId, channel.id), (.bundleId, channel.bundleID), (.environment, channel.environment.displayName),
+                (.createdAt, AdminJSON.timestamp(milliseconds: channel.createdAt)),
+            ]
+            for (key, text) in texts { try json.encode(text, forKey: key) }
+            try json.encode(channel.storesMessages ? 1 : 0, forKey: .messageStoragePolicy)
+            try json.encode(subscribers, forKey: .subscribers)
+        }
     }
 
     struct Subscriber: Encodable {
@@ -91,10 +102,7 @@ extension FakeAPNs {
                         let activity = s.liveActivities.activities[token]?.current
                         return APNsAdmin.Subscriber(pushToken: token, deviceToken: activity?.deviceToken, state: activity?.state.rawValue)
                     }
-                    return APNsAdmin.ChannelItem(
-                        channelId: id, bundleId: channel.bundleID, environment: channel.environment.displayName,
-                        messageStoragePolicy: channel.storesMessages ? 1 : 0,
-                        createdAt: AdminJSON.timestamp(milliseconds: channel.createdAt), subscribers: subscribers)
+                    return APNsAdmin.ChannelItem(channel: channel, subscribers: subscribers)
                 }
             }
             return APNsAdmin.ChannelList(channels: items)
