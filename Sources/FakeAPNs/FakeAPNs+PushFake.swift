@@ -8,11 +8,6 @@ public typealias PushFake = FakeSupport.PushFake
 /// The error both fakes throw and return; `FakeAPNsError` is its name in this module.
 public typealias PushFakeError = FakeSupport.PushFakeError
 
-extension FakeAPNs: PushFake {
-    /// What FakeAPNs can do to a request.
-    public typealias Fault = APNsFault
-    /// What an APNs fault plan is limited to: a device token (lowercase hex).
-    public typealias FaultTarget = String
-    /// A request as FakeAPNs' journal keeps it.
-    public typealias JournalEntry = APNsJournalEntry
-}
+/// Its `Fault`, `FaultTarget` and `JournalEntry` are what its fault and journal API take
+/// and give (``PushFake``'s requirements name them; the compiler reads them off).
+extension FakeAPNs: PushFake {}

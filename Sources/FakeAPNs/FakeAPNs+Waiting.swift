@@ -12,6 +12,67 @@ struct Wakeups {
     }
 }
 
+/// FakeAPNs' pending waits: what each wait waits for, next to what satisfies it. Part of
+/// ``FakeAPNsState``, behind the fake's one lock; the waits themselves (their continuations
+/// and timeouts) are ``FakeAPNs/requestWaits`` and ``FakeAPNs/deliveryWaits``.
+struct PendingWaits {
+    struct RequestWaiter {
+        var count: Int
+        var matching: @Sendable (APNsJournalEntry) -> Bool
+        var matched: [APNsJournalEntry]
+    }
+
+    struct DeliveryWaiter {
+        var deviceToken: String
+        var count: Int
+    }
+
+    private var requestWaiters: [UInt64: RequestWaiter] = [:]
+    private var deliveryWaiters: [UInt64: DeliveryWaiter] = [:]
+
+    mutating func add(_ waiter: RequestWaiter, id: UInt64) { requestWaiters[id] = waiter }
+    mutating func add(_ waiter: DeliveryWaiter, id: UInt64) { deliveryWaiters[id] = waiter }
+    mutating func removeRequestWaiter(_ id: UInt64) { _ = requestWaiters.removeValue(forKey: id) }
+    mutating func removeDeliveryWaiter(_ id: UInt64) { _ = deliveryWaiters.removeValue(forKey: id) }
+
+    /// No wait pending.
+    var isEmpty: Bool { requestWaiters.isEmpty && deliveryWaiters.isEmpty }
+
+    /// Whether a delivery wait waits on `token`'s device.
+    func isAwaited(_ token: String) -> Bool {
+        deliveryWaiters.values.contains(where: { $0.deviceToken == token })
+    }
+
+    /// The devices delivery waits wait on.
+    var awaitedTokens: Set<String> { Set(deliveryWaiters.values.map(\.deviceToken)) }
+
+    /// Collects the request waits `entry` satisfies, to resume through `waits`.
+    mutating func collect(for entry: APNsJournalEntry, resuming waits: FakeWaiters<[APNsJournalEntry]>,
+                          into wakeups: inout Wakeups) {
+        guard !requestWaiters.isEmpty else { return }
+        for (id, var waiter) in requestWaiters where waiter.matching(entry) {
+            waiter.matched.append(entry)
+            if waiter.matched.count >= waiter.count {
+                requestWaiters.removeValue(forKey: id)
+                wakeups.requests.append((waits, id, Array(waiter.matched.prefix(waiter.count))))
+            } else {
+                requestWaiters[id] = waiter
+            }
+        }
+    }
+
+    /// Collects the delivery waits `token`'s `device` satisfies (it keeps `keep` deliveries),
+    /// to resume through `waits`.
+    mutating func collect(for token: String, device: DeviceStore.Device, keep: Int,
+                          resuming waits: FakeWaiters<[DeliveredNotification]>, into wakeups: inout Wakeups) {
+        guard !deliveryWaiters.isEmpty else { return }
+        for (id, waiter) in deliveryWaiters where waiter.deviceToken == token && device.deliveredCount >= waiter.count {
+            deliveryWaiters.removeValue(forKey: id)
+            wakeups.deliveries.append((waits, id, device.keptDeliveries(keep)))
+        }
+    }
+}
+
 extension FakeAPNs {
     /// Waits until `count` requests matching `predicate` have arrived (counting those
     /// already in the journal), and returns them. The handler resumes the wait; nothing polls.
@@ -25,9 +86,9 @@ extension FakeAPNs {
         async throws -> [APNsJournalEntry] {
         try await requestWaits.wait("\(count) request(s)", timeout: timeout) { id in
             state.withLock { s in
-                let matched = s.journal.elements.filter(predicate)
+                let matched = s.journal.entries.elements.filter(predicate)
                 if matched.count >= count { return Array(matched.prefix(count)) }
-                s.requestWaiters[id] = .init(count: count, matching: predicate, matched: matched)
+                s.waits.add(PendingWaits.RequestWaiter(count: count, matching: predicate, matched: matched), id: id)
                 return nil
             }
         }
@@ -44,9 +105,9 @@ extension FakeAPNs {
         return try await deliveryWaits.wait("\(count) delivery(ies) to \(key)", timeout: timeout) { id in
             state.withLock { s in
                 if let device = s.devices[key], device.deliveredCount >= count {
-                    return device.keptDeliveries(s.configuration.deliveriesKeptPerDevice)
+                    return device.keptDeliveries(settings.deliveriesKeptPerDevice)
                 }
-                s.deliveryWaiters[id] = .init(deviceToken: key, count: count)
+                s.waits.add(PendingWaits.DeliveryWaiter(deviceToken: key, count: count), id: id)
                 return nil
             }
         }
@@ -58,25 +119,14 @@ extension FakeAPNs {
         deliveryWaits.failAll()
     }
 
-    func collectRequestWakeups(for entry: APNsJournalEntry, state s: inout FakeAPNsState, into wakeups: inout Wakeups) {
-        guard !s.requestWaiters.isEmpty else { return }
-        for (id, var waiter) in s.requestWaiters where waiter.matching(entry) {
-            waiter.matched.append(entry)
-            if waiter.matched.count >= waiter.count {
-                s.requestWaiters.removeValue(forKey: id)
-                wakeups.requests.append((requestWaits, id, Array(waiter.matched.prefix(waiter.count))))
-            } else {
-                s.requestWaiters[id] = waiter
-            }
-        }
+    /// The request waits `entry` satisfies, collected under the lock.
+    func collectRequestWakeups(for entry: APNsJournalEntry, waits: inout PendingWaits, into wakeups: inout Wakeups) {
+        waits.collect(for: entry, resuming: requestWaits, into: &wakeups)
     }
 
-    func collectDeliveryWakeups(for token: String, device: FakeAPNsState.Device, state s: inout FakeAPNsState,
+    /// The delivery waits `token`'s `device` satisfies, collected under the lock.
+    func collectDeliveryWakeups(for token: String, device: DeviceStore.Device, waits: inout PendingWaits,
                                 into wakeups: inout Wakeups) {
-        guard !s.deliveryWaiters.isEmpty else { return }
-        for (id, waiter) in s.deliveryWaiters where waiter.deviceToken == token && device.deliveredCount >= waiter.count {
-            s.deliveryWaiters.removeValue(forKey: id)
-            wakeups.deliveries.append((deliveryWaits, id, device.keptDeliveries(s.configuration.deliveriesKeptPerDevice)))
-        }
+        waits.collect(for: token, device: device, keep: settings.deliveriesKeptPerDevice, resuming: deliveryWaits, into: &wakeups)
     }
 }

@@ -21,6 +21,8 @@ import PushCore
 /// The checks and their order are documented on `APNsRequestValidator`.
 public final class FakeAPNs: Sendable {
     let state: Locked<FakeAPNsState>
+    /// The configuration, fixed at init: read without the lock.
+    let settings: FakeAPNs.Configuration
     let validator: APNsRequestValidator
     let clock: PushClock
     let inspectPayload: PayloadInspector
@@ -55,11 +57,12 @@ public final class FakeAPNs: Sendable {
                  tokenDecoder: @escaping ProviderTokenDecoder) {
         let state = Locked(FakeAPNsState(configuration: configuration))
         self.state = state
+        settings = configuration
         let hint = "check the journal (`fake.journal`) for what arrived"
         requestWaits = FakeWaiters(fake: "FakeAPNs", hint: { hint },
-                                   forget: { id in state.withLock { _ = $0.requestWaiters.removeValue(forKey: id) } })
+                                   forget: { id in state.withLock { $0.waits.removeRequestWaiter(id) } })
         deliveryWaits = FakeWaiters(fake: "FakeAPNs", hint: { hint },
-                                    forget: { id in state.withLock { _ = $0.deliveryWaiters.removeValue(forKey: id) } })
+                                    forget: { id in state.withLock { $0.waits.removeDeliveryWaiter(id) } })
         validator = APNsRequestValidator(topics: configuration.topics)
         clock = configuration.clock
         inspectPayload = payloadInspector
@@ -68,7 +71,7 @@ public final class FakeAPNs: Sendable {
     }
 
     /// The configuration the fake runs with.
-    public var configuration: FakeAPNs.Configuration { state.withLock { $0.configuration } }
+    public var configuration: FakeAPNs.Configuration { settings }
 
     // MARK: Signing keys
 
@@ -81,19 +84,13 @@ public final class FakeAPNs: Sendable {
     ///     the other gets `BadEnvironmentKeyInToken`); nil: both.
     public func registerSigningKey(_ key: some ProviderTokenVerificationKey, keyID: String, teamID: String,
                                    environment: APNsEnvironment? = nil) {
-        state.withLock {
-            $0.keys[keyID] = FakeAPNsState.SigningKey(key: key, teamID: teamID, environment: environment)
-            $0.keysVersion &+= 1
-            for id in Array($0.connections.keys) { $0.connections[id]?.failedTokens = [] }  // may verify now
-        }
+        let signingKey = ProviderAuthenticationState.SigningKey(key: key, teamID: teamID, environment: environment)
+        state.withLock { $0.authentication.register(signingKey, keyID: keyID) }
     }
 
     /// Forgets a signing key: later new tokens with this `kid` are `InvalidProviderToken`.
     public func removeSigningKey(keyID: String) {
-        state.withLock {
-            _ = $0.keys.removeValue(forKey: keyID)
-            $0.keysVersion &+= 1
-        }
+        state.withLock { $0.authentication.removeKey(keyID: keyID) }
     }
 
     // MARK: Device tokens
@@ -109,18 +106,10 @@ public final class FakeAPNs: Sendable {
     public func register(token: String, topic: String?, environment: APNsEnvironment? = nil) {
         changes.note()
         // `serve` calls this for every device PUT: the key is built only when the token is not
-        // lowercase already, and the record is changed in place (one lookup, no copy).
+        // lowercase already.
         let key = ASCII.lowercased(token)
-        func register(_ device: inout FakeAPNsState.Device, environment: APNsEnvironment) {
-            device.registered = true
-            device.environment = environment
-            if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
-            device.unregisteredAt = nil
-        }
-        state.withLock { s in
-            let env = environment ?? s.configuration.environment
-            register(&s.devices[key, default: FakeAPNsState.Device(environment: env)], environment: env)
-        }
+        let environment = environment ?? settings.environment
+        state.withLock { $0.devices.register(key, topic: topic, environment: environment) }
     }
 
     /// From `at` on, pushes to `token` get 410 `Unregistered` with that timestamp, until
@@ -137,9 +126,9 @@ public final class FakeAPNs: Sendable {
         } ?? clock.nowMilliseconds()
         state.withLock { s in
             let key = token.lowercased()
-            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            var device = s.devices.take(key, orNewIn: settings.environment)
             device.unregisteredAt = millis
-            s.devices[key] = device
+            s.devices.put(device, for: key)
         }
     }
 
@@ -160,7 +149,7 @@ public final class FakeAPNs: Sendable {
     /// The duplicate-delivery injections still in force (their fault is `loseResponse`), as
     /// ``faults`` lists faults.
     public var duplicateDeliveries: [APNsFaultPlan] {
-        state.withLock { $0.duplicates.plans }
+        state.withLock { $0.faults.duplicatePlans }
     }
 
     /// Removes every fault plan and duplicate-delivery injection and comes back online, as
@@ -169,10 +158,7 @@ public final class FakeAPNs: Sendable {
     @discardableResult
     public func clearFaults() -> FakeAPNsError? {
         changes.note()
-        state.withLock {
-            $0.faults.removeAll()
-            $0.duplicates.removeAll()
-        }
+        state.withLock { $0.faults.removeAll() }
         return setOffline(false)
     }
 
@@ -186,22 +172,22 @@ public final class FakeAPNs: Sendable {
     public func injectDuplicateDeliveries(next count: Int, deviceToken: String? = nil) {
         changes.note()
         guard count > 0 else { return }
-        state.withLock { $0.duplicates.add(.next(count, .loseResponse, deviceToken: deviceToken)) }
+        state.withLock { $0.faults.addDuplicates(.next(count, .loseResponse, deviceToken: deviceToken)) }
     }
 
     /// Delivers each notification twice with this probability, from a seeded generator.
     public func injectDuplicateDeliveries(probability: Double, seed: UInt64, deviceToken: String? = nil) {
         changes.note()
-        state.withLock { $0.duplicates.add(.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)) }
+        state.withLock { $0.faults.addDuplicates(.probability(probability, seed: seed, .loseResponse, deviceToken: deviceToken)) }
     }
 
     // MARK: Journal
 
     /// Every request still in the journal, oldest first.
-    public var journal: [APNsJournalEntry] { state.withLock { $0.journal.elements } }
+    public var journal: [APNsJournalEntry] { state.withLock { $0.journal.entries.elements } }
 
     /// How many journal entries were dropped to keep the journal within its capacity.
-    public var droppedJournalEntries: Int { state.withLock { $0.journal.dropped } }
+    public var droppedJournalEntries: Int { state.withLock { $0.journal.entries.dropped } }
 
     /// Back to the state at start, as `FakeBackend`'s `reset()`: forgets the journal,
     /// faults and duplicate injections, per-connection state and every device (registered
@@ -217,23 +203,11 @@ public final class FakeAPNs: Sendable {
         state.withLock { s in
             s.journal.removeAll()
             s.faults.removeAll()
-            s.duplicates.removeAll()
-            s.connections.removeAll()
+            s.authentication.forgetConnections()
             s.connectionRecords.removeAll()
-            s.implicitDevices.removeAll()
-            s.implicitDevicesStart = 0
             s.liveActivities.removeAll()
             s.channels.removeAll()
-            let awaited = Set(s.deliveryWaiters.values.map(\.deviceToken))
-            for (key, device) in s.devices {
-                if device.streams.isEmpty && !awaited.contains(key) {
-                    s.devices[key] = nil
-                } else {
-                    var fresh = FakeAPNsState.Device(environment: s.configuration.environment)
-                    fresh.streams = device.streams
-                    s.devices[key] = fresh
-                }
-            }
+            s.devices.reset(keeping: s.waits.awaitedTokens, environment: settings.environment)
         }
         return setOffline(false)
     }

@@ -8,11 +8,6 @@ public typealias PushFake = FakeSupport.PushFake
 /// The error both fakes throw and return; `FakeBackendError` is its name in this module.
 public typealias PushFakeError = FakeSupport.PushFakeError
 
-extension FakeBackend: PushFake {
-    /// What FakeBackend can do to a request.
-    public typealias Fault = BackendFault
-    /// What a backend fault plan is limited to: an endpoint.
-    public typealias FaultTarget = Endpoint
-    /// A request as the backend's journal keeps it.
-    public typealias JournalEntry = BackendJournalEntry
-}
+/// Its `Fault`, `FaultTarget` and `JournalEntry` are what its fault and journal API take
+/// and give (``PushFake``'s requirements name them; the compiler reads them off).
+extension FakeBackend: PushFake {}

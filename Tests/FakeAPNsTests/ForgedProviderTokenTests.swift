@@ -52,7 +52,7 @@ import Testing
             _ = bed.fake.handle(Self.forged(T.providerToken(keyID: "FORGED0001", issuedAt: T.start / 1000 - Int64(second))))
         }
         #expect(key.verifications.snapshot == 100)
-        let remembered = bed.fake.state.withLock { $0.connections[7]?.failedTokens.count }
+        let remembered = bed.fake.state.withLock { $0.authentication.connections[7]?.failedTokens.count }
         #expect(remembered == FakeAPNs.failedTokensRemembered)
     }
 

@@ -56,6 +56,23 @@ import Testing
         #expect(bed.fake.handle(T.push()).status.code == 200)
         #expect(bed.fake.deliveredNotifications(for: T.token).count == 1)
     }
+
+    /// A device someone awaits deliveries of is kept too (``DeviceStore/rememberImplicitDevice(_:cap:isAwaited:)``
+    /// asks the pending waits), and the wait sees its deliveries.
+    @Test func acceptAnyKeepsAnAwaitedImplicitDevice() async throws {
+        let bed = T { $0.acceptAnyDeviceToken = true; $0.maxImplicitDevices = 3 }
+        let tokens = (0..<10).map { String(format: "%064x", 0xA7A100 + $0) }
+        let awaited = tokens[1]
+        let fake = bed.fake
+        let wait = Task { try await fake.waitForDeliveries(to: awaited, count: 2, timeout: .seconds(5)) }
+        // The wait is registered when the fake holds it: yield until then (no sleep).
+        while fake.state.withLock({ $0.waits.isEmpty }) { await Task.yield() }
+        for token in tokens { #expect(fake.handle(T.push(token: token)).status.code == 200) }
+        #expect(fake.deliveredNotifications(for: awaited).count == 1, "the awaited device was kept")
+        #expect(fake.deliveredNotifications(for: tokens[0]).isEmpty)
+        #expect(fake.handle(T.push(token: awaited)).status.code == 200)
+        #expect(try await wait.value.count == 2)
+    }
 }
 
 /// Per-connection records stay bounded however many connections ever erred.
@@ -67,7 +84,7 @@ import Testing
             #expect(answer.status.code == 400, "connection \(connection)")
             if answer.status.code != 400 { return }
         }
-        #expect(bed.fake.state.withLock { $0.connections.count } <= 10_000)
+        #expect(bed.fake.state.withLock { $0.authentication.connections.count } <= 10_000)
     }
 }
 

@@ -112,7 +112,7 @@ import Testing
         #expect(bed.fake.handle(Self.push(token)).status.code == 200)
         #expect(key.finishedDuring.snapshot == [true, true])
         #expect(bed.fake.journal.map(\.status) == [200, 200])
-        #expect(bed.fake.state.withLock { $0.connections[7]?.token } == token)
+        #expect(bed.fake.state.withLock { $0.authentication.connections[7]?.token } == token)
     }
 
     /// Broadcasts and channel management authenticate as pushes do: outside the lock too.

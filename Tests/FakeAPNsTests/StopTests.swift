@@ -19,11 +19,11 @@ import Testing
         let port = fake.port
         let waiter = Task { try await Self.wait(kind, on: fake) }
         // The waiter is registered when the fake holds it: yield until then (no sleep).
-        while fake.state.withLock({ $0.requestWaiters.isEmpty && $0.deliveryWaiters.isEmpty }) { await Task.yield() }
+        while fake.state.withLock({ $0.waits.isEmpty }) { await Task.yield() }
         await fake.stop()
         await #expect(throws: FakeAPNsError.cancelled) { try await waiter.value }
         #expect(fake.requestWaits.count == 0 && fake.deliveryWaits.count == 0, "the waits and their timeouts are gone")
-        #expect(fake.state.withLock { $0.requestWaiters.isEmpty && $0.deliveryWaiters.isEmpty }, "their conditions are dropped")
+        #expect(fake.state.withLock { $0.waits.isEmpty }, "their conditions are dropped")
         #expect(port != 0 && fake.port == 0)
         await fake.stop()
     }

@@ -18,43 +18,41 @@ extension APNsAdmin {
         var activities: [LiveActivityItem]
     }
 
-    /// One activity of any declared type as JSON: times in millisecond ISO 8601 (UTC), as
-    /// journal times are; the attributes and content state as the app's types encode them,
-    /// their `Date`s in ISO 8601 too.
+    /// One activity of any declared type as JSON, for both admin routes that answer one
+    /// (`GET` and `POST /apns/live-activities`): the stored activity's members under their own
+    /// names, its times in millisecond ISO 8601 (UTC) as journal times are, and the attributes'
+    /// `orderId` when they have one (the order tracker's readers use it); the attributes and
+    /// content state as the app's types encode them, their `Date`s in ISO 8601 too. Nil
+    /// members are left out.
     struct LiveActivityItem: Encodable {
-        var pushToken: String
-        var state: String
-        var attributesType: String
-        var attributes: DeclaredValue
-        /// The attributes' `orderId`, when they have one (the order tracker's readers use it).
-        var orderId: String?
-        var contentState: DeclaredValue
-        var changedAt: String
-        var startedAt: String
-        var endedAt: String?
-        var staleAt: String?
-        var dismissalAt: String?
-        var timestamp: Int64
-        var relevanceScore: Double?
-        var pushesApplied: Int
+        var activity: StoredLiveActivity
 
-        init(_ activity: StoredLiveActivity) {
-            func time(_ ms: Int64?) -> String? { ms.map { AdminJSON.timestamp(milliseconds: $0) } }
-            pushToken = activity.pushToken
-            state = activity.state.rawValue
-            attributesType = activity.attributesType
-            attributes = activity.attributes
-            orderId = (try? JSONEncoder().encode(activity.attributes))
+        init(_ activity: StoredLiveActivity) { self.activity = activity }
+
+        enum CodingKeys: String, CodingKey {
+            case pushToken, state, attributesType, attributes, orderId, contentState
+            case changedAt, startedAt, endedAt, staleAt, dismissalAt, timestamp, relevanceScore, pushesApplied
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let a = activity
+            var json = encoder.container(keyedBy: CodingKeys.self)
+            try json.encode(a.pushToken, forKey: .pushToken)
+            try json.encode(a.state.rawValue, forKey: .state)
+            try json.encode(a.attributesType, forKey: .attributesType)
+            try json.encode(a.attributes, forKey: .attributes)
+            let orderID = (try? JSONEncoder().encode(a.attributes))
                 .flatMap { PayloadInspectors.parseObject(Array($0)) }?.member("orderId")?.value.value.stringValue
-            contentState = activity.contentState
-            changedAt = AdminJSON.timestamp(milliseconds: activity.changedAt)
-            startedAt = AdminJSON.timestamp(milliseconds: activity.startedAt)
-            endedAt = time(activity.endedAt)
-            staleAt = time(activity.staleAt)
-            dismissalAt = time(activity.dismissalAt)
-            timestamp = activity.timestamp
-            relevanceScore = activity.relevanceScore
-            pushesApplied = activity.pushesApplied
+            try json.encodeIfPresent(orderID, forKey: .orderId)
+            try json.encode(a.contentState, forKey: .contentState)
+            let times: [(CodingKeys, Int64?)] = [(.changedAt, a.changedAt), (.startedAt, a.startedAt), (.endedAt, a.endedAt),
+                                                 (.staleAt, a.staleAt), (.dismissalAt, a.dismissalAt)]
+            for (key, milliseconds) in times {
+                try json.encodeIfPresent(milliseconds.map { AdminJSON.timestamp(milliseconds: $0) }, forKey: key)
+            }
+            try json.encode(a.timestamp, forKey: .timestamp)
+            try json.encodeIfPresent(a.relevanceScore, forKey: .relevanceScore)
+            try json.encode(a.pushesApplied, forKey: .pushesApplied)
         }
     }
 }
@@ -65,7 +63,7 @@ extension FakeAPNs {
     var liveActivityDevices: APNsAdmin.LiveActivityDevices {
         let now = clock.nowMilliseconds()
         return state.withLock { s in
-            let policy = s.configuration.liveActivities
+            let policy = settings.liveActivities
             let devices = s.liveActivities.devices.keys.sorted().map { key -> APNsAdmin.LiveActivityDevice in
                 let entry = s.liveActivities.devices[key]
                 let activities = (entry?.activityTokens ?? []).compactMap { token -> APNsAdmin.LiveActivityItem? in

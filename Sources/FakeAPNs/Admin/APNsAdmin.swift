@@ -12,54 +12,36 @@ enum APNsAdmin {
 
     /// One journal entry as JSON: the members FakeBackend's entries share (`sequence`, `time`
     /// in millisecond ISO 8601, `method`, `path`, `status`, `detail`, `fault`, `violations` as
-    /// ``ViolationRecord``s, `serverName` over TLS), then APNs' own. Nil members are left out.
+    /// ``ViolationRecord``s, `serverName` over TLS), then APNs' own, each under the entry's
+    /// own name. Nil members (and a `status` of 0, not answered) are left out.
     struct JournalItem: Encodable {
-        var sequence: Int
-        var time: String
-        var method: String
-        var path: String
-        var deviceToken: String?
-        var apnsID: String
-        var topic: String?
-        var pushType: String?
-        var collapseID: String?
-        var payloadBytes: Int
-        var status: Int?
-        var reason: String?
-        var detail: String?
-        var violations: [ViolationRecord]
-        var fault: FaultRequest.Fault?
-        var delivery: String?
-        var environment: String
-        var connectionID: UInt64
-        var protocolVersion: String
-        var serverName: String?
-        var certificate: APNsCertificateIdentity?
-        var channelID: String?
+        var entry: APNsJournalEntry
 
-        init(_ entry: APNsJournalEntry) {
-            sequence = entry.sequence
-            time = AdminJSON.timestamp(milliseconds: entry.receivedAt)
-            method = entry.method
-            path = entry.path
-            deviceToken = entry.deviceToken
-            apnsID = entry.apnsID
-            topic = entry.topic
-            pushType = entry.pushType
-            collapseID = entry.collapseID
-            payloadBytes = entry.payloadBytes
-            status = entry.status == 0 ? nil : entry.status
-            reason = entry.reason
-            detail = entry.detail
-            violations = entry.violations.map(ViolationRecord.init(journaling:))
-            fault = entry.fault.map { FaultRequest(APNsFaultPlan.next(1, $0), remaining: 1).fault }
-            delivery = entry.delivery.map { String(describing: $0) }
-            environment = entry.environment.rawValue
-            connectionID = entry.connectionID
-            protocolVersion = entry.protocolVersion.rawValue
-            serverName = entry.serverName
-            certificate = entry.certificate
-            channelID = entry.channelID
+        init(_ entry: APNsJournalEntry) { self.entry = entry }
+
+        enum CodingKeys: String, CodingKey {
+            case sequence, time, method, path, deviceToken, apnsID, topic, pushType, collapseID, payloadBytes, status
+            case reason, detail, violations, fault, delivery, environment, connectionID, protocolVersion, serverName
+            case certificate, channelID
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let e = entry
+            var json = encoder.container(keyedBy: CodingKeys.self)
+            let texts: [(CodingKeys, String?)] = [
+                (.time, AdminJSON.timestamp(milliseconds: e.receivedAt)), (.method, e.method), (.path, e.path),
+                (.deviceToken, e.deviceToken), (.apnsID, e.apnsID), (.topic, e.topic), (.pushType, e.pushType),
+                (.collapseID, e.collapseID), (.reason, e.reason), (.detail, e.detail),
+                (.delivery, e.delivery.map { String(describing: $0) }), (.environment, e.environment.rawValue),
+                (.protocolVersion, e.protocolVersion.rawValue), (.serverName, e.serverName), (.channelID, e.channelID),
+            ]
+            for (key, text) in texts { try json.encodeIfPresent(text, forKey: key) }
+            for (key, number) in [(CodingKeys.sequence, e.sequence), (.payloadBytes, e.payloadBytes)] { try json.encode(number, forKey: key) }
+            try json.encodeIfPresent(e.status == 0 ? nil : e.status, forKey: .status)
+            try json.encode(e.connectionID, forKey: .connectionID)
+            try json.encode(e.violations.map(ViolationRecord.init(journaling:)), forKey: .violations)
+            try json.encodeIfPresent(e.fault.map { FaultRequest(APNsFaultPlan.next(1, $0), remaining: 1).fault }, forKey: .fault)
+            try json.encodeIfPresent(e.certificate, forKey: .certificate)
         }
     }
 
@@ -71,30 +53,29 @@ enum APNsAdmin {
         var stored: DeliveryItem?
     }
 
+    /// A delivered notification as JSON: its members under their own names, the payload as
+    /// text, times in millisecond ISO 8601 as journal times are. Nil members are left out.
     struct DeliveryItem: Encodable {
-        var apnsID: String
-        var topic: String
-        var pushType: String
-        var priority: Int
-        var collapseID: String?
-        var expiration: Int64?
-        var payload: String
-        /// Millisecond ISO 8601, as journal times are.
-        var deliveredAt: String
-        var acceptedAt: String
-        var isDuplicate: Bool
+        var notification: DeliveredNotification
 
-        init(_ n: DeliveredNotification) {
-            apnsID = n.apnsID
-            topic = n.topic
-            pushType = n.pushType.rawValue
-            priority = n.priority
-            collapseID = n.collapseID
-            expiration = n.expiration
-            payload = n.payloadText
-            deliveredAt = AdminJSON.timestamp(milliseconds: n.deliveredAt)
-            acceptedAt = AdminJSON.timestamp(milliseconds: n.acceptedAt)
-            isDuplicate = n.isDuplicate
+        init(_ notification: DeliveredNotification) { self.notification = notification }
+
+        enum CodingKeys: String, CodingKey {
+            case apnsID, topic, pushType, priority, collapseID, expiration, payload, deliveredAt, acceptedAt, isDuplicate
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            let n = notification
+            var json = encoder.container(keyedBy: CodingKeys.self)
+            let texts: [(CodingKeys, String?)] = [
+                (.apnsID, n.apnsID), (.topic, n.topic), (.pushType, n.pushType.rawValue), (.collapseID, n.collapseID),
+                (.payload, n.payloadText), (.deliveredAt, AdminJSON.timestamp(milliseconds: n.deliveredAt)),
+                (.acceptedAt, AdminJSON.timestamp(milliseconds: n.acceptedAt)),
+            ]
+            for (key, text) in texts { try json.encodeIfPresent(text, forKey: key) }
+            try json.encode(n.priority, forKey: .priority)
+            try json.encodeIfPresent(n.expiration, forKey: .expiration)
+            try json.encode(n.isDuplicate, forKey: .isDuplicate)
         }
     }
 

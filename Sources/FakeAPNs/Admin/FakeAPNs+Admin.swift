@@ -11,7 +11,7 @@ extension FakeAPNs {
     package var adminRoutes: [AdminAPI.Route] {
         [
             .events(AdminEventSource(name: "apns", changes: changes) { [self] in
-                UInt64(max(0, state.withLock { $0.sequence }))
+                UInt64(max(0, state.withLock { $0.journal.sequence }))
             }),
             AdminAPI.Route(method: "GET", path: "/apns/journal", summary: "Every APNs request with its verdict (?since=SEQUENCE)") { [self] request in
                 switch AdminAPI.integerQuery(request, "since") {

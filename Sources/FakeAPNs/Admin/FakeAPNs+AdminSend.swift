@@ -31,7 +31,7 @@ extension FakeAPNs {
         let token = body.token.lowercased()
         let topic = body.topic ?? state.withLock { s -> String? in
             if let topics = s.devices[token]?.topics, topics.count == 1 { return topics.first }
-            return s.configuration.topics.count == 1 ? s.configuration.topics.first : nil
+            return settings.topics.count == 1 ? settings.topics.first : nil
         }
         var headers = HTTPFields()
         if let topic { headers.append(name: "apns-topic", value: topic) }

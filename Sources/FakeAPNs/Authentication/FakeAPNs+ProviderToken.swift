@@ -24,7 +24,7 @@ extension FakeAPNs {
     ///   - preverified: the token's verification, done outside the lock
     ///     (``preverifyProviderToken(_:authorization:)``); used when the keys are unchanged since.
     func checkProviderToken(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
-                            state s: inout FakeAPNsState, note: inout String?, preverified: PreverifiedToken? = nil) -> Rejection? {
+                            authentication a: inout ProviderAuthenticationState, note: inout String?, preverified: PreverifiedToken? = nil) -> Rejection? {
         guard let header = authorization else {
             return Rejection(.missingProviderToken, "no authorization header")
         }
@@ -32,8 +32,8 @@ extension FakeAPNs {
         guard !token.isEmpty else {
             return Rejection(.missingProviderToken, "the authorization header is not `bearer <token>`")
         }
-        let lifetime = s.configuration.providerTokenLifetimeSeconds &* 1000
-        var connection = s.connections[request.connectionID] ?? .init()
+        let lifetime = settings.providerTokenLifetimeSeconds &* 1000
+        var connection = a.connection(request.connectionID)
 
         if connection.token == token {
             guard now &- connection.issuedAt <= lifetime else {
@@ -47,22 +47,22 @@ extension FakeAPNs {
         }
         let parts: DecodedProviderToken
         let verified: Result<DecodedProviderToken, Rejection>
-        if let preverified, let result = preverified.result, preverified.keysVersion == s.keysVersion {
+        if let preverified, let result = preverified.result, preverified.keysVersion == a.keysVersion {
             (verified, note) = (result, preverified.note)
         } else {  // not verified before the lock, or the keys changed since: verified here
-            verified = verifyToken(token, keys: s.keys, note: &note)
+            verified = verifyToken(token, keys: a.keys, note: &note)
         }
         switch verified {
         case .failure(let rejection):
             connection.failedTokens.append((token, rejection, note))
             if connection.failedTokens.count > Self.failedTokensRemembered { connection.failedTokens.removeFirst() }
-            s.storeConnection(connection, for: request.connectionID)
+            a.store(connection, for: request.connectionID)
             return rejection
         case .success(let decoded):
             parts = decoded
         }
         note = parts.issuedAtReading
-        guard let key = s.keys[parts.keyID] else { return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)") }
+        guard let key = a.keys[parts.keyID] else { return Rejection(.invalidProviderToken, "no signing key is registered with kid \(parts.keyID)") }
         if let keyEnvironment = key.environment, keyEnvironment != environment {
             return Rejection(.badEnvironmentKeyInToken, "key \(parts.keyID) is for \(keyEnvironment.displayName); this request is for \(environment.displayName)")
         }
@@ -72,7 +72,7 @@ extension FakeAPNs {
         let issuedAt = parts.issuedAt &* 1000
         if connection.token != nil,
            now &- connection.issuedAt <= lifetime,
-           now &- connection.installedAt < s.configuration.providerTokenMinimumRefreshSeconds &* 1000 {
+           now &- connection.installedAt < settings.providerTokenMinimumRefreshSeconds &* 1000 {
             return Rejection(.tooManyProviderTokenUpdates, "a new token \((now &- connection.installedAt) / 1000) s after the last on this connection; reuse a token for 20 to 60 minutes")
         }
         if now &- issuedAt > lifetime {
@@ -86,7 +86,7 @@ extension FakeAPNs {
         connection.teamID = parts.teamID
         connection.issuedAt = issuedAt
         connection.installedAt = now
-        s.storeConnection(connection, for: request.connectionID)
+        a.store(connection, for: request.connectionID)
         return nil
     }
 
@@ -96,16 +96,16 @@ extension FakeAPNs {
     /// one is installed without counting as a too-early update.
     /// `presented` is the bearer token when it was parsed already.
     func noteProviderToken(_ authorization: String?, presented: String? = nil, connectionID: UInt64, fault: APNsFault?, now: Int64,
-                           entry: inout APNsJournalEntry, state s: inout FakeAPNsState) {
+                           entry: inout APNsJournalEntry, authentication a: inout ProviderAuthenticationState) {
         guard let authorization else { return }
         let token = presented ?? Self.bearerToken(authorization)
         guard !token.isEmpty else { return }
         entry.providerTokenFingerprint = String(token.suffix(16))
-        guard var connection = s.connections[connectionID], connection.token == token else { return }
+        guard var connection = a.connections[connectionID], connection.token == token else { return }
         entry.providerTokenIssuedAt = connection.issuedAt / 1000
         if case .reason(let reason)? = fault, reason == .expiredProviderToken {
-            connection.issuedAt = now &- s.configuration.providerTokenLifetimeSeconds &* 1000 &- 1000
-            s.storeConnection(connection, for: connectionID)
+            connection.issuedAt = now &- settings.providerTokenLifetimeSeconds &* 1000 &- 1000
+            a.store(connection, for: connectionID)
         }
     }
 
@@ -115,7 +115,7 @@ extension FakeAPNs {
 
     /// The checks that depend only on the token and the registered keys: decoding, the key
     /// for `kid`, its team, and the signature (the expensive part).
-    func verifyToken(_ token: String, keys: [String: FakeAPNsState.SigningKey], note: inout String?) -> Result<DecodedProviderToken, Rejection> {
+    func verifyToken(_ token: String, keys: [String: ProviderAuthenticationState.SigningKey], note: inout String?) -> Result<DecodedProviderToken, Rejection> {
         let parts: DecodedProviderToken
         switch decodeToken(token) {
         case .failure(let error): return .failure(Rejection(.invalidProviderToken, error.description))
@@ -138,10 +138,10 @@ extension FakeAPNs {
     /// `tokenFailures` toward `goAwayAfterProviderTokenFailures`); at `limit` the answer
     /// becomes GOAWAY with its body as debug data, as APNs closes connections that keep
     /// failing (a flood of forged tokens, say), and the count starts again.
-    func countTowardGoAway(_ counter: WritableKeyPath<FakeAPNsState.Connection, Int>, limit: Int, what: String,
+    func countTowardGoAway(_ counter: WritableKeyPath<ProviderAuthenticationState.Connection, Int>, limit: Int, what: String,
                            _ connectionID: UInt64, response: inout HTTPResponse, entry: inout APNsJournalEntry,
-                           state s: inout FakeAPNsState) {
-        var connection = s.connections[connectionID] ?? .init()
+                           authentication a: inout ProviderAuthenticationState) {
+        var connection = a.connection(connectionID)
         connection[keyPath: counter] += 1
         if connection[keyPath: counter] >= limit {
             connection[keyPath: counter] = 0
@@ -151,7 +151,7 @@ extension FakeAPNs {
                     .compactMap { $0 }.joined(separator: "; ")
             }
         }
-        s.storeConnection(connection, for: connectionID)
+        a.store(connection, for: connectionID)
     }
 
     /// A reason and, for the journal, why in words.

@@ -4,7 +4,7 @@ extension FakeAPNs {
     /// A request's provider token as read before its request took the state lock: the bearer
     /// token (parsed once per request) and, when it needed verifying, the outcome of
     /// ``verifyToken(_:keys:note:)`` and the version of the registered keys it was checked
-    /// against (``FakeAPNsState/keysVersion``).
+    /// against (``ProviderAuthenticationState/keysVersion``).
     struct PreverifiedToken {
         var token: String
         var keysVersion: UInt64 = 0
@@ -20,7 +20,7 @@ extension FakeAPNs {
     /// verified at all, whether the token is already the connection's verified token or one
     /// it refused (then nothing is verified: the locked check answers from the connection),
     /// and the registered keys with their version. The lock is released, the token verified,
-    /// and ``checkProviderToken(_:authorization:environment:now:state:note:preverified:)``
+    /// and ``checkProviderToken(_:authorization:environment:now:authentication:note:preverified:)``
     /// applies the outcome under the lock, in Apple's order.
     ///
     /// The rule for what changed meanwhile: a request's answer is the one it would get if it
@@ -38,13 +38,10 @@ extension FakeAPNs {
         guard request.tlsClientCertificate == nil, let authorization else { return nil }
         let token = Self.bearerToken(authorization)
         guard !token.isEmpty else { return nil }
-        let keys = state.withLock { s -> (keys: [String: FakeAPNsState.SigningKey], version: UInt64)? in
-            guard s.configuration.providerTokens == .verify else { return nil }
-            if let connection = s.connections[request.connectionID],
-               connection.token == token || connection.failedTokens.contains(where: { $0.token == token }) {
-                return nil
-            }
-            return (s.keys, s.keysVersion)
+        guard settings.providerTokens == .verify else { return PreverifiedToken(token: token) }
+        let keys = state.withLock { s -> (keys: [String: ProviderAuthenticationState.SigningKey], version: UInt64)? in
+            if let connection = s.authentication.connections[request.connectionID], connection.knows(token) { return nil }
+            return (s.authentication.keys, s.authentication.keysVersion)
         }
         guard let keys else { return PreverifiedToken(token: token) }
         var note: String?

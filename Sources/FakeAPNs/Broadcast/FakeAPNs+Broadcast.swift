@@ -34,7 +34,9 @@ extension FakeAPNs {
             entry.violations = reading?.inspection?.violations ?? []
             entry.channelID = extra.channelID
             let verdict = evaluateBroadcast(request, bundleID: bundleID, headers: headers, extra: extra, reading: reading,
-                                            environment: environment, now: now, preverified: preverified, state: &s)
+                                            environment: environment, now: now, preverified: preverified,
+                                            authentication: &s.authentication, liveActivities: &s.liveActivities,
+                                            channels: &s.channels, devices: s.devices)
             entry.status = verdict.status
             entry.reason = verdict.reason?.reason
             entry.detail = verdict.detail
@@ -59,7 +61,8 @@ extension FakeAPNs {
     private func evaluateBroadcast(_ request: HTTPRequest, bundleID: String?, headers: APNsRequestHeaders,
                                    extra: BroadcastRequestHeaders, reading: LiveActivityInspection?,
                                    environment: APNsEnvironment, now: Int64, preverified: PreverifiedToken?,
-                                   state s: inout FakeAPNsState) -> BroadcastVerdict {
+                                   authentication: inout ProviderAuthenticationState, liveActivities: inout LiveActivityStore,
+                                   channels: inout BroadcastChannelStore, devices: DeviceStore) -> BroadcastVerdict {
         func reject(_ reason: APNsReason, _ detail: String? = nil) -> BroadcastVerdict {
             BroadcastVerdict(status: reason.status, reason: reason, detail: detail)
         }
@@ -68,7 +71,7 @@ extension FakeAPNs {
         if headers.hasDuplicates || extra.hasDuplicates { return reject(.duplicateHeaders) }
         let certificateTopics: [String]?
         switch authenticate(request, authorization: headers.authorization, environment: environment, now: now,
-                            preverified: preverified, state: &s) {
+                            preverified: preverified, authentication: &authentication) {
         case .failure(let refusal):
             var verdict = reject(refusal.reason, refusal.detail)
             verdict.providerTokenRejected = refusal.providerTokenRejected
@@ -76,7 +79,7 @@ extension FakeAPNs {
         case .success(let passed): certificateTopics = passed.certificateTopics
         }
         if let (reason, detail) = checkBroadcastBundle(bundleID, topic: headers.topic, certificateTopics: certificateTopics,
-                                                       configuration: s.configuration) {
+                                                       configuration: settings) {
             return reject(reason, detail)
         }
         guard let channelID = extra.channelID else { return reject(APNsReason(.missingChannelId)) }
@@ -98,7 +101,7 @@ extension FakeAPNs {
             }
             expiration = value
         }
-        guard let channel = s.channels.channel(channelID, bundleID: bundleID, environment: environment) else {
+        guard let channel = channels.channel(channelID, bundleID: bundleID, environment: environment) else {
             return reject(APNsReason(.channelNotRegistered), "no channel \(channelID) for \(bundleID) in \(environment.displayName)")
         }
         if expiration != 0 && !channel.storesMessages {
@@ -109,7 +112,7 @@ extension FakeAPNs {
         guard let reading, reading.inspection?.isJSONObject == true else {
             return reject(APNsReason(.badRequestPayload), "the body is not a JSON object")
         }
-        if s.configuration.payloadContract == .reject,
+        if settings.payloadContract == .reject,
            reading.inspection?.violations.contains(where: { $0.severity == .error }) == true {
             return reject(.payloadContractViolation)
         }
@@ -122,7 +125,8 @@ extension FakeAPNs {
         guard push.event != .start else {
             return reject(APNsReason(.badRequestPayload), "a broadcast cannot start an activity: event start goes to a push-to-start token")
         }
-        let summary = broadcast(push, priority: priority, on: channel, now: now, state: &s)
+        let summary = broadcast(push, priority: priority, on: channel, now: now,
+                                liveActivities: &liveActivities, channels: &channels, devices: devices)
         return BroadcastVerdict(status: 200, detail: "channel \(channelID): \(summary)")
     }
 
@@ -130,24 +134,25 @@ extension FakeAPNs {
     /// device's copy is kept when the channel stores messages. Returns the journal's summary:
     /// outcome counts, in name order.
     private func broadcast(_ push: LiveActivityPush, priority: Int, on channel: BroadcastChannel, now: Int64,
-                           state s: inout FakeAPNsState) -> String {
+                           liveActivities: inout LiveActivityStore, channels: inout BroadcastChannelStore,
+                           devices: DeviceStore) -> String {
         var counts: [String: Int] = [:]
-        let policy = s.configuration.liveActivities
+        let policy = settings.liveActivities
         for token in channel.subscribers {
-            guard let device = s.liveActivities.activities[token]?.current.deviceToken else {
-                s.channels.unsubscribe(token)   // the device forgot the activity
+            guard let device = liveActivities.activities[token]?.current.deviceToken else {
+                channels.unsubscribe(token)   // the device forgot the activity
                 continue
             }
-            if s.devices[device]?.online == false {
+            if devices[device]?.online == false {
                 if channel.storesMessages {
-                    s.channels.store(.init(channelID: channel.id, push: push, priority: priority, receivedAt: now), for: device)
+                    channels.store(.init(channelID: channel.id, push: push, priority: priority, receivedAt: now), for: device)
                     counts["storedWhileOffline", default: 0] += 1
                 } else {
                     counts["droppedOffline", default: 0] += 1
                 }
                 continue
             }
-            let (outcome, _) = s.liveActivities.apply(push, to: .activity(pushToken: token), priority: priority, now: now,
+            let (outcome, _) = liveActivities.apply(push, to: .activity(pushToken: token), priority: priority, now: now,
                                                       policy: policy, newToken: "")
             counts[APNsJournalEntry.caseName(outcome), default: 0] += 1
         }
@@ -158,13 +163,14 @@ extension FakeAPNs {
 
     /// A device came online: each storage channel's newest broadcast kept for it (at most
     /// eight hours old) is applied to its subscribed activities, oldest first.
-    func deliverStoredBroadcasts(to device: String, now: Int64, state s: inout FakeAPNsState) {
-        guard s.channels.stored[device] != nil else { return }
-        let policy = s.configuration.liveActivities
-        for kept in s.channels.takeStored(for: device, now: now) {
-            guard let channel = s.channels.channels[kept.channelID]?.channel else { continue }
-            for token in channel.subscribers where s.liveActivities.activities[token]?.current.deviceToken == device {
-                _ = s.liveActivities.apply(kept.push, to: .activity(pushToken: token), priority: kept.priority, now: now,
+    func deliverStoredBroadcasts(to device: String, now: Int64, channels: inout BroadcastChannelStore,
+                                 liveActivities: inout LiveActivityStore) {
+        guard channels.stored[device] != nil else { return }
+        let policy = settings.liveActivities
+        for kept in channels.takeStored(for: device, now: now) {
+            guard let channel = channels.channels[kept.channelID]?.channel else { continue }
+            for token in channel.subscribers where liveActivities.activities[token]?.current.deviceToken == device {
+                _ = liveActivities.apply(kept.push, to: .activity(pushToken: token), priority: kept.priority, now: now,
                                            policy: policy, newToken: "")
             }
         }

@@ -146,27 +146,19 @@ extension FakeAPNs {
                                     _ state: inout FakeAPNsState) -> (HTTPResponse, tokenRefused: Bool)) -> HTTPResponse {
         let now = clock.nowMilliseconds()
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
-        var wakeups = Wakeups()
-        var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
-            s.sequence += 1
-            let environment = hostEnvironment ?? s.configuration.environment
+        return journaling { s, _ -> (HTTPResponse, APNsJournalEntry) in
+            let sequence = s.journal.nextSequence()
+            let environment = hostEnvironment ?? settings.environment
             let requestID = sent.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
-            var entry = Self.broadcastEntry(request, sequence: s.sequence, now: now, requestID: requestID, topic: nil, environment: environment)
+            var entry = Self.broadcastEntry(request, sequence: sequence, now: now, requestID: requestID, topic: nil, environment: environment)
             let answered = answer(&entry, environment, requestID, &s)
             var response = answered.0
-            if answered.tokenRefused, let limit = s.configuration.goAwayAfterProviderTokenFailures {
+            if answered.tokenRefused, let limit = settings.goAwayAfterProviderTokenFailures {
                 countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
-                                  response: &response, entry: &entry, state: &s)
+                                  response: &response, entry: &entry, authentication: &s.authentication)
             }
-            s.journal.append(entry)
-            collectRequestWakeups(for: entry, state: &s, into: &wakeups)
-            if onRequest != nil { journaled = entry }
-            return response
+            return (response, entry)
         }
-        wakeups.resume()
-        if let journaled { onRequest?(journaled) }
-        return response
     }
 }
 

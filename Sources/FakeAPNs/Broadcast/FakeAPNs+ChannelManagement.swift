@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import LoopbackHTTP
 import FakeSupport
+import PushCore
 
 extension FakeAPNs {
     /// The channel management listener's port (0 when ``FakeAPNs/Configuration/channelManagement``
@@ -37,7 +38,8 @@ extension FakeAPNs {
         return answerJournaled(request, requestID: extra.requestID) { entry, environment, requestID, s in
             entry.channelID = extra.channelID
             switch manageChannels(request, headers: headers, extra: extra, environment: environment, now: now,
-                                  preverified: preverified, requestID: requestID, entry: &entry, state: &s) {
+                                  preverified: preverified, requestID: requestID, entry: &entry,
+                                  authentication: &s.authentication, channels: &s.channels, identifiers: &s.identifiers) {
             case .success(let answer):
                 entry.status = answer.status.code
                 return (answer, false)
@@ -55,7 +57,8 @@ extension FakeAPNs {
 
     private func manageChannels(_ request: HTTPRequest, headers: APNsRequestHeaders, extra: BroadcastRequestHeaders,
                                 environment: APNsEnvironment, now: Int64, preverified: PreverifiedToken?, requestID: String,
-                                entry: inout APNsJournalEntry, state s: inout FakeAPNsState) -> Result<HTTPResponse, AuthenticationRefusal> {
+                                entry: inout APNsJournalEntry, authentication: inout ProviderAuthenticationState,
+                                channels: inout BroadcastChannelStore, identifiers: inout SplitMix64) -> Result<HTTPResponse, AuthenticationRefusal> {
         func refuse(_ reason: APNsReason, _ detail: String? = nil) -> Result<HTTPResponse, AuthenticationRefusal> {
             .failure(AuthenticationRefusal(reason: reason, detail: detail, providerTokenRejected: false))
         }
@@ -74,19 +77,19 @@ extension FakeAPNs {
         if headers.hasDuplicates || extra.hasDuplicates { return refuse(.duplicateHeaders) }
         let certificateTopics: [String]?
         switch authenticate(request, authorization: headers.authorization, environment: environment, now: now,
-                            preverified: preverified, state: &s) {
+                            preverified: preverified, authentication: &authentication) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let passed): certificateTopics = passed.certificateTopics
         }
         if let (reason, detail) = checkBroadcastBundle(bundleID, topic: headers.topic, certificateTopics: certificateTopics,
-                                                       configuration: s.configuration) {
+                                                       configuration: settings) {
             return refuse(reason, detail)
         }
         let ok = { (status: Int, extra: [HTTPFields.Field], body: [UInt8]) in
             Self.broadcastResponse(status: status, requestID: requestID, extra: extra, body: body)
         }
         if route == .allChannels {
-            let ids = s.channels.channelIDs(bundleID: bundleID, environment: environment)
+            let ids = channels.channelIDs(bundleID: bundleID, environment: environment)
             entry.detail = "\(ids.count) channel\(ids.count == 1 ? "" : "s")"
             return .success(ok(200, [], Array(("{\"channels\":[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]}").utf8)))
         }
@@ -97,21 +100,22 @@ extension FakeAPNs {
             case .success(let stores): storesMessages = stores
             }
             let limit = BroadcastChannelStore.maximumChannelsPerEnvironment
-            guard s.channels.count(in: environment) < limit else {
+            guard channels.count(in: environment) < limit else {
                 return refuse(APNsReason(.cannotCreateChannelConfig), "\(limit) channels in \(environment.displayName) already: delete some")
             }
-            let id = Self.insertChannel(bundleID: bundleID, storesMessages: storesMessages, environment: environment, now: now, state: &s)
+            let id = Self.insertChannel(bundleID: bundleID, storesMessages: storesMessages, environment: environment, now: now,
+                                        channels: &channels, identifiers: &identifiers)
             entry.channelID = id
             entry.detail = "created, message-storage-policy \(storesMessages ? 1 : 0)"
             return .success(ok(201, [HTTPFields.Field(name: "apns-channel-id", value: id)], []))
         }
         guard let channelID = extra.channelID else { return refuse(APNsReason(.missingChannelId)) }
         guard Self.isChannelID(channelID) else { return refuse(APNsReason(.badChannelId), "not base64 of 1–64 bytes") }
-        guard let channel = s.channels.channel(channelID, bundleID: bundleID, environment: environment) else {
+        guard let channel = channels.channel(channelID, bundleID: bundleID, environment: environment) else {
             return refuse(APNsReason(.channelNotRegistered), "no channel \(channelID) for \(bundleID) in \(environment.displayName)")
         }
         if request.method == "DELETE" {
-            s.channels.remove(channelID)
+            channels.remove(channelID)
             entry.detail = "deleted; \(channel.subscribers.count) subscriber\(channel.subscribers.count == 1 ? "" : "s") no longer receive it"
             return .success(HTTPResponse(status: HTTPStatus(code: 204), headers: HTTPFields([HTTPFields.Field(name: "apns-request-id", value: requestID)])))
         }

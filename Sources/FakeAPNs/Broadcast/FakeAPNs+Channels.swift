@@ -1,5 +1,6 @@
 import LoopbackHTTP
 import FakeSupport
+import PushCore
 
 extension APNsAdmin {
     /// `GET /apns/channels`: every channel of both environments with its subscribers.
@@ -7,13 +8,24 @@ extension APNsAdmin {
         var channels: [ChannelItem]
     }
 
+    /// A channel as JSON: its id, bundle id, environment, `message-storage-policy` and
+    /// creation time (millisecond ISO 8601), with its subscribers.
     struct ChannelItem: Encodable {
-        var channelId: String
-        var bundleId: String
-        var environment: String
-        var messageStoragePolicy: Int
-        var createdAt: String
+        var channel: BroadcastChannel
         var subscribers: [Subscriber]
+
+        enum CodingKeys: String, CodingKey { case channelId, bundleId, environment, messageStoragePolicy, createdAt, subscribers }
+
+        func encode(to encoder: any Encoder) throws {
+            var json = encoder.container(keyedBy: CodingKeys.self)
+            let texts: [(CodingKeys, String)] = [
+                (.channelId, channel.id), (.bundleId, channel.bundleID), (.environment, channel.environment.displayName),
+                (.createdAt, AdminJSON.timestamp(milliseconds: channel.createdAt)),
+            ]
+            for (key, text) in texts { try json.encode(text, forKey: key) }
+            try json.encode(channel.storesMessages ? 1 : 0, forKey: .messageStoragePolicy)
+            try json.encode(subscribers, forKey: .subscribers)
+        }
     }
 
     struct Subscriber: Encodable {
@@ -52,16 +64,17 @@ extension FakeAPNs {
         let now = clock.nowMilliseconds()
         return state.withLock { s in
             Self.insertChannel(bundleID: bundleID, storesMessages: storesMessages,
-                               environment: environment ?? s.configuration.environment, now: now, state: &s)
+                               environment: environment ?? settings.environment, now: now,
+                               channels: &s.channels, identifiers: &s.identifiers)
         }
     }
 
     /// A new channel with a fresh id, inserted; returns the id.
     static func insertChannel(bundleID: String, storesMessages: Bool, environment: APNsEnvironment, now: Int64,
-                              state s: inout FakeAPNsState) -> String {
-        var id = makeChannelID(using: &s.identifiers)
-        while s.channels.channels[id] != nil { id = makeChannelID(using: &s.identifiers) }
-        s.channels.insert(BroadcastChannel(id: id, bundleID: bundleID, environment: environment, storesMessages: storesMessages,
+                              channels: inout BroadcastChannelStore, identifiers: inout SplitMix64) -> String {
+        var id = makeChannelID(using: &identifiers)
+        while channels.channels[id] != nil { id = makeChannelID(using: &identifiers) }
+        channels.insert(BroadcastChannel(id: id, bundleID: bundleID, environment: environment, storesMessages: storesMessages,
                                            createdAt: now, subscribers: []))
         return id
     }
@@ -89,10 +102,7 @@ extension FakeAPNs {
                         let activity = s.liveActivities.activities[token]?.current
                         return APNsAdmin.Subscriber(pushToken: token, deviceToken: activity?.deviceToken, state: activity?.state.rawValue)
                     }
-                    return APNsAdmin.ChannelItem(
-                        channelId: id, bundleId: channel.bundleID, environment: channel.environment.displayName,
-                        messageStoragePolicy: channel.storesMessages ? 1 : 0,
-                        createdAt: AdminJSON.timestamp(milliseconds: channel.createdAt), subscribers: subscribers)
+                    return APNsAdmin.ChannelItem(channel: channel, subscribers: subscribers)
                 }
             }
             return APNsAdmin.ChannelList(channels: items)

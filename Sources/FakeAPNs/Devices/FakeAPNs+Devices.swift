@@ -7,7 +7,7 @@ extension FakeAPNs {
     /// ``FakeAPNs/Configuration/deliveriesKeptPerDevice``).
     public func deliveredNotifications(for token: String) -> [DeliveredNotification] {
         state.withLock { s in
-            s.devices[token.lowercased()]?.keptDeliveries(s.configuration.deliveriesKeptPerDevice) ?? []
+            s.devices[token.lowercased()]?.keptDeliveries(settings.deliveriesKeptPerDevice) ?? []
         }
     }
 
@@ -15,7 +15,7 @@ extension FakeAPNs {
     /// `apns-collapse-id` has replaced the earlier one.
     public func visibleNotifications(for token: String) -> [DeliveredNotification] {
         state.withLock { s in
-            Array((s.devices[token.lowercased()]?.visible ?? []).suffix(max(1, s.configuration.deliveriesKeptPerDevice)))
+            Array((s.devices[token.lowercased()]?.visible ?? []).suffix(max(1, settings.deliveriesKeptPerDevice)))
         }
     }
 
@@ -32,14 +32,14 @@ extension FakeAPNs {
                                                             bufferingPolicy: .bufferingNewest(10_000))
         let id = state.withLock { s -> UInt64 in
             let id = s.makeID()
-            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
-            for delivered in device.keptDeliveries(s.configuration.deliveriesKeptPerDevice) { continuation.yield(delivered) }
+            var device = s.devices.take(key, orNewIn: settings.environment)
+            for delivered in device.keptDeliveries(settings.deliveriesKeptPerDevice) { continuation.yield(delivered) }
             device.streams[id] = continuation
-            s.devices[key] = device
+            s.devices.put(device, for: key)
             return id
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.devices[key]?.streams.removeValue(forKey: id) }
+            self?.state.withLock { $0.devices.endStream(id, of: key) }
         }
         return stream
     }
@@ -54,7 +54,7 @@ extension FakeAPNs {
         var wakeups = Wakeups()
         state.withLock { s in
             let key = token.lowercased()
-            var device = s.devices.removeValue(forKey: key) ?? FakeAPNsState.Device(environment: s.configuration.environment)
+            var device = s.devices.take(key, orNewIn: settings.environment)
             let wasOnline = device.online
             device.online = online
             if online && !wasOnline, let stored = device.stored {
@@ -63,12 +63,14 @@ extension FakeAPNs {
                 if !expired {
                     var notification = stored
                     notification.deliveredAt = now
-                    _ = deliverNow(notification, now: now, device: &device, state: &s, wakeups: &wakeups)
+                    _ = deliverNow(notification, now: now, device: &device, faults: &s.faults)
                 }
             }
-            s.devices[key] = device
-            if online && !wasOnline { deliverStoredBroadcasts(to: key, now: now, state: &s) }
-            collectDeliveryWakeups(for: key, device: device, state: &s, into: &wakeups)
+            s.devices.put(device, for: key)
+            if online && !wasOnline {
+                deliverStoredBroadcasts(to: key, now: now, channels: &s.channels, liveActivities: &s.liveActivities)
+            }
+            collectDeliveryWakeups(for: key, device: device, waits: &s.waits, into: &wakeups)
         }
         wakeups.resume()
     }
@@ -81,48 +83,48 @@ extension FakeAPNs {
     // MARK: Accepting and delivering (called under the lock)
 
     /// An accepted push on its way to the device.
-    func accept(_ push: APNsPushRequest, apnsID: String, now: Int64, device: inout FakeAPNsState.Device,
-                state s: inout FakeAPNsState, wakeups: inout Wakeups) -> DeliveryOutcome {
+    func accept(_ push: APNsPushRequest, apnsID: String, now: Int64, device: inout DeviceStore.Device,
+                faults: inout InjectedFaults, waits: inout PendingWaits, wakeups: inout Wakeups) -> DeliveryOutcome {
         let notification = DeliveredNotification(
             deviceToken: push.deviceToken, apnsID: apnsID, topic: push.topic, pushType: push.pushType,
             priority: push.priority, collapseID: push.collapseID, expiration: push.expiration,
             payload: push.payload, deliveredAt: now, acceptedAt: now, isDuplicate: false)
         let outcome: DeliveryOutcome
         if device.online {
-            outcome = deliverNow(notification, now: now, device: &device, state: &s, wakeups: &wakeups)
+            outcome = deliverNow(notification, now: now, device: &device, faults: &faults)
         } else if let expiration = push.expiration, expiration == 0 || expiration &* 1000 < now {
             outcome = .droppedOffline
         } else {
             device.stored = notification
             outcome = .storedWhileOffline
         }
-        collectDeliveryWakeups(for: push.deviceToken, device: device, state: &s, into: &wakeups)
+        collectDeliveryWakeups(for: push.deviceToken, device: device, waits: &waits, into: &wakeups)
         return outcome
     }
 
     /// Hands a notification to an online device: the background budget, duplicates, the
-    /// visible list and the streams.
-    func deliverNow(_ notification: DeliveredNotification, now: Int64, device: inout FakeAPNsState.Device,
-                    state s: inout FakeAPNsState, wakeups: inout Wakeups) -> DeliveryOutcome {
+    /// visible list and the streams (`faults`: a duplicate injection may apply).
+    func deliverNow(_ notification: DeliveredNotification, now: Int64, device: inout DeviceStore.Device,
+                    faults: inout InjectedFaults) -> DeliveryOutcome {
         if notification.pushType == .background {
             let hourAgo = now &- 3_600_000
             device.backgroundDeliveries.removeAll { $0 <= hourAgo }
-            guard device.backgroundDeliveries.count < s.configuration.backgroundBudgetPerHour else {
+            guard device.backgroundDeliveries.count < settings.backgroundBudgetPerHour else {
                 return .backgroundBudgetExceeded
             }
             device.backgroundDeliveries.append(now)
         }
-        let twice = s.takeDuplicate(for: notification.deviceToken)
-        record(notification, device: &device, keep: s.configuration.deliveriesKeptPerDevice)
+        let twice = faults.takeDuplicate(for: notification.deviceToken)
+        record(notification, device: &device, keep: settings.deliveriesKeptPerDevice)
         if twice {
             var copy = notification
             copy.isDuplicate = true
-            record(copy, device: &device, keep: s.configuration.deliveriesKeptPerDevice)
+            record(copy, device: &device, keep: settings.deliveriesKeptPerDevice)
         }
         return twice ? .deliveredTwice : .delivered
     }
 
-    private func record(_ notification: DeliveredNotification, device: inout FakeAPNsState.Device, keep: Int) {
+    private func record(_ notification: DeliveredNotification, device: inout DeviceStore.Device, keep: Int) {
         let keep = max(1, keep)
         // Trimmed in batches (amortised O(1) per delivery); readers take the newest `keep`.
         device.delivered.append(notification)

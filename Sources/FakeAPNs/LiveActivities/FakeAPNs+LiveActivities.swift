@@ -91,8 +91,8 @@ extension FakeAPNs {
                 pushToken: token, deviceToken: deviceToken.lowercased(), attributes: attributes, contentState: contentState,
                 state: .active, changedAt: now, startedAt: now, endedAt: nil, staleAt: stale, dismissalAt: nil,
                 timestamp: timestamp ?? now / 1000, relevanceScore: nil, pushesApplied: 0)
-            guard s.liveActivities.insert(StoredLiveActivity(activity), now: now, policy: s.configuration.liveActivities) else { return nil }
-            s.liveActivities.settle(token, now: now, policy: s.configuration.liveActivities)
+            guard s.liveActivities.insert(StoredLiveActivity(activity), now: now, policy: settings.liveActivities) else { return nil }
+            s.liveActivities.settle(token, now: now, policy: settings.liveActivities)
             return s.liveActivities.activities[token].flatMap { LiveActivityOf($0.current) }
         }
     }
@@ -113,7 +113,7 @@ extension FakeAPNs {
         let key = pushToken.lowercased()
         let now = clock.nowMilliseconds()
         return state.withLock { s in
-            s.liveActivities.settle(key, now: now, policy: s.configuration.liveActivities)
+            s.liveActivities.settle(key, now: now, policy: settings.liveActivities)
             return s.liveActivities.activities[key]?.current
         }
     }
@@ -128,7 +128,7 @@ extension FakeAPNs {
         return state.withLock { s in
             let tokens = s.liveActivities.devices[key]?.activityTokens ?? []
             return tokens.compactMap { token in
-                s.liveActivities.settle(token, now: now, policy: s.configuration.liveActivities)
+                s.liveActivities.settle(token, now: now, policy: settings.liveActivities)
                 return s.liveActivities.activities[token].flatMap { LiveActivityOf($0.current) }
             }
         }
@@ -143,8 +143,8 @@ extension FakeAPNs {
         let key = pushToken.lowercased()
         let now = clock.nowMilliseconds()
         return state.withLock { s in
-            s.liveActivities.settle(key, now: now, policy: s.configuration.liveActivities)
-            let keep = max(1, s.configuration.liveActivities.statesKeptPerActivity)
+            s.liveActivities.settle(key, now: now, policy: settings.liveActivities)
+            let keep = max(1, settings.liveActivities.statesKeptPerActivity)
             return (s.liveActivities.activities[key]?.history ?? []).suffix(keep).compactMap { LiveActivityOf($0) }
         }
     }
@@ -170,7 +170,7 @@ extension FakeAPNs {
         let now = clock.nowMilliseconds()
         let (stream, continuation) = AsyncStream.makeStream(of: LiveActivityOf<Attributes>.self, bufferingPolicy: .bufferingNewest(10_000))
         let id = state.withLock { s -> UInt64? in
-            let policy = s.configuration.liveActivities
+            let policy = settings.liveActivities
             s.liveActivities.settle(key, now: now, policy: policy)
             guard var record = s.liveActivities.activities[key], LiveActivityOf<Attributes>(record.current) != nil else { return nil }
             for snapshot in record.history.suffix(max(1, policy.statesKeptPerActivity)) {

@@ -1,6 +1,7 @@
 import Contracts
 import LoopbackHTTP
 import FakeSupport
+import PushCore
 
 /// A Live Activity push's body as the fake read it, outside the lock: its contract verdict
 /// and what the device reads from it.
@@ -56,19 +57,20 @@ extension FakeAPNs {
     /// `BadDeviceToken`; an unregistered device 410 `Unregistered`.
     func evaluateLiveActivity(_ push: APNsPushRequest, request: HTTPRequest, reading: Result<LiveActivityPush, LiveActivityPush.Unreadable>,
                               apnsID: String, environment: APNsEnvironment, now: Int64,
-                              state s: inout FakeAPNsState) -> Verdict {
+                              liveActivities: inout LiveActivityStore, channels: inout BroadcastChannelStore,
+                              devices: DeviceStore, identifiers: inout SplitMix64) -> Verdict {
         func reject(_ reason: APNsReason, timestamp: Int64? = nil, _ detail: String) -> Verdict {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
-        guard let target = s.liveActivities.target(of: push.deviceToken) else {
-            if s.devices[push.deviceToken]?.registered == true {
+        guard let target = liveActivities.target(of: push.deviceToken) else {
+            if devices[push.deviceToken]?.registered == true {
                 return reject(.deviceTokenNotForTopic,
                               "this is a device token; a Live Activity push goes to an activity's push token (update, end) or the app's push-to-start token (start)")
             }
             return reject(.badDeviceToken, "the token is not an activity's push token nor a push-to-start token")
         }
-        if let owner = s.liveActivities.deviceToken(of: target), let device = s.devices[owner] {
+        if let owner = liveActivities.deviceToken(of: target), let device = devices[owner] {
             if let at = device.unregisteredAt {
                 return reject(.unregistered, timestamp: at, "the device was unregistered at \(AdminJSON.timestamp(milliseconds: at))")
             }
@@ -88,18 +90,18 @@ extension FakeAPNs {
             (outcome, detail) = (.droppedUnreadable, unreadable.reason)
         case .success(let activityPush):
             var token = ""
-            if case .pushToStart = target { token = Self.makeActivityToken(using: &s.identifiers) }
-            let (applied, applyDetail) = s.liveActivities.apply(activityPush, to: target, priority: push.priority, now: now,
-                                                        policy: s.configuration.liveActivities, newToken: token)
+            if case .pushToStart = target { token = Self.makeActivityToken(using: &identifiers) }
+            let (applied, applyDetail) = liveActivities.apply(activityPush, to: target, priority: push.priority, now: now,
+                                                              policy: settings.liveActivities, newToken: token)
             var why = applyDetail
             if applied == .activityStarted, let channel = activityPush.inputPushChannel {
-                why += s.channels.subscribe(token, to: channel)
+                why += channels.subscribe(token, to: channel)
                     ? "; subscribed to channel \(channel)" : "; input-push-channel \(channel) is no channel: not subscribed"
             }
             (outcome, detail) = (applied, why)
         }
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
-                       response: acceptedResponse(apnsID: apnsID, environment: environment, state: &s), detail: detail)
+                       response: acceptedResponse(apnsID: apnsID, environment: environment, identifiers: &identifiers), detail: detail)
     }
 
     /// A new Live Activity push token or push-to-start token: 80 random bytes as 160 lowercase

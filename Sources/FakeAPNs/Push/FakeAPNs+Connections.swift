@@ -34,11 +34,34 @@ public struct APNsConnectionRecord: Sendable, Hashable {
     public var goAways: [GoAway] = []
 }
 
+/// What each connection's HTTP/2 layer did (``FakeAPNs/connections``), at most 10,000, newest
+/// kept. Part of ``FakeAPNsState``, behind the fake's one lock.
+struct ConnectionRecords {
+    private(set) var records: [UInt64: APNsConnectionRecord] = [:]
+
+    mutating func update(_ id: UInt64, _ change: (inout APNsConnectionRecord) -> Void) {
+        if records[id] == nil && records.count >= 10_000, let oldest = records.keys.min() {
+            records[oldest] = nil
+        }
+        change(&records[id, default: APNsConnectionRecord(connectionID: id)])
+    }
+
+    /// Notes how a request on an HTTP/2 connection authenticated (its first request decides).
+    mutating func noteAuthentication(_ request: HTTPRequest) {
+        guard request.version == .http2, records[request.connectionID]?.authentication == nil else { return }
+        update(request.connectionID) {
+            $0.authentication = request.tlsClientCertificate == nil ? .token : .certificate
+        }
+    }
+
+    mutating func removeAll() { records.removeAll() }
+}
+
 extension FakeAPNs {
     /// Every HTTP/2 connection FakeAPNs kept a record of (at most 10,000, newest kept), by
     /// connection id.
     public var connections: [APNsConnectionRecord] {
-        state.withLock { s in s.connectionRecords.values.sorted { $0.connectionID < $1.connectionID } }
+        state.withLock { s in s.connectionRecords.records.values.sorted { $0.connectionID < $1.connectionID } }
     }
 
     /// The HTTP/2 settings that make the push port behave as APNs on the connection.
@@ -64,38 +87,23 @@ extension FakeAPNs {
     static let streamLimitViolation = "Maximum active streams violated for this endpoint."
 
     func updateRecord(_ id: UInt64, _ change: (inout APNsConnectionRecord) -> Void) {
-        state.withLock { s in Self.updateRecord(id, in: &s, change) }
-    }
-
-    static func updateRecord(_ id: UInt64, in s: inout FakeAPNsState, _ change: (inout APNsConnectionRecord) -> Void) {
-        if s.connectionRecords[id] == nil && s.connectionRecords.count >= 10_000,
-           let oldest = s.connectionRecords.keys.min() {
-            s.connectionRecords[oldest] = nil
-        }
-        change(&s.connectionRecords[id, default: APNsConnectionRecord(connectionID: id)])
-    }
-
-    /// Notes how a request on an HTTP/2 connection authenticated (its first request decides).
-    static func noteAuthentication(_ request: HTTPRequest, in s: inout FakeAPNsState) {
-        guard request.version == .http2, s.connectionRecords[request.connectionID]?.authentication == nil else { return }
-        updateRecord(request.connectionID, in: &s) {
-            $0.authentication = request.tlsClientCertificate == nil ? .token : .certificate
-        }
+        state.withLock { $0.connectionRecords.update(id, change) }
     }
 
     /// A request on a stream above the one its connection was ended at: APNs never processed
     /// it. Journaled as such, not delivered; the transport leaves it unanswered.
-    static func unprocessedAfterGoAway(_ request: HTTPRequest, entry: inout APNsJournalEntry, state s: FakeAPNsState) -> HTTPResponse? {
-        guard let stream = request.streamID, let endedAt = s.connections[request.connectionID]?.goneAwayAt, stream > endedAt else { return nil }
+    static func unprocessedAfterGoAway(_ request: HTTPRequest, entry: inout APNsJournalEntry,
+                                       authentication: ProviderAuthenticationState) -> HTTPResponse? {
+        guard let stream = request.streamID, let endedAt = authentication.connections[request.connectionID]?.goneAwayAt, stream > endedAt else { return nil }
         entry.detail = "not processed: stream \(stream) is above the last-stream-id of the GOAWAY this connection sent at stream \(endedAt); left unanswered, not delivered — a correct sender resends it on a new connection"
         return HTTPResponse(status: .serviceUnavailable, disposition: .goAway(debugData: []))
     }
 
     /// The answer ends the connection at its stream: later streams are not processed.
-    static func noteGoAway(_ response: HTTPResponse, _ request: HTTPRequest, in s: inout FakeAPNsState) {
+    static func noteGoAway(_ response: HTTPResponse, _ request: HTTPRequest, in authentication: inout ProviderAuthenticationState) {
         guard case .goAway = response.disposition, let stream = request.streamID else { return }
-        var connection = s.connections[request.connectionID] ?? .init()
+        var connection = authentication.connection(request.connectionID)
         if connection.goneAwayAt == nil { connection.goneAwayAt = stream }
-        s.storeConnection(connection, for: request.connectionID)
+        authentication.store(connection, for: request.connectionID)
     }
 }

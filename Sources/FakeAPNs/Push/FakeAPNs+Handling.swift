@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import LoopbackHTTP
 import FakeSupport
+import PushCore
 
 extension FakeAPNs {
     /// Answers one request as APNs would, applying its effect (delivery, journal, waits).
@@ -30,15 +31,13 @@ extension FakeAPNs {
         // The token's signature is checked before the lock (a request that fails framing never gets that far).
         let preverified = pathToken == nil ? nil : preverifyProviderToken(request, authorization: headers.authorization)
 
-        var wakeups = Wakeups()
-        var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
-            s.sequence += 1
-            let environment = hostEnvironment ?? s.configuration.environment
+        return journaling { s, wakeups -> (HTTPResponse, APNsJournalEntry) in
+            let sequence = s.journal.nextSequence()
+            let environment = hostEnvironment ?? settings.environment
             let sentID = headers.apnsID
             let apnsID = sentID.flatMap { APNsRequestValidator.isUUID($0) ? $0 : nil } ?? APNsIdentifier.make(using: &s.identifiers)
             var entry = APNsJournalEntry(
-                sequence: s.sequence, receivedAt: now, method: request.method, path: request.path,
+                sequence: sequence, receivedAt: now, method: request.method, path: request.path,
                 deviceToken: pathToken, apnsID: apnsID, topic: headers.topic,
                 pushType: headers.pushType, collapseID: headers.collapseID,
                 payloadBytes: request.body.count, status: 0, reason: nil, violations: inspection?.violations ?? [],
@@ -46,15 +45,12 @@ extension FakeAPNs {
             entry.environment = environment
             entry.serverName = request.tlsServerName
             entry.certificate = request.tlsClientCertificate.map { APNsProviderCertificate(certificate: $0).identity }
-            Self.noteAuthentication(request, in: &s)
-            if let unprocessed = Self.unprocessedAfterGoAway(request, entry: &entry, state: s) {
-                s.journal.append(entry)
-                collectRequestWakeups(for: entry, state: &s, into: &wakeups)
-                if onRequest != nil { journaled = entry }
-                return unprocessed
+            s.connectionRecords.noteAuthentication(request)
+            if let unprocessed = Self.unprocessedAfterGoAway(request, entry: &entry, authentication: s.authentication) {
+                return (unprocessed, entry)
             }
 
-            let fault = s.takeFault(for: pathToken)
+            let fault = s.faults.takeFault(for: pathToken)
             entry.fault = fault
             var response: HTTPResponse
             switch fault {
@@ -88,29 +84,23 @@ extension FakeAPNs {
                 if case .delay(let ms)? = fault { response.disposition = .delay(milliseconds: ms) }
                 if case .loseResponse? = fault { response.disposition = .loseResponse }
                 if let reason = verdict.reason, reason.countsAsConnectionError,
-                   let limit = s.configuration.goAwayAfterErrors {
+                   let limit = settings.goAwayAfterErrors {
                     countTowardGoAway(\.errors, limit: limit, what: "errors", request.connectionID,
-                                      response: &response, entry: &entry, state: &s)
+                                      response: &response, entry: &entry, authentication: &s.authentication)
                 }
-                if verdict.providerTokenRejected, let limit = s.configuration.goAwayAfterProviderTokenFailures {
+                if verdict.providerTokenRejected, let limit = settings.goAwayAfterProviderTokenFailures {
                     countTowardGoAway(\.tokenFailures, limit: limit, what: "provider tokens refused", request.connectionID,
-                                      response: &response, entry: &entry, state: &s)
+                                      response: &response, entry: &entry, authentication: &s.authentication)
                 }
             }
-            noteProviderToken(headers.authorization, presented: preverified?.token, connectionID: request.connectionID, fault: fault, now: now, entry: &entry, state: &s)
+            noteProviderToken(headers.authorization, presented: preverified?.token, connectionID: request.connectionID, fault: fault, now: now, entry: &entry, authentication: &s.authentication)
             if request.bodyLimitExceeded {
-                entry.detail = [entry.detail, "the body exceeded the server's \(s.configuration.maxBodyBytes)-byte limit and was discarded unread"]
+                entry.detail = [entry.detail, "the body exceeded the server's \(settings.maxBodyBytes)-byte limit and was discarded unread"]
                     .compactMap { $0 }.joined(separator: "; ")
             }
-            Self.noteGoAway(response, request, in: &s)
-            s.journal.append(entry)
-            collectRequestWakeups(for: entry, state: &s, into: &wakeups)
-            if onRequest != nil { journaled = entry }
-            return response
+            Self.noteGoAway(response, request, in: &s.authentication)
+            return (response, entry)
         }
-        wakeups.resume()
-        if let journaled { onRequest?(journaled) }
-        return response
     }
 
     /// Reads the payload when its size is one APNs accepts (the inspection is pure, so it
@@ -152,7 +142,7 @@ extension FakeAPNs {
         let tokenNote: String?
         let certificateTopics: [String]?
         switch authenticate(request, authorization: headers.authorization, environment: environment, now: now,
-                             preverified: preverified, state: &s) {
+                             preverified: preverified, authentication: &s.authentication) {
         case .failure(let refusal):
             var verdict = reject(refusal.reason)
             verdict.providerTokenRejected = refusal.providerTokenRejected
@@ -191,20 +181,21 @@ extension FakeAPNs {
     /// MissingProviderToken is for a connection without a certificate); otherwise the
     /// provider token, unless the configuration ignores tokens.
     func authenticate(_ request: HTTPRequest, authorization: String?, environment: APNsEnvironment, now: Int64,
-                      preverified: PreverifiedToken? = nil, state s: inout FakeAPNsState) -> Result<Authenticated, AuthenticationRefusal> {
+                      preverified: PreverifiedToken? = nil,
+                      authentication: inout ProviderAuthenticationState) -> Result<Authenticated, AuthenticationRefusal> {
         if let presented = request.tlsClientCertificate {
             let certificate = APNsProviderCertificate(certificate: presented)
             if let rejection = certificate.check(environment: environment,
-                                                 acceptsAnyIssuer: s.configuration.clientCertificates?.acceptsAnyIssuer ?? false) {
+                                                 acceptsAnyIssuer: settings.clientCertificates?.acceptsAnyIssuer ?? false) {
                 return .failure(AuthenticationRefusal(reason: rejection.reason, detail: rejection.detail, providerTokenRejected: false))
             }
             let note = authorization != nil ? "authorization ignored: the connection authenticated with a client certificate" : nil
             return .success(Authenticated(certificateTopics: certificate.topics, note: note))
         }
         var note: String?
-        if s.configuration.providerTokens == .verify,
+        if settings.providerTokens == .verify,
            let rejection = checkProviderToken(request, authorization: authorization, environment: environment, now: now,
-                                              state: &s, note: &note, preverified: preverified) {
+                                              authentication: &authentication, note: &note, preverified: preverified) {
             return .failure(AuthenticationRefusal(reason: rejection.reason, detail: [note, rejection.detail].compactMap { $0 }.joined(separator: "; "),
                                                   providerTokenRejected: true))
         }
@@ -226,20 +217,21 @@ extension FakeAPNs {
         case .failure(let reason): return reject(reason)
         case .success(let p): push = p
         }
-        if s.configuration.payloadContract == .reject,
+        if settings.payloadContract == .reject,
            let inspection, inspection.violations.contains(where: { $0.severity == .error }) {
             return reject(.payloadContractViolation, push: push)
         }
         if let liveActivity {
             return evaluateLiveActivity(push, request: request, reading: liveActivity, apnsID: apnsID,
-                                        environment: environment, now: now, state: &s)
+                                        environment: environment, now: now, liveActivities: &s.liveActivities,
+                                        channels: &s.channels, devices: s.devices, identifiers: &s.identifiers)
         }
 
-        // Device state. The record is taken out of the dictionary while it is worked on, so
-        // its arrays stay uniquely referenced (no copy-on-write of the delivery list).
-        let accepting = s.configuration.acceptAnyDeviceToken
-        var device: FakeAPNsState.Device
-        if let known = s.devices.removeValue(forKey: push.deviceToken) {
+        // Device state. The record is taken out of the store while it is worked on, so its
+        // arrays stay uniquely referenced (no copy-on-write of the delivery list).
+        let accepting = settings.acceptAnyDeviceToken
+        var device: DeviceStore.Device
+        if let known = s.devices.take(push.deviceToken) {
             device = known
             var refusal: (APNsReason, Int64?, String?)?
             if let at = device.unregisteredAt {
@@ -255,33 +247,33 @@ extension FakeAPNs {
                            "the token is registered for \(device.topics.sorted().joined(separator: ", ")), not \(push.topic)")
             }
             if let (reason, timestamp, detail) = refusal {
-                s.devices[push.deviceToken] = device
+                s.devices.put(device, for: push.deviceToken)
                 return reject(reason, push: push, timestamp: timestamp, detail: detail)
             }
         } else if accepting {
-            device = FakeAPNsState.Device(environment: environment)
-            s.rememberImplicitDevice(push.deviceToken)
+            device = DeviceStore.Device(environment: environment)
+            s.devices.rememberImplicitDevice(push.deviceToken, cap: max(1, settings.maxImplicitDevices), isAwaited: s.waits.isAwaited)
         } else {
             return reject(.badDeviceToken, push: push, detail: "the token is not registered")
         }
 
         // Rate.
-        if let throttle = s.configuration.throttle {
+        if let throttle = settings.throttle {
             let windowStart = now &- Int64(throttle.windowSeconds * 1000)
             device.acceptedPushes.removeAll { $0 <= windowStart }
             if device.acceptedPushes.count >= throttle.limit {
-                s.devices[push.deviceToken] = device
+                s.devices.put(device, for: push.deviceToken)
                 return reject(.tooManyRequests, push: push,
                               detail: "\(throttle.limit) pushes to this token in \(String(format: "%g", throttle.windowSeconds)) s already")
             }
             device.acceptedPushes.append(now)
         }
 
-        let outcome = accept(push, apnsID: apnsID, now: now, device: &device, state: &s, wakeups: &wakeups)
-        s.devices[push.deviceToken] = device
+        let outcome = accept(push, apnsID: apnsID, now: now, device: &device, faults: &s.faults, waits: &s.waits, wakeups: &wakeups)
+        s.devices.put(device, for: push.deviceToken)
 
         return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
-                       response: acceptedResponse(apnsID: apnsID, environment: environment, state: &s))
+                       response: acceptedResponse(apnsID: apnsID, environment: environment, identifiers: &s.identifiers))
     }
 
     /// The journal's detail for a token of the other environment: both named, and why the
@@ -294,11 +286,11 @@ extension FakeAPNs {
 
     /// 200 with `apns-id`, and `apns-unique-id` in the development environment. Built with its
     /// fields at once (appending to a field list grows it on every push).
-    func acceptedResponse(apnsID: String, environment: APNsEnvironment, state s: inout FakeAPNsState) -> HTTPResponse {
+    func acceptedResponse(apnsID: String, environment: APNsEnvironment, identifiers: inout SplitMix64) -> HTTPResponse {
         let headers: HTTPFields
         if environment == .sandbox {  // Apple: "only available in the Development environment"
             headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID),
-                                  HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &s.identifiers))])
+                                  HTTPFields.Field(name: "apns-unique-id", value: APNsIdentifier.make(uppercase: false, using: &identifiers))])
         } else {
             headers = HTTPFields([HTTPFields.Field(name: "apns-id", value: apnsID)])
         }

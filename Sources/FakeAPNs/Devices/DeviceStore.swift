@@ -1,0 +1,102 @@
+/// FakeAPNs' devices room: a simulated device per token (registration, online state, what it
+/// received, its streams), and the records `acceptAnyDeviceToken` created. Part of
+/// ``FakeAPNsState``, behind the fake's one lock; changed only through its methods.
+struct DeviceStore {
+    struct Device {
+        /// Registered by ``FakeAPNs/register(token:topic:environment:)`` (a record also
+        /// exists for a token a test only watched, unregistered or put offline).
+        var registered = false
+        /// The exact topics it accepts; with `anyTopic`, every topic.
+        var topics: Set<String> = []
+        var anyTopic = false
+        var environment: APNsEnvironment
+        var unregisteredAt: Int64?
+        var online = true
+        var stored: DeliveredNotification?
+        var delivered: [DeliveredNotification] = []
+        var deliveredCount = 0
+        var visible: [DeliveredNotification] = []
+        var backgroundDeliveries: [Int64] = []
+        var acceptedPushes: [Int64] = []
+        var streams: [UInt64: AsyncStream<DeliveredNotification>.Continuation] = [:]
+
+        /// The newest `keep` deliveries (the list itself is trimmed in batches).
+        func keptDeliveries(_ keep: Int) -> [DeliveredNotification] { Array(delivered.suffix(max(1, keep))) }
+    }
+
+    private var devices: [String: Device] = [:]
+    /// Tokens `acceptAnyDeviceToken` created a record for, oldest first (see ``rememberImplicitDevice(_:cap:isAwaited:)``).
+    private var implicitDevices: [String] = []
+    private var implicitDevicesStart = 0
+
+    /// `token`'s record (lowercase hex), if the fake has one.
+    subscript(token: String) -> Device? { devices[token] }
+
+    /// Takes `token`'s record out while it is worked on, so its arrays stay uniquely
+    /// referenced (no copy-on-write of the delivery list); ``put(_:for:)`` returns it.
+    mutating func take(_ token: String) -> Device? {
+        devices.removeValue(forKey: token)
+    }
+
+    /// ``take(_:)``, or a fresh record in `environment`.
+    mutating func take(_ token: String, orNewIn environment: APNsEnvironment) -> Device {
+        devices.removeValue(forKey: token) ?? Device(environment: environment)
+    }
+
+    mutating func put(_ device: Device, for token: String) {
+        devices[token] = device
+    }
+
+    /// Registers `token` for `topic` (nil: any topic) in `environment`, in place (one lookup,
+    /// no copy: `serve` calls this for every device PUT); ends any earlier unregistration.
+    mutating func register(_ token: String, topic: String?, environment: APNsEnvironment) {
+        func register(_ device: inout Device) {
+            device.registered = true
+            device.environment = environment
+            if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
+            device.unregisteredAt = nil
+        }
+        register(&devices[token, default: Device(environment: environment)])
+    }
+
+    /// A consumer stopped iterating `token`'s deliveries.
+    mutating func endStream(_ id: UInt64, of token: String) {
+        _ = devices[token]?.streams.removeValue(forKey: id)
+    }
+
+    /// Records a device `acceptAnyDeviceToken` created for a client's token. Once `cap`
+    /// are kept, the oldest such record nothing refers to (not registered, unregistered,
+    /// offline, streamed or awaited: `isAwaited`, the delivery waits' tokens) is forgotten,
+    /// so a client sending to ever new tokens cannot grow memory without bound.
+    mutating func rememberImplicitDevice(_ token: String, cap: Int, isAwaited: (String) -> Bool) {
+        while implicitDevices.count - implicitDevicesStart >= cap {
+            let oldest = implicitDevices[implicitDevicesStart]
+            implicitDevicesStart += 1
+            if let device = devices[oldest], !device.registered, device.unregisteredAt == nil, device.online,
+               device.streams.isEmpty, !isAwaited(oldest) {
+                devices[oldest] = nil
+            }
+        }
+        if implicitDevicesStart >= 4096 && implicitDevicesStart * 2 >= implicitDevices.count {
+            implicitDevices.removeFirst(implicitDevicesStart)
+            implicitDevicesStart = 0
+        }
+        implicitDevices.append(token)
+    }
+
+    /// Forgets every device (``FakeAPNs/reset()``), except that one someone streams or
+    /// awaits (`awaited`) stays known, online and empty, in `environment`.
+    mutating func reset(keeping awaited: Set<String>, environment: APNsEnvironment) {
+        implicitDevices.removeAll()
+        implicitDevicesStart = 0
+        for (key, device) in devices {
+            if device.streams.isEmpty && !awaited.contains(key) {
+                devices[key] = nil
+            } else {
+                var fresh = Device(environment: environment)
+                fresh.streams = device.streams
+                devices[key] = fresh
+            }
+        }
+    }
+}
