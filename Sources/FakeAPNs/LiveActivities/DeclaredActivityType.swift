@@ -12,8 +12,9 @@ struct DeclaredActivityType: Sendable {
     /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
     /// every push to its activities and every start naming it.
     var contract: Contract
-    var decodeAttributes: @Sendable (_ json: [UInt8]) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
-    var decodeContentState: @Sendable (_ json: [UInt8]) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
+    /// `json`, or `parsed` (the same value as parsed) when ``ParsedValueDecoder`` can tell.
+    var decodeAttributes: @Sendable (_ json: [UInt8], _ parsed: JSONValue?) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
+    var decodeContentState: @Sendable (_ json: [UInt8], _ parsed: JSONValue?) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
     /// `LiveActivityAttributes/journalDescription` of decoded attributes.
     var describeAttributes: @Sendable (DeclaredValue) -> String
     /// `LiveActivityAttributes/journalDescription(of:)` of a decoded state.
@@ -24,11 +25,11 @@ struct DeclaredActivityType: Sendable {
         self.name = name
         type = ObjectIdentifier(Attributes.self)
         contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
-        decodeAttributes = { json in
-            Self.decode(Attributes.self, json, member: "aps.attributes", into: name)
+        decodeAttributes = { json, parsed in
+            Self.decode(Attributes.self, json, parsed, member: "aps.attributes", into: name)
         }
-        decodeContentState = { json in
-            Self.decode(Attributes.ContentState.self, json, member: "aps.content-state", into: name + ".ContentState")
+        decodeContentState = { json, parsed in
+            Self.decode(Attributes.ContentState.self, json, parsed, member: "aps.content-state", into: name + ".ContentState")
         }
         describeAttributes = { ($0.value as? Attributes)?.journalDescription ?? name }
         describeContentState = { value in
@@ -37,8 +38,12 @@ struct DeclaredActivityType: Sendable {
     }
 
     /// `json` decoded as ActivityKit does, or the decoder's own words: which member, what it expected.
-    private static func decode<Value: Codable & Sendable>(_: Value.Type, _ json: [UInt8], member: String,
+    /// `parsed` is the same value as parsed, read without the text when ``ParsedValueDecoder`` is certain.
+    private static func decode<Value: Codable & Sendable>(_: Value.Type, _ json: [UInt8], _ parsed: JSONValue?, member: String,
                                                           into typeName: String) -> Result<DeclaredValue, LiveActivityStore.Unapplied> {
+        if let parsed, let value = ParsedValueDecoder.decode(Value.self, from: parsed) {
+            return .success(DeclaredValue(value: value))
+        }
         do {
             return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(json))))
         } catch {
