@@ -15,11 +15,12 @@ struct LiveActivityPush: Sendable, Hashable {
     var event: Event
     /// `aps.timestamp`, Unix seconds.
     var timestamp: Int64
-    /// `content-state` as JSON text, numbers as written; nil: absent.
-    var contentState: [UInt8]?
+    /// `content-state` as JSON text, numbers as written; nil: absent. Written only when
+    /// ``ParsedValueDecoder`` leaves it to the decoder.
+    var contentState: [UInt8]? { parsedContentState?.jsonBytes }
     var attributesType: String?
     /// `attributes` as JSON text; nil: absent.
-    var attributes: [UInt8]?
+    var attributes: [UInt8]? { parsedAttributes?.jsonBytes }
     /// Unix seconds.
     var staleDate: Int64?
     /// Unix seconds.
@@ -43,8 +44,12 @@ struct LiveActivityPush: Sendable, Hashable {
         case .unreadable(let unreadable):
             return .failure(unreadable)
         case .decoderDecides:
-            break
+            return decodedRead(bytes, aps: aps)
         }
+    }
+
+    /// ``read(_:node:)`` by a `JSONDecoder` pass over the bytes (`aps` as parsed).
+    static func decodedRead(_ bytes: [UInt8], aps: JSONValue?) -> Result<LiveActivityPush, Unreadable> {
         do {
             guard var push = try JSONDecoder().decode(Body.self, from: Data(bytes)).aps else {
                 return .failure(Unreadable(reason: "the body has no aps object"))
@@ -62,8 +67,6 @@ struct LiveActivityPush: Sendable, Hashable {
     private mutating func setMembers(of aps: JSONValue?) {
         parsedContentState = aps?.member("content-state")?.value.value
         parsedAttributes = aps?.member("attributes")?.value.value
-        contentState = parsedContentState?.jsonBytes
-        attributes = parsedAttributes?.jsonBytes
     }
 
     /// Why a push could not be read.

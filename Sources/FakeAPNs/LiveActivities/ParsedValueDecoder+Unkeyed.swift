@@ -18,7 +18,7 @@ extension ParsedValueDecoder {
 
         func current() throws -> Node {
             guard currentIndex < elements.count else { throw decoder.run.diverge() }
-            return Node(value: elements[currentIndex].value, codingPath: decoder.codingPath + [IndexKey(index: currentIndex)], run: decoder.run)
+            return Node(value: elements[currentIndex].value, parentPath: decoder.codingPath, key: IndexKey(index: currentIndex), run: decoder.run)
         }
 
         /// The current element read by `read`, then the next one is current.
@@ -57,7 +57,7 @@ extension ParsedValueDecoder {
         mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next { try $0.decode(type) } }
         mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next { try $0.decode(type) } }
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next { try $0.decode(type) } }
-        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next { try $0.unwrap($0.value, as: type, at: $0.codingPath) } }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next { try $0.unwrap(type) } }
 
         mutating func decodeIfPresent(_ type: Bool.Type) throws -> Bool? { try nextIfPresent { try $0.decode(type) } }
         mutating func decodeIfPresent(_ type: String.Type) throws -> String? { try nextIfPresent { try $0.decode(type) } }
@@ -74,7 +74,7 @@ extension ParsedValueDecoder {
         mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? { try nextIfPresent { try $0.decode(type) } }
         mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try nextIfPresent { try $0.decode(type) } }
         mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
-            try nextIfPresent { try $0.unwrap($0.value, as: type, at: $0.codingPath) }
+            try nextIfPresent { try $0.unwrap(type) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
