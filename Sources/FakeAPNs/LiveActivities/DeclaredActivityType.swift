@@ -12,8 +12,10 @@ struct DeclaredActivityType: Sendable {
     /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
     /// every push to its activities and every start naming it.
     var contract: Contract
-    var decodeAttributes: @Sendable (_ json: [UInt8]) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
-    var decodeContentState: @Sendable (_ json: [UInt8]) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
+    /// The member as parsed, read by ``ParsedValueDecoder`` when it can tell, else written
+    /// out as JSON text for the decoder.
+    var decodeAttributes: @Sendable (_ parsed: JSONValue) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
+    var decodeContentState: @Sendable (_ parsed: JSONValue) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
     /// `LiveActivityAttributes/journalDescription` of decoded attributes.
     var describeAttributes: @Sendable (DeclaredValue) -> String
     /// `LiveActivityAttributes/journalDescription(of:)` of a decoded state.
@@ -24,11 +26,11 @@ struct DeclaredActivityType: Sendable {
         self.name = name
         type = ObjectIdentifier(Attributes.self)
         contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
-        decodeAttributes = { json in
-            Self.decode(Attributes.self, json, member: "aps.attributes", into: name)
+        decodeAttributes = { parsed in
+            Self.decode(Attributes.self, parsed, member: "aps.attributes", into: name)
         }
-        decodeContentState = { json in
-            Self.decode(Attributes.ContentState.self, json, member: "aps.content-state", into: name + ".ContentState")
+        decodeContentState = { parsed in
+            Self.decode(Attributes.ContentState.self, parsed, member: "aps.content-state", into: name + ".ContentState")
         }
         describeAttributes = { ($0.value as? Attributes)?.journalDescription ?? name }
         describeContentState = { value in
@@ -36,11 +38,16 @@ struct DeclaredActivityType: Sendable {
         }
     }
 
-    /// `json` decoded as ActivityKit does, or the decoder's own words: which member, what it expected.
-    private static func decode<Value: Codable & Sendable>(_: Value.Type, _ json: [UInt8], member: String,
+    /// `parsed` decoded as ActivityKit decodes its JSON text, or the decoder's own words: which
+    /// member, what it expected.
+    /// Read without the text when ``ParsedValueDecoder`` is certain.
+    private static func decode<Value: Codable & Sendable>(_: Value.Type, _ parsed: JSONValue, member: String,
                                                           into typeName: String) -> Result<DeclaredValue, LiveActivityStore.Unapplied> {
+        if let value = ParsedValueDecoder.decode(Value.self, from: parsed) {
+            return .success(DeclaredValue(value: value))
+        }
         do {
-            return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(json))))
+            return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(parsed.jsonBytes))))
         } catch {
             let what = member == "aps.attributes" ? "attributes do" : "content-state does"
             return .failure(.init(message: "\(what) not decode into \(typeName): \(LiveActivityPush.describe(error, in: member))"))

@@ -15,11 +15,12 @@ struct LiveActivityPush: Sendable, Hashable {
     var event: Event
     /// `aps.timestamp`, Unix seconds.
     var timestamp: Int64
-    /// `content-state` as JSON text, numbers as written; nil: absent.
-    var contentState: [UInt8]?
+    /// `content-state` as JSON text, numbers as written; nil: absent. Written only when
+    /// ``ParsedValueDecoder`` leaves it to the decoder.
+    var contentState: [UInt8]? { parsedContentState?.jsonBytes }
     var attributesType: String?
     /// `attributes` as JSON text; nil: absent.
-    var attributes: [UInt8]?
+    var attributes: [UInt8]? { parsedAttributes?.jsonBytes }
     /// Unix seconds.
     var staleDate: Int64?
     /// Unix seconds.
@@ -27,24 +28,45 @@ struct LiveActivityPush: Sendable, Hashable {
     var relevanceScore: Double?
     /// `input-push-channel` of a start push: the broadcast channel the new activity subscribes to.
     var inputPushChannel: String?
+    /// `content-state` and `attributes` as parsed, which ``ParsedValueDecoder`` reads first.
+    var parsedContentState: JSONValue?
+    var parsedAttributes: JSONValue?
 
     /// The push as a device reads it, or why it cannot be read at all (no `aps`, no integer
     /// `timestamp`, no known `event`): such a push is dropped. `node` is the body as the
     /// contract read it: `content-state` and `attributes` are taken from it.
     static func read(_ bytes: [UInt8], node: JSONNode) -> Result<LiveActivityPush, Unreadable> {
+        let aps = node.member("aps")?.value.value
+        switch readParsed(node) {
+        case .read(var push):
+            push.setMembers(of: aps)
+            return .success(push)
+        case .unreadable(let unreadable):
+            return .failure(unreadable)
+        case .decoderDecides:
+            return decodedRead(bytes, aps: aps)
+        }
+    }
+
+    /// ``read(_:node:)`` by a `JSONDecoder` pass over the bytes (`aps` as parsed).
+    static func decodedRead(_ bytes: [UInt8], aps: JSONValue?) -> Result<LiveActivityPush, Unreadable> {
         do {
             guard var push = try JSONDecoder().decode(Body.self, from: Data(bytes)).aps else {
                 return .failure(Unreadable(reason: "the body has no aps object"))
             }
-            let aps = node.member("aps")?.value.value
-            push.contentState = aps?.member("content-state")?.value.value.jsonBytes
-            push.attributes = aps?.member("attributes")?.value.value.jsonBytes
+            push.setMembers(of: aps)
             return .success(push)
         } catch let unreadable as Unreadable {
             return .failure(unreadable)
         } catch {
             return .failure(Unreadable(reason: "the body does not decode: \(describe(error))"))
         }
+    }
+
+    /// `content-state` and `attributes` from the parsed `aps`.
+    private mutating func setMembers(of aps: JSONValue?) {
+        parsedContentState = aps?.member("content-state")?.value.value
+        parsedAttributes = aps?.member("attributes")?.value.value
     }
 
     /// Why a push could not be read.

@@ -106,7 +106,7 @@ struct LiveActivityStore {
                     "attributes-type \"\(name)\" is not \(tokenType), the type of this push-to-start token (Activity<\(tokenType)>.pushToStartTokenUpdates): send it to the \(name) token")
         }
         let attributes: DeclaredValue
-        switch push.attributes.map(type.decodeAttributes) {
+        switch push.parsedAttributes.map(type.decodeAttributes) {
         case .success(let value)?: attributes = value
         case .failure(let why)?: return (.droppedUndecodableAttributes, why.message)
         case nil: return (.droppedUndecodableAttributes, "a start push without attributes")
@@ -204,8 +204,8 @@ struct LiveActivityStore {
 
     /// The push's content state decoded, nil when absent, or why it does not decode.
     private static func contentState(of push: LiveActivityPush, type: DeclaredActivityType) -> Result<DeclaredValue?, Unapplied> {
-        guard let json = push.contentState else { return .success(nil) }
-        return type.decodeContentState(json).map { $0 }
+        guard let parsed = push.parsedContentState else { return .success(nil) }
+        return type.decodeContentState(parsed).map { $0 }
     }
 
     /// Why a start push's `attributes-type` starts nothing: the declared types, and the

@@ -1,0 +1,82 @@
+import Contracts
+
+/// ``LiveActivityPush/read(_:node:)`` from the body the contract already parsed, instead of
+/// a `JSONDecoder` pass over the same bytes (which cost a Live Activity push more than the
+/// rest of its handling). Only where the parsed body tells for certain what the decoder
+/// concludes: the body parsed, so it is valid JSON at most 128 levels deep, which the decoder
+/// reads alike; keys are compared as Swift strings, as the decoder's dictionary does. Anything
+/// else — `aps` neither an object nor null, a member the push reads given twice, a number the
+/// decoder might read differently (a fraction or exponent for an integer, `-0`, out of range,
+/// not finite) — is left to the decoder, so messages and values stay exactly its own.
+extension LiveActivityPush {
+    enum ParsedReading {
+        case read(LiveActivityPush)
+        case unreadable(Unreadable)
+        /// Not certain from the parsed body: decode the bytes.
+        case decoderDecides
+    }
+
+    static func readParsed(_ node: JSONNode) -> ParsedReading {
+        guard case .object(let top) = node.value, let apsValue = onlyMember("aps", of: top) else { return .decoderDecides }
+        let members: [JSONMember]
+        switch apsValue {
+        case nil, .null?: return .unreadable(Unreadable(reason: "the body has no aps object"))
+        case .object(let apsMembers)?: members = apsMembers
+        default: return .decoderDecides
+        }
+        func value(_ key: CodingKeys) -> JSONValue?? { onlyMember(key.rawValue, of: members) }
+        guard let eventValue = value(.event), let timestampValue = value(.timestamp),
+              let typeValue = value(.attributesType), let staleValue = value(.staleDate),
+              let dismissalValue = value(.dismissalDate), let scoreValue = value(.relevanceScore),
+              let channelValue = value(.inputPushChannel) else { return .decoderDecides }
+        guard case .string(let rawEvent)? = eventValue else {
+            return .unreadable(Unreadable(reason: "aps.event is missing or not a string"))
+        }
+        guard let event = Event(rawValue: rawEvent) else {
+            return .unreadable(Unreadable(reason: "aps.event \"\(rawEvent)\" is not start, update or end"))
+        }
+        guard let readTimestamp = integer(timestampValue) else { return .decoderDecides }
+        guard let timestamp = readTimestamp else {
+            return .unreadable(Unreadable(reason: "aps.timestamp is missing or not an integer of seconds"))
+        }
+        guard let staleDate = integer(staleValue), let dismissalDate = integer(dismissalValue),
+              let relevanceScore = double(scoreValue) else { return .decoderDecides }
+        return .read(LiveActivityPush(event: event, timestamp: timestamp, attributesType: string(typeValue),
+                                      staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore,
+                                      inputPushChannel: string(channelValue)))
+    }
+
+    /// The value of the one member named `key` (nil inside: absent); nil when it is given
+    /// more than once (which one the decoder takes is its own affair).
+    private static func onlyMember(_ key: String, of members: [JSONMember]) -> JSONValue?? {
+        var found: JSONValue?
+        for member in members where member.key == key {
+            if found != nil { return nil }
+            found = member.value.value
+        }
+        return .some(found)
+    }
+
+    /// What `try? decodeIfPresent(String.self, …)` gives.
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    /// What `try? decodeIfPresent(Int64.self, …)` gives (the inner optional), or nil when the
+    /// decoder must say: a number other than a plain integer literal in range, or `-0`.
+    private static func integer(_ value: JSONValue?) -> Int64?? {
+        guard case .number(let number)? = value else { return .some(nil) }
+        guard number.isIntegerLiteral, let integer = number.integerValue, number.literal != "-0" else { return nil }
+        return .some(integer)
+    }
+
+    /// What `try? decodeIfPresent(Double.self, …)` gives, or nil when the decoder must say:
+    /// not finite, or a negative zero.
+    private static func double(_ value: JSONValue?) -> Double?? {
+        guard case .number(let number)? = value else { return .some(nil) }
+        let double = number.doubleValue
+        guard double.isFinite, double != 0 || !number.literal.hasPrefix("-") else { return nil }
+        return .some(double)
+    }
+}

@@ -1,0 +1,114 @@
+import Contracts
+import Foundation
+
+/// Decodes a push's `content-state` or `attributes` from the value the contract already
+/// parsed, instead of writing it out as JSON text and having a `JSONDecoder` parse it again.
+///
+/// It only answers when it is certain the default `JSONDecoder` would decode the same value
+/// from that text: any request it cannot answer exactly — an error of any kind (even one the
+/// type's `init(from:)` catches), a key given twice, a number other than a plain integer or a
+/// finite non-zero-signed double, `Float`, `Data`, `URL`, `Decimal`, a super decoder —
+/// makes ``decode(_:from:)`` return nil, and the caller decodes the text with `JSONDecoder`
+/// as before, so values and messages stay exactly its own. Dates are the default strategy's
+/// `Double` since 2001, which `Date(from:)` itself reads.
+struct ParsedValueDecoder {
+    static func decode<Value: Decodable>(_: Value.Type, from value: JSONValue) -> Value? {
+        let run = Run()
+        let decoder = Node(value: value, parentPath: [], key: nil, run: run)
+        guard let decoded = try? decoder.unwrap(Value.self), !run.diverged else { return nil }
+        return decoded
+    }
+
+    /// One decode: set once anything was not certain.
+    final class Run {
+        var diverged = false
+        func diverge() -> any Error {
+            diverged = true
+            return Diverged()
+        }
+    }
+
+    struct Diverged: Error {}
+
+    /// The index keys `JSONDecoder` puts in a coding path.
+    struct IndexKey: CodingKey {
+        var intValue: Int?
+        var stringValue: String
+        init(index: Int) { intValue = index; stringValue = "Index \(index)" }
+        init?(stringValue: String) { return nil }
+        init?(intValue: Int) { self.init(index: intValue) }
+    }
+
+    /// The decoder at one value; also its single-value container. Its coding path is built
+    /// only when asked for.
+    struct Node: Decoder, SingleValueDecodingContainer {
+        var value: JSONValue
+        var parentPath: [any CodingKey]
+        var key: (any CodingKey)?
+        var run: Run
+        var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        /// `T` as the decoder reads a value of it: through `init(from:)`, except the types
+        /// it reads its own way.
+        func unwrap<T: Decodable>(_: T.Type) throws -> T {
+            if T.self == Data.self || T.self == URL.self || T.self == Decimal.self { throw run.diverge() }
+            return try T(from: self)
+        }
+
+        func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            guard case .object(let members) = value else { throw run.diverge() }
+            return KeyedDecodingContainer(try Keyed<Key>(members: members, decoder: self))
+        }
+
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            guard case .array(let elements) = value else { throw run.diverge() }
+            return Unkeyed(elements: elements, decoder: self)
+        }
+
+        func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+        func decodeNil() -> Bool { value == .null }
+        func decode(_ type: Bool.Type) throws -> Bool { try run.read(value, as: type) }
+        func decode(_ type: String.Type) throws -> String { try run.read(value, as: type) }
+        func decode(_ type: Double.Type) throws -> Double { try run.read(value, as: type) }
+        func decode(_ type: Float.Type) throws -> Float { try run.read(value, as: type) }
+        func decode(_ type: Int.Type) throws -> Int { try run.read(value, as: type) }
+        func decode(_ type: Int8.Type) throws -> Int8 { try run.read(value, as: type) }
+        func decode(_ type: Int16.Type) throws -> Int16 { try run.read(value, as: type) }
+        func decode(_ type: Int32.Type) throws -> Int32 { try run.read(value, as: type) }
+        func decode(_ type: Int64.Type) throws -> Int64 { try run.read(value, as: type) }
+        func decode(_ type: UInt.Type) throws -> UInt { try run.read(value, as: type) }
+        func decode(_ type: UInt8.Type) throws -> UInt8 { try run.read(value, as: type) }
+        func decode(_ type: UInt16.Type) throws -> UInt16 { try run.read(value, as: type) }
+        func decode(_ type: UInt32.Type) throws -> UInt32 { try run.read(value, as: type) }
+        func decode(_ type: UInt64.Type) throws -> UInt64 { try run.read(value, as: type) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try unwrap(type) }
+    }
+}
+
+extension ParsedValueDecoder.Run {
+    func read(_ value: JSONValue, as _: Bool.Type) throws -> Bool {
+        guard case .bool(let flag) = value else { throw diverge() }
+        return flag
+    }
+
+    func read(_ value: JSONValue, as _: String.Type) throws -> String {
+        guard case .string(let text) = value else { throw diverge() }
+        return text
+    }
+
+    func read(_ value: JSONValue, as _: Double.Type) throws -> Double {
+        guard case .number(let number) = value, number.doubleValue.isFinite,
+              number.doubleValue != 0 || !number.literal.hasPrefix("-") else { throw diverge() }
+        return number.doubleValue
+    }
+
+    func read(_: JSONValue, as _: Float.Type) throws -> Float { throw diverge() }
+
+    func read<T: FixedWidthInteger>(_ value: JSONValue, as _: T.Type) throws -> T {
+        guard case .number(let number) = value, number.isIntegerLiteral, number.literal != "-0",
+              let integer = number.integerValue.flatMap(T.init(exactly:)) ?? T(number.literal) else { throw diverge() }
+        return integer
+    }
+}
