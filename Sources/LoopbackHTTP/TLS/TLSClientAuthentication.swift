@@ -20,7 +20,7 @@ package struct TLSClientAuthentication: Sendable, Hashable {
     /// The time validity dates are checked against (tests inject a fixed one).
     package let clock: @Sendable () -> Date
     /// Chains seen before, parsed and with their signatures checked (shared by copies).
-    private let chains = TLSCertificateChainCache()
+    let chains = TLSCertificateChainCache()
 
     /// - Parameters:
     ///   - trustedAuthorities: DER certificates of the CAs trusted to issue client
@@ -64,6 +64,13 @@ final class TLSCertificateChainCache: @unchecked Sendable {  // every access hol
     static let maximumBytes = 32 * 1024
     private let lock = NSLock()
     private var walks: [[[UInt8]]: Walk] = [:]
+
+    /// How many chains are kept now.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return walks.count
+    }
 
     /// A chain followed up by signatures: the certificates whose dates count, in order, and
     /// what the walk ends in once all of them are within their dates.
