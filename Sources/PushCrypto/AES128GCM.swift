@@ -10,7 +10,9 @@
 /// ```
 ///
 /// The key schedule and the GHASH table are computed once, in `init`; sealing and opening
-/// allocate only their output. Not constant-time (table lookups): for tests on loopback.
+/// allocate only their output, and the in-place forms (`seal(inPlace:…)`, `open(inPlace:…)`)
+/// nothing beyond the buffer's growth. Not constant-time (table lookups, on purpose): this is
+/// a loopback test fake's cipher, never for secrets that matter.
 package struct AES128GCM: Sendable {
     /// Length of the authentication tag appended by `seal`.
     package static let tagByteCount = 16
@@ -37,14 +39,11 @@ package struct AES128GCM: Sendable {
     ///   - additionalData: authenticated but not encrypted (the TLS record header).
     /// - Returns: the ciphertext (as long as `plaintext`) followed by the 16-byte tag.
     package func seal(_ plaintext: [UInt8], nonce: [UInt8], additionalData: [UInt8]) -> [UInt8] {
-        let count = plaintext.count
-        return [UInt8](unsafeUninitializedCapacity: count + AES128GCM.tagByteCount) { output, initialized in
-            let tag = plaintext.withUnsafeBytes { input in
-                crypt(input, into: UnsafeMutableRawBufferPointer(output), nonce: nonce, additionalData: additionalData, encrypting: true)
-            }
-            store(tag, into: UnsafeMutableRawBufferPointer(output), at: count)
-            initialized = count + AES128GCM.tagByteCount
-        }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(plaintext.count + AES128GCM.tagByteCount)
+        buffer.append(contentsOf: plaintext)
+        seal(inPlace: &buffer, from: 0, nonce: nonce, additionalData: additionalData)
+        return buffer
     }
 
     /// Verifies and decrypts.
@@ -52,29 +51,52 @@ package struct AES128GCM: Sendable {
     /// - Returns: the plaintext, or `nil` when the input is shorter than a tag or the tag does
     ///   not match (wrong key, nonce or additional data, or altered bytes).
     package func open(_ ciphertextAndTag: ArraySlice<UInt8>, nonce: [UInt8], additionalData: [UInt8]) -> [UInt8]? {
-        guard ciphertextAndTag.count >= AES128GCM.tagByteCount else { return nil }
-        let count = ciphertextAndTag.count - AES128GCM.tagByteCount
-        var matches = false
-        let plaintext = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-            ciphertextAndTag.withUnsafeBytes { input in
-                let tag = crypt(UnsafeRawBufferPointer(rebasing: input[0..<count]), into: UnsafeMutableRawBufferPointer(output),
-                                nonce: nonce, additionalData: additionalData, encrypting: false)
-                let received = (UInt64(bigEndian: input.loadUnaligned(fromByteOffset: count, as: UInt64.self)),
-                                UInt64(bigEndian: input.loadUnaligned(fromByteOffset: count + 8, as: UInt64.self)))
-                // Compare without an early exit, so the time does not say how much matched.
-                matches = ((tag.high ^ received.0) | (tag.low ^ received.1)) == 0
-            }
-            initialized = count
-        }
-        return matches ? plaintext : nil
+        var buffer = Array(ciphertextAndTag)
+        return open(inPlace: &buffer, from: 0, nonce: nonce, additionalData: additionalData) ? buffer : nil
     }
 
-    /// Counter-mode XOR of `input` into `output` (same length or longer) and GHASH over the
-    /// ciphertext (the output when encrypting, the input when decrypting).
+    /// Encrypts `buffer[start...]` where it lies and appends the 16-byte tag: a TLS record
+    /// sealed in the output buffer, with no other allocation than the buffer's growth.
+    package func seal(inPlace buffer: inout [UInt8], from start: Int, nonce: [UInt8], additionalData: [UInt8]) {
+        buffer.append(contentsOf: AES128GCM.zeroTag)
+        let count = buffer.count - start - AES128GCM.tagByteCount
+        buffer.withUnsafeMutableBytes { whole in
+            let region = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
+            let tag = crypt(region, count: count, nonce: nonce, additionalData: additionalData, encrypting: true)
+            store(tag, into: region, at: count)
+        }
+    }
+
+    /// Verifies and decrypts `buffer[start...]` (ciphertext then its 16-byte tag) where it
+    /// lies: on success the plaintext stays there, the tag removed; on failure (fewer than 16
+    /// bytes, or a tag that does not match) `buffer` is cut back to `start` and nothing
+    /// decrypted remains.
+    /// - Returns: whether the tag matched.
+    package func open(inPlace buffer: inout [UInt8], from start: Int, nonce: [UInt8], additionalData: [UInt8]) -> Bool {
+        let count = buffer.count - start - AES128GCM.tagByteCount
+        guard count >= 0 else {
+            buffer.removeSubrange(start...)
+            return false
+        }
+        let matches = buffer.withUnsafeMutableBytes { whole in
+            let region = UnsafeMutableRawBufferPointer(rebasing: whole[start...])
+            let tag = crypt(region, count: count, nonce: nonce, additionalData: additionalData, encrypting: false)
+            let received = (UInt64(bigEndian: region.loadUnaligned(fromByteOffset: count, as: UInt64.self)),
+                            UInt64(bigEndian: region.loadUnaligned(fromByteOffset: count + 8, as: UInt64.self)))
+            // Compare without an early exit, so the time does not say how much matched.
+            return ((tag.high ^ received.0) | (tag.low ^ received.1)) == 0
+        }
+        buffer.removeSubrange((matches ? start + count : start)...)
+        return matches
+    }
+
+    private static let zeroTag = [UInt8](repeating: 0, count: tagByteCount)
+
+    /// Counter-mode XOR of `bytes[0..<count]` in place, and GHASH over the ciphertext (hashed
+    /// after encrypting, before decrypting).
     /// - Returns: the tag, E(K, J0) ⊕ GHASH(A, C).
     private func crypt(
-        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-        nonce: [UInt8], additionalData: [UInt8], encrypting: Bool
+        _ bytes: UnsafeMutableRawBufferPointer, count: Int, nonce: [UInt8], additionalData: [UInt8], encrypting: Bool
     ) -> (high: UInt64, low: UInt64) {
         cipher.roundKeys.withUnsafeBufferPointer { keyBuffer in
             AES.tables.withUnsafeBufferPointer { tableBuffer in
@@ -85,17 +107,20 @@ package struct AES128GCM: Sendable {
                             return (0, 0)
                         }
                         let counter0 = firstCounterBlock(nonce, products, reduction)
+                        let ciphertext = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+                        var state: (high: UInt64, low: UInt64) = (0, 0)
+                        additionalData.withUnsafeBytes { GHASHKey.update(&state, $0, products: products, reduction: reduction) }
+                        if !encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction) }
                         var counter = counter0
-                        let count = input.count
                         var offset = 0
                         while offset < count {
                             counter.3 &+= 1  // inc32
                             let stream = AES.encrypt(counter, keys: keys, rounds: cipher.rounds, tables: tables)
                             if count - offset >= 16 {
-                                xorWord(stream.0, input, output, offset)
-                                xorWord(stream.1, input, output, offset + 4)
-                                xorWord(stream.2, input, output, offset + 8)
-                                xorWord(stream.3, input, output, offset + 12)
+                                xorWord(stream.0, bytes, offset)
+                                xorWord(stream.1, bytes, offset + 4)
+                                xorWord(stream.2, bytes, offset + 8)
+                                xorWord(stream.3, bytes, offset + 12)
                             } else {
                                 for index in offset..<count {
                                     let position = index - offset
@@ -105,15 +130,12 @@ package struct AES128GCM: Sendable {
                                     case 2: stream.2
                                     default: stream.3
                                     }
-                                    output[index] = input[index] ^ UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (position % 4)))
+                                    bytes[index] ^= UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (position % 4)))
                                 }
                             }
                             offset += 16
                         }
-                        var state: (high: UInt64, low: UInt64) = (0, 0)
-                        additionalData.withUnsafeBytes { GHASHKey.update(&state, $0, products: products, reduction: reduction) }
-                        let ciphertext = encrypting ? UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[0..<count]) : input
-                        GHASHKey.update(&state, ciphertext, products: products, reduction: reduction)
+                        if encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction) }
                         state.high ^= UInt64(additionalData.count) &* 8
                         state.low ^= UInt64(count) &* 8
                         GHASHKey.multiply(&state, products: products, reduction: reduction)
@@ -152,11 +174,11 @@ package struct AES128GCM: Sendable {
         return AES.encrypt(block, keys: keys, rounds: rounds, tables: tables)
     }
 
-    /// output[offset..<offset+4] = input[offset..<offset+4] ⊕ the big-endian bytes of `word`.
+    /// bytes[offset..<offset+4] ^= the big-endian bytes of `word`.
     @inline(__always)
-    private func xorWord(_ word: UInt32, _ input: UnsafeRawBufferPointer, _ output: UnsafeMutableRawBufferPointer, _ offset: Int) {
-        let value = UInt32(bigEndian: input.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ word
-        output.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
+    private func xorWord(_ word: UInt32, _ bytes: UnsafeMutableRawBufferPointer, _ offset: Int) {
+        let value = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ word
+        bytes.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
     }
 
     /// Writes the tag's 16 bytes at `offset`.

@@ -88,21 +88,26 @@ package struct U256: Hashable, Sendable {
     /// `self + other` modulo 2^256 and whether it carried out.
     @inline(__always)
     package func addingReportingCarry(_ other: U256) -> (sum: U256, carry: Bool) {
-        let (s0, c0) = l0.addingReportingOverflow(other.l0)
-        let (s1, c1) = U256.addWithCarry(l1, other.l1, c0)
-        let (s2, c2) = U256.addWithCarry(l2, other.l2, c1)
-        let (s3, c3) = U256.addWithCarry(l3, other.l3, c2)
-        return (U256(l0: s0, l1: s1, l2: s2, l3: s3), c3)
+        let (sum, carry) = limbwise(other, U256.addWithCarry)
+        return (sum, carry)
     }
 
     /// `self - other` modulo 2^256 and whether it borrowed.
     @inline(__always)
     package func subtractingReportingBorrow(_ other: U256) -> (difference: U256, borrow: Bool) {
-        let (d0, b0) = l0.subtractingReportingOverflow(other.l0)
-        let (d1, b1) = U256.subtractWithBorrow(l1, other.l1, b0)
-        let (d2, b2) = U256.subtractWithBorrow(l2, other.l2, b1)
-        let (d3, b3) = U256.subtractWithBorrow(l3, other.l3, b2)
-        return (U256(l0: d0, l1: d1, l2: d2, l3: d3), b3)
+        let (difference, borrow) = limbwise(other, U256.subtractWithBorrow)
+        return (difference, borrow)
+    }
+
+    /// Applies a two-word operation with a carry bit limb by limb, least significant first
+    /// (the carry in of limb 0 is false); the result and the last carry out.
+    @inline(__always)
+    private func limbwise(_ other: U256, _ operation: (UInt64, UInt64, Bool) -> (UInt64, Bool)) -> (U256, Bool) {
+        let (r0, c0) = operation(l0, other.l0, false)
+        let (r1, c1) = operation(l1, other.l1, c0)
+        let (r2, c2) = operation(l2, other.l2, c1)
+        let (r3, c3) = operation(l3, other.l3, c2)
+        return (U256(l0: r0, l1: r1, l2: r2, l3: r3), c3)
     }
 }
 

@@ -5,14 +5,14 @@
 /// X25519 key agreement on 32-byte keys.
 package enum X25519 {
     /// The u-coordinate of the base point, 9.
-    private static let basePoint: [UInt8] = [9] + [UInt8](repeating: 0, count: 31)
+    static let basePoint: [UInt8] = [9] + [UInt8](repeating: 0, count: 31)
 
     /// The public key for a 32-byte private key: X25519(k, 9).
     ///
     /// A private key of another length is used as its first 32 bytes, zero-padded; callers
     /// make keys with `secureRandomBytes(32)`.
     package static func publicKey(privateKey: [UInt8]) -> [UInt8] {
-        scalarMultiply(privateKey, basePoint)
+        fixedBasePublicKey(privateKey)  // = scalarMultiply(privateKey, basePoint), faster
     }
 
     /// The shared secret X25519(k, peer's u).
@@ -27,10 +27,7 @@ package enum X25519 {
 
     /// The function X25519(k, u) of RFC 7748 §5, on byte strings.
     package static func scalarMultiply(_ scalar: [UInt8], _ u: [UInt8]) -> [UInt8] {
-        var k = Array(scalar.prefix(32)) + [UInt8](repeating: 0, count: max(0, 32 - scalar.count))
-        k[0] &= 248
-        k[31] &= 127
-        k[31] |= 64
+        let k = clamped(scalar)
         let x1 = Curve25519Field(littleEndian: u)
         var x2 = Curve25519Field.one, z2 = Curve25519Field.zero
         var x3 = x1, z3 = Curve25519Field.one

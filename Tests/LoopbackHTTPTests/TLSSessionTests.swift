@@ -13,7 +13,6 @@ import Testing
         var transcript = SHA256.Hasher()
         var read: TLSRecordCipher?
         var write: TLSRecordCipher?
-        var scratch: [UInt8] = []
 
         mutating func hello(alpn: [String]? = ["h2"], serverName: String? = "localhost") -> [UInt8] {
             let message = TLSTestSupport.clientHello(shares: [(0x001d, X25519.publicKey(privateKey: privateKey))],
@@ -98,7 +97,7 @@ import Testing
             if forge { verifyData[0] ^= 1 }
             var handshakeWriter = try #require(TLSRecordCipher(trafficSecret: secretsFound.clientHandshake))
             var record: [UInt8] = []
-            handshakeWriter.seal((clientFlight + [20, 0, 0, 32] + verifyData)[...], type: .handshake, into: &record, scratch: &scratch)
+            handshakeWriter.seal((clientFlight + [20, 0, 0, 32] + verifyData)[...], type: .handshake, into: &record)
             let application = secretsFound.applicationSecrets(serverFinishedHash: finishedHash)
             read = TLSRecordCipher(trafficSecret: application.server)
             write = TLSRecordCipher(trafficSecret: application.client)
@@ -107,7 +106,7 @@ import Testing
 
         mutating func seal(_ bytes: [UInt8], type: TLSContentType = .applicationData) -> [UInt8] {
             var record: [UInt8] = []
-            write?.seal(bytes[...], type: type, into: &record, scratch: &scratch)
+            write?.seal(bytes[...], type: type, into: &record)
             return record
         }
 
@@ -204,5 +203,14 @@ import Testing
         #expect(plaintext.isEmpty)
         #expect(events.last == .close)
         #expect(server.sentAlert == TLSAlert(.badRecordMAC))
+    }
+}
+
+extension TLSRecordCipher {
+    /// One record's inner type and content, for the tests' client.
+    mutating func open(_ body: ArraySlice<UInt8>, header: ArraySlice<UInt8>) throws(TLSAlert) -> (TLSContentType, [UInt8]) {
+        var content: [UInt8] = []
+        let type = try open(body, header: header, appendingTo: &content)
+        return (type, content)
     }
 }

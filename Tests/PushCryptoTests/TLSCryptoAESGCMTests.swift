@@ -121,3 +121,30 @@ import PushTestSupport
         }
     }
 }
+
+extension TLSCryptoAESGCMTests {
+    /// Sealing in place after other bytes gives the same ciphertext and tag as `seal` and
+    /// leaves the bytes before alone; opening in place restores the plaintext, and a bad tag
+    /// cuts the buffer back to where the record started.
+    @Test func inPlaceFormsMatchTheCopyingOnes() throws {
+        let aead = try #require(AES128GCM(key: Array(0..<16)))
+        let nonce = Array(100..<112) as [UInt8]
+        for length in [0, 1, 15, 16, 17, 300, 1000] {
+            let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            let header: [UInt8] = [23, 3, 3, UInt8(length >> 8), UInt8(length & 0xff)]
+            var buffer = header + plaintext
+            aead.seal(inPlace: &buffer, from: 5, nonce: nonce, additionalData: header)
+            #expect(buffer == header + aead.seal(plaintext, nonce: nonce, additionalData: header), "length \(length)")
+            var opened = buffer
+            #expect(aead.open(inPlace: &opened, from: 5, nonce: nonce, additionalData: header))
+            #expect(opened == header + plaintext)
+            var tampered = buffer
+            tampered[tampered.count - 1] ^= 1
+            #expect(!aead.open(inPlace: &tampered, from: 5, nonce: nonce, additionalData: header))
+            #expect(tampered == header)
+        }
+        var short: [UInt8] = [1, 2, 3]
+        #expect(!aead.open(inPlace: &short, from: 1, nonce: nonce, additionalData: []))
+        #expect(short == [1])
+    }
+}

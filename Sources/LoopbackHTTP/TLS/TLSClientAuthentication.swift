@@ -19,6 +19,8 @@ package struct TLSClientAuthentication: Sendable, Hashable {
     package let trustedAuthorities: [X509Certificate]
     /// The time validity dates are checked against (tests inject a fixed one).
     package let clock: @Sendable () -> Date
+    /// Chains seen before, parsed and with their signatures checked (shared by copies).
+    let chains = TLSCertificateChainCache()
 
     /// - Parameters:
     ///   - trustedAuthorities: DER certificates of the CAs trusted to issue client
@@ -42,16 +44,86 @@ package struct TLSClientAuthentication: Sendable, Hashable {
 
     /// The trust verdict for a leaf and the intermediates the client sent after it.
     func evaluate(_ leaf: X509Certificate, intermediates: [X509Certificate]) -> TLSClientCertificate.Trust {
-        let now = clock()
-        var current = leaf
-        for _ in 0..<Self.maximumChainLength {
-            if now < current.notBefore { return .notYetValid }
-            if now > current.notAfter { return .expired }
-            if trustedAuthorities.contains(where: { current.isSigned(by: $0) }) { return .trusted }
-            guard let next = intermediates.first(where: { current.isSigned(by: $0) }) else { return .untrustedIssuer }
-            current = next
+        TLSCertificateChainCache.Walk(leaf, intermediates: intermediates, trusted: trustedAuthorities).verdict(at: clock())
+    }
+
+    /// The parsed leaf of a presented chain (leaf first, DER) and its verdict now. Parsing and
+    /// signature checks are done once per distinct chain (a client reconnecting presents the
+    /// same one); the dates are checked on every call.
+    /// - Throws: the leaf's ``CryptoEncodingError`` when it is not a certificate this package reads.
+    func check(_ certificates: [[UInt8]]) throws(CryptoEncodingError) -> (leaf: X509Certificate, trust: TLSClientCertificate.Trust) {
+        let walk = try chains.walk(certificates, trusted: trustedAuthorities)
+        return (walk.leaf, walk.verdict(at: clock()))
+    }
+}
+
+/// The signature walks of client chains seen before, at most `capacity` of them (emptied when
+/// full), only for chains of at most `maximumBytes`: bounded in memory.
+final class TLSCertificateChainCache: @unchecked Sendable {  // every access holds `lock`
+    static let capacity = 64
+    static let maximumBytes = 32 * 1024
+    private let lock = NSLock()
+    private var walks: [[[UInt8]]: Walk] = [:]
+
+    /// How many chains are kept now.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return walks.count
+    }
+
+    /// A chain followed up by signatures: the certificates whose dates count, in order, and
+    /// what the walk ends in once all of them are within their dates.
+    struct Walk {
+        let leaf: X509Certificate
+        let path: [X509Certificate]
+        let end: TLSClientCertificate.Trust
+
+        /// Follows `leaf` up through `intermediates` to a trusted CA, at most
+        /// `TLSClientAuthentication.maximumChainLength` certificates.
+        init(_ leaf: X509Certificate, intermediates: [X509Certificate], trusted: [X509Certificate]) {
+            self.leaf = leaf
+            var path: [X509Certificate] = []
+            var current = leaf
+            var end = TLSClientCertificate.Trust.untrustedIssuer
+            for _ in 0..<TLSClientAuthentication.maximumChainLength {
+                path.append(current)
+                if trusted.contains(where: { current.isSigned(by: $0) }) {
+                    end = .trusted
+                    break
+                }
+                guard let next = intermediates.first(where: { current.isSigned(by: $0) }) else { break }
+                current = next
+            }
+            self.path = path
+            self.end = end
         }
-        return .untrustedIssuer
+
+        /// The verdict at `now`: the first certificate on the path outside its dates decides.
+        func verdict(at now: Date) -> TLSClientCertificate.Trust {
+            for certificate in path {
+                if now < certificate.notBefore { return .notYetValid }
+                if now > certificate.notAfter { return .expired }
+            }
+            return end
+        }
+    }
+
+    /// The walk for `certificates` (leaf first), from the cache or computed and kept.
+    func walk(_ certificates: [[UInt8]], trusted: [X509Certificate]) throws(CryptoEncodingError) -> Walk {
+        lock.lock()
+        let known = walks[certificates]
+        lock.unlock()
+        if let known { return known }
+        let leaf = try X509Certificate(der: certificates.first ?? [])
+        let intermediates = certificates.dropFirst().compactMap { try? X509Certificate(der: $0) }
+        let walk = Walk(leaf, intermediates: intermediates, trusted: trusted)
+        guard certificates.reduce(0, { $0 + $1.count }) <= Self.maximumBytes else { return walk }
+        lock.lock()
+        if walks.count >= Self.capacity { walks.removeAll() }
+        walks[certificates] = walk
+        lock.unlock()
+        return walk
     }
 }
 

@@ -39,42 +39,47 @@ struct TLSRecordCipher {
     }
 
     /// Appends `content` as protected records of `type` to `output`, at most 2^14 bytes of
-    /// content per record. `plaintext` is scratch space reused between calls.
-    mutating func seal(_ content: ArraySlice<UInt8>, type: TLSContentType, into output: inout [UInt8], scratch plaintext: inout [UInt8]) {
+    /// content per record, each sealed where it lies in `output` (no other buffer).
+    mutating func seal(_ content: ArraySlice<UInt8>, type: TLSContentType, into output: inout [UInt8]) {
+        let records = max(1, (content.count + TLSProtocol.maxPlaintext - 1) / TLSProtocol.maxPlaintext)
+        output.reserveCapacity(output.count + content.count + records * (5 + 1 + AES128GCM.tagByteCount))
         var start = content.startIndex
         repeat {
             let end = min(content.endIndex, start + TLSProtocol.maxPlaintext)
-            plaintext.removeAll(keepingCapacity: true)
-            plaintext.append(contentsOf: content[start..<end])
-            plaintext.append(type.rawValue)
-            let length = plaintext.count + 16
-            setLength(length)
+            setLength(end - start + 1 + AES128GCM.tagByteCount)
             advanceNonce()
-            let sealed = aead.seal(plaintext, nonce: nonce, additionalData: additionalData)
             output.append(contentsOf: additionalData)
-            output.append(contentsOf: sealed)
+            let sealedFrom = output.count
+            output.append(contentsOf: content[start..<end])
+            output.append(type.rawValue)
+            aead.seal(inPlace: &output, from: sealedFrom, nonce: nonce, additionalData: additionalData)
             start = end
         } while start < content.endIndex
     }
 
-    /// Decrypts one protected record body (`header` is its 5-byte header, the AAD) and
-    /// returns the inner content type and content, padding removed.
-    mutating func open(_ body: ArraySlice<UInt8>, header: ArraySlice<UInt8>) throws(TLSAlert) -> (TLSContentType, [UInt8]) {
+    /// Decrypts one protected record body (`header` is its 5-byte header, the AAD), appends
+    /// its content (padding and the inner type removed) to `plaintext` and returns the inner
+    /// content type. On an error nothing is appended.
+    mutating func open(_ body: ArraySlice<UInt8>, header: ArraySlice<UInt8>, appendingTo plaintext: inout [UInt8]) throws(TLSAlert) -> TLSContentType {
         for (offset, byte) in header.enumerated() { additionalData[offset] = byte }
         advanceNonce()
-        guard var plaintext = aead.open(body, nonce: nonce, additionalData: additionalData) else {
+        let start = plaintext.count
+        plaintext.append(contentsOf: body)
+        guard aead.open(inPlace: &plaintext, from: start, nonce: nonce, additionalData: additionalData) else {
             throw TLSAlert(.badRecordMAC, "a record failed authentication")
         }
-        guard plaintext.count <= TLSProtocol.maxPlaintext + 1 else {
+        guard plaintext.count - start <= TLSProtocol.maxPlaintext + 1 else {
+            plaintext.removeSubrange(start...)
             throw TLSAlert(.recordOverflow, "a record's plaintext exceeds 2^14 bytes")
         }
-        while let last = plaintext.last, last == 0 { plaintext.removeLast() }
-        guard let typeByte = plaintext.popLast() else {
+        while plaintext.count > start, plaintext[plaintext.count - 1] == 0 { plaintext.removeLast() }
+        guard plaintext.count > start, let typeByte = plaintext.popLast() else {
             throw TLSAlert(.unexpectedMessage, "a record holds only padding")
         }
         guard let type = TLSContentType(rawValue: typeByte), type != .changeCipherSpec else {
+            plaintext.removeSubrange(start...)
             throw TLSAlert(.unexpectedMessage, "protected record of content type \(typeByte)")
         }
-        return (type, plaintext)
+        return type
     }
 }

@@ -46,20 +46,19 @@ extension TLSServerConnection {
             if certificates.count < TLSClientAuthentication.maximumChainLength { certificates.append(Array(data)) }
         }
         transcript.update(message)
-        guard let leafDER = certificates.first, let policy = identity.clientAuthentication else {
+        guard !certificates.isEmpty, let policy = identity.clientAuthentication else {
             finishClientFlight(clientHandshakeSecret: clientHandshakeSecret)
             return
         }
-        let leaf: X509Certificate
+        let checked: (leaf: X509Certificate, trust: TLSClientCertificate.Trust)
         do {
-            leaf = try X509Certificate(der: leafDER)
+            checked = try policy.check(certificates)
         } catch {
             let unsupported = error == .invalidRSAKey || error == .unsupportedAlgorithm || error == .unsupportedCurve
             throw TLSAlert(unsupported ? .unsupportedCertificate : .badCertificate, "the client's certificate: \(error.message)")
         }
-        let intermediates = certificates.dropFirst().compactMap { try? X509Certificate(der: $0) }
-        clientCertificate = TLSClientCertificate(certificate: leaf, presentedChain: Array(certificates.dropFirst()),
-                                                 trust: policy.evaluate(leaf, intermediates: intermediates))
+        let leaf = checked.leaf
+        clientCertificate = TLSClientCertificate(certificate: leaf, presentedChain: Array(certificates.dropFirst()), trust: checked.trust)
         state = .awaitingClientCertificateVerify(clientHandshakeSecret: clientHandshakeSecret, key: leaf.publicKey)
     }
 

@@ -123,7 +123,7 @@ extension TLSServerConnection {
         let finished = TLSByteWriter.handshakeMessage(.finished) { $0.append(verifyData) }
         transcript.update(finished)
         flight += certificateVerify + finished
-        handshakeWriter.seal(flight[...], type: .handshake, into: &output, scratch: &scratch)
+        handshakeWriter.seal(flight[...], type: .handshake, into: &output)
         events.append(.write(output))
 
         let serverFinishedHash = transcript.currentHash

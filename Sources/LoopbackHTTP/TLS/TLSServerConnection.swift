@@ -53,7 +53,6 @@ package struct TLSServerConnection {
     var pendingReadCipher: TLSRecordCipher?
     var expectedClientFinished: [UInt8] = []
     var sentChangeCipherSpec = false
-    var scratch: [UInt8] = []
 
     /// The host name the client asked for (SNI), once its ClientHello is read.
     package internal(set) var serverName: String?
@@ -164,21 +163,27 @@ package struct TLSServerConnection {
             }
             guard body.count > 16 else { throw TLSAlert(.badRecordMAC, "protected record shorter than its tag") }
             readCipher = nil  // keep the cipher's storage unique while it advances
-            let (innerType, content) = try cipher.open(body, header: header)
+            let start = plaintext.count
+            let innerType = try cipher.open(body, header: header, appendingTo: &plaintext)
             readCipher = cipher
             switch innerType {
             case .handshake:
+                let content = plaintext[start...]
                 guard !content.isEmpty else { throw TLSAlert(.unexpectedMessage, "empty handshake record") }
                 handshakeBuffer.append(contentsOf: content)
+                plaintext.removeSubrange(start...)
                 try receiveHandshakeMessages(events: &events)
             case .alert:
+                let content = Array(plaintext[start...])
+                plaintext.removeSubrange(start...)
                 receiveAlert(content[...], events: &events)
             case .applicationData:
                 guard state == .established else {
+                    plaintext.removeSubrange(start...)
                     throw TLSAlert(.unexpectedMessage, "application data before the client's Finished")
                 }
-                plaintext.append(contentsOf: content)
             case .changeCipherSpec:
+                plaintext.removeSubrange(start...)
                 throw TLSAlert(.unexpectedMessage, "protected change_cipher_spec")
             }
         }
@@ -243,7 +248,7 @@ package struct TLSServerConnection {
                 // Answer under the current key, then switch (RFC 8446 §4.6.3).
                 let keyUpdate = TLSByteWriter.handshakeMessage(.keyUpdate) { $0.append(UInt8(0)) }
                 var output: [UInt8] = []
-                cipher.seal(keyUpdate[...], type: .handshake, into: &output, scratch: &scratch)
+                cipher.seal(keyUpdate[...], type: .handshake, into: &output)
                 writeCipher = cipher.updated()
                 events.append(.write(output))
             }
@@ -260,7 +265,7 @@ package struct TLSServerConnection {
     package mutating func sealApplicationData(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8]) {
         guard state == .established || state == .closed, !bytes.isEmpty, var cipher = writeCipher else { return }
         writeCipher = nil
-        cipher.seal(bytes, type: .applicationData, into: &output, scratch: &scratch)
+        cipher.seal(bytes, type: .applicationData, into: &output)
         writeCipher = cipher
     }
 
@@ -273,7 +278,7 @@ package struct TLSServerConnection {
         if var cipher = writeCipher {
             var output: [UInt8] = []
             writeCipher = nil
-            cipher.seal(alert.body[...], type: .alert, into: &output, scratch: &scratch)
+            cipher.seal(alert.body[...], type: .alert, into: &output)
             writeCipher = cipher
             return output
         }
