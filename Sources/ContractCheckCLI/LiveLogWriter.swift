@@ -33,7 +33,9 @@ final class LiveLogWriter: Sendable {
         /// A FakeBackend request, formatted by ``ServeLog/append(_:clock:to:)-(BackendJournalEntry,_,_)``.
         case backend(BackendJournalEntry)
         /// A FakeAPNs request, formatted by ``ServeLog/append(_:clock:to:)-(APNsJournalEntry,_,_)``.
-        case apns(APNsJournalEntry)
+        /// Boxed: the entry is a struct of many fields, and inline it would make every line
+        /// that large to copy (a backend line is handed over with one retain).
+        indirect case apns(APNsJournalEntry)
         /// Any other line, formatted by its closure.
         case other(Format)
     }

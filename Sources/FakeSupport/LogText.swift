@@ -82,11 +82,18 @@ package enum LogText {
     /// `PUT /v1/devices/0a1b2c3d…e8f9 204`: how every log line starts (`---` when no status
     /// was sent).
     package static func appendRequest(method: String, path: String, status: Int?, to line: inout [UInt8]) {
-        line.append(contentsOf: method.utf8)
+        appendUTF8(method, to: &line)
         line.append(UInt8(ascii: " "))
         appendPath(path, to: &line)
         line.append(UInt8(ascii: " "))
         if let status { appendDecimal(status, to: &line) } else { line.append(contentsOf: "---".utf8) }
+    }
+
+    /// `text`'s UTF-8, appended with one copy (appending `text.utf8` goes through the generic
+    /// sequence path, several times the cost for the few words of a log line).
+    package static func appendUTF8(_ text: String, to line: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { line.append(contentsOf: $0) }
     }
 
     /// Appends `value` in decimal.
