@@ -51,24 +51,24 @@ package enum LogText {
                 guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
                 return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             }
-            // Segments up to the query, each shortened when it is a long hex run; the query as
-            // is. Only a long segment is checked for hex (a short one is never shortened); each
-            // is appended whole.
+            // Segments up to the query, each shortened when it is a long hex run; everything
+            // else (slashes, short segments, the query) copied as it is, in runs between the
+            // shortened ones. Only a long segment is checked for hex (a short one never is).
             let pathEnd = find(UInt8(ascii: "?"), from: 0, to: bytes.count)
             var start = 0
+            var copied = 0
             while true {
                 let end = find(UInt8(ascii: "/"), from: start, to: pathEnd)
                 let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if segment.count >= 20 && SWAR.allHexDigits(segment) {
+                    if copied < start { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start])) }
                     appendToken(segment, to: &line)
-                } else {
-                    line.append(contentsOf: segment)
+                    copied = end
                 }
                 guard end < pathEnd else { break }
-                line.append(UInt8(ascii: "/"))
                 start = end + 1
             }
-            if pathEnd < bytes.count { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pathEnd...])) }
+            if copied < bytes.count { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...])) }
             // Bytes bound characters: only a long target needs counting.
             guard line.count - lineStart > maxPathCharacters else { return }
             let text = String(decoding: line[lineStart...], as: UTF8.self)
