@@ -116,19 +116,20 @@ package final class CommandIO: Sendable {
         output.withLock { $0.append(text, newline: true) }
     }
 
-    /// Appends the line `build` writes (UTF-8, straight into the output buffer) and a newline
-    /// to standard output (buffered): `serve`'s request lines, built with no array of their own.
-    /// `build` runs under the buffer's lock, so it only formats.
-    func writeLine(building build: (inout [UInt8]) -> Void) {
+    /// Appends `count` lines, each built by `build` (given its index) straight into the output
+    /// buffer and followed by a newline, under one lock: a batch of ``LiveLogWriter``'s lines.
+    func writeLines(_ count: Int, building build: (Int, inout [UInt8]) -> Void) {
         output.withLock { stream in
-            build(&stream.buffer)
-            stream.append(utf8: EmptyCollection(), newline: true)
+            for index in 0..<count {
+                build(index, &stream.buffer)
+                stream.append(utf8: EmptyCollection(), newline: true)
+            }
         }
     }
 
     /// Sets what formats the lines held unformatted (``LiveLogWriter``'s): called before each
     /// ``writeLineNow(_:)``, ``flush()`` and read of the captured output. It must not call
-    /// those itself; it appends with ``writeLine(building:)``.
+    /// those itself; it appends with ``writeLines(_:building:)``.
     func formatsPendingLines(with format: (@Sendable () -> Void)?) {
         pendingLines.withLock { $0 = format }
     }

@@ -1,11 +1,15 @@
 import Foundation
+import FakeAPNs
+import FakeBackend
 import PushCore
 
 /// Writes `serve`'s live log off the request path. A fake's loop thread hands over a line
-/// unformatted (a closure holding the journal entry: a lock and an append), and a dedicated
-/// thread formats what has gathered and writes it at most ``batchDelayMicroseconds`` after the
-/// first line of a batch — so the log stays live (a line is on its way within ~10 ms, well
-/// inside 50 ms) while a busy server neither formats lines nor makes a `write(2)` per request.
+/// unformatted (the journal entry itself: a lock and an append, nothing allocated), and a
+/// dedicated thread formats what has gathered and writes it at most ``batchDelayMicroseconds``
+/// after the first line of a batch — so the log stays live (a line is on its way within
+/// ~10 ms, well inside 50 ms) while a busy server neither formats lines nor makes a
+/// `write(2)` per request. A batch is formatted into the output buffer under one lock, with
+/// one clock (`HH:MM:SS.` computed once a second), and written with one `write(2)`.
 ///
 /// Lines keep their order with each other and with everything else written to the same
 /// ``CommandIO``: its ``CommandIO/writeLineNow(_:)``, ``CommandIO/flush()`` and captured
@@ -22,7 +26,19 @@ final class LiveLogWriter: Sendable {
     static let maxPending = 4_096
 
     /// Appends one line's UTF-8 (without the newline) to the buffer being written.
-    typealias Line = @Sendable (inout [UInt8]) -> Void
+    typealias Format = @Sendable (inout [UInt8]) -> Void
+
+    /// A line handed over and not yet formatted.
+    enum Line: Sendable {
+        /// A FakeBackend request, formatted by ``ServeLog/append(_:clock:to:)-(BackendJournalEntry,_,_)``.
+        case backend(BackendJournalEntry)
+        /// A FakeAPNs request, formatted by ``ServeLog/append(_:clock:to:)-(APNsJournalEntry,_,_)``.
+        /// Boxed: the entry is a struct of many fields, and inline it would make every line
+        /// that large to copy (a backend line is handed over with one retain).
+        indirect case apns(APNsJournalEntry)
+        /// Any other line, formatted by its closure.
+        case other(Format)
+    }
 
     private struct State {
         /// The writer thread was woken and will write; later lines ride along.
@@ -35,6 +51,10 @@ final class LiveLogWriter: Sendable {
     }
 
     private let output: CommandIO
+    /// How request lines look (colour or not).
+    private let log: ServeLog
+    /// The clock of the batches, held by the thread formatting one (under `formatting`).
+    private let clock = Locked(ServeLog.Clock())
     private let state = Locked(State())
     /// Held while pending lines are taken, formatted and appended to `output`, so that two
     /// threads doing so (the writer, a note, a backlogged loop thread) keep the lines' order.
@@ -43,18 +63,33 @@ final class LiveLogWriter: Sendable {
     private let formatting = NSLock()
     private let wake = DispatchSemaphore(value: 0)
 
-    init(output: CommandIO) {
+    init(output: CommandIO, log: ServeLog = ServeLog(colour: false)) {
         self.output = output
+        self.log = log
         output.formatsPendingLines { [weak self] in self?.formatHandedOver() }
     }
 
     /// Hands over a line to be formatted by `format` on the writer thread, which writes it
     /// (and a newline) within ~10 ms. After ``stop()``, or with ``maxPending`` lines waiting,
     /// the line is formatted here, after the waiting ones.
-    func writeLine(formatting format: @escaping Line) {
+    func writeLine(formatting format: @escaping Format) {
+        writeLine(.other(format))
+    }
+
+    /// Hands over a FakeBackend request's line (see ``writeLine(formatting:)``).
+    func writeLine(_ entry: BackendJournalEntry) {
+        writeLine(.backend(entry))
+    }
+
+    /// Hands over a FakeAPNs request's line (see ``writeLine(formatting:)``).
+    func writeLine(_ entry: APNsJournalEntry) {
+        writeLine(.apns(entry))
+    }
+
+    private func writeLine(_ line: Line) {
         let (wakeWriter, here, stopped, start) = state.withLock { state -> (Bool, Bool, Bool, Bool) in
             if state.stopped || state.pending.count >= Self.maxPending { return (false, true, state.stopped, false) }
-            state.pending.append(format)
+            state.pending.append(line)
             if state.scheduled { return (false, false, false, false) }
             state.scheduled = true
             defer { state.started = true }
@@ -63,10 +98,7 @@ final class LiveLogWriter: Sendable {
         if start { startWriter() }
         if wakeWriter { wake.signal() }
         guard here else { return }
-        inFormattingOrder {
-            formatPending()
-            output.writeLine(building: format)
-        }
+        inFormattingOrder { formatPending(then: line) }
         if stopped { output.flush() }
     }
 
@@ -114,15 +146,30 @@ final class LiveLogWriter: Sendable {
         body()
     }
 
-    /// Formats the pending lines into `output`'s buffer; the caller holds `formatting`.
-    private func formatPending() {
-        let lines = state.withLock { state -> [Line] in
+    /// Formats the pending lines, then `last` if given, into `output`'s buffer, under one of
+    /// its locks; the caller holds `formatting`.
+    private func formatPending(then last: Line? = nil) {
+        var lines = state.withLock { state -> [Line] in
             // Cleared with the take: a line handed over from here on schedules the next batch.
             state.scheduled = false
             defer { state.pending.removeAll(keepingCapacity: true) }
             return state.pending
         }
-        for line in lines { output.writeLine(building: line) }
+        if let last { lines.append(last) }
+        guard !lines.isEmpty else { return }
+        // Taken out for the batch (and put back after), so its buffer is not shared.
+        var clock = self.clock.withLock { clock in
+            defer { clock = ServeLog.Clock() }
+            return clock
+        }
+        output.writeLines(lines.count) { index, buffer in
+            switch lines[index] {
+            case .backend(let entry): log.append(entry, clock: &clock, to: &buffer)
+            case .apns(let entry): log.append(entry, clock: &clock, to: &buffer)
+            case .other(let format): format(&buffer)
+            }
+        }
+        self.clock.withLock { $0 = clock }
     }
 
     private func run() {

@@ -34,7 +34,7 @@ extension ServeCommand {
             let log = ServeLog(colour: ServeLog.wantsColour(options.colour, environment: environment, isTerminal: output.outputIsTerminal))
             self.log = log
             self.output = output
-            liveLog = LiveLogWriter(output: output)
+            liveLog = LiveLogWriter(output: output, log: log)
             quiet = options.quiet
             scenario = options.scenario
             forwarder = try options.simulatorBundleID.map { bundleID in
@@ -52,7 +52,7 @@ extension ServeCommand {
 
         /// The backend's log line.
         func backendRequest(_ entry: BackendJournalEntry) {
-            if !quiet { liveLog.writeLine { [log] in log.append(entry, to: &$0) } }
+            if !quiet { liveLog.writeLine(entry) }
         }
 
         /// Also stopped here, for serve's early exits (`stop()` is the normal path; FakeAPNs'
@@ -68,7 +68,7 @@ extension ServeCommand {
         /// Logs an APNs request, forwards a delivered push to the Simulator, and plays the
         /// `410s` scenario.
         func apnsRequest(_ entry: APNsJournalEntry) {
-            if !quiet { liveLog.writeLine { [log] in log.append(entry, to: &$0) } }
+            if !quiet { liveLog.writeLine(entry) }
             guard entry.isAccepted, let token = entry.deviceToken?.lowercased(), let apns = apns.snapshot else { return }
             if let forwarder, entry.delivery == .delivered || entry.delivery == .deliveredTwice,
                let delivered = apns.deliveredNotifications(for: token).last(where: { $0.apnsID == entry.apnsID }) {

@@ -48,15 +48,28 @@ struct ServeLog: Sendable {
     /// ``line(_:)-(BackendJournalEntry)`` as UTF-8, appended to what is being written (one line
     /// per request: built straight into the output buffer, with no array of its own).
     func append(_ entry: borrowing BackendJournalEntry, to line: inout [UInt8]) {
-        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations, to: &line) {
-            entry.appendLogLine(to: &$0)
-        }
+        var clock = Clock()
+        append(entry, clock: &clock, to: &line)
     }
 
     /// ``line(_:)-(APNsJournalEntry)`` as UTF-8, appended to what is being written.
     func append(_ entry: borrowing APNsJournalEntry, to line: inout [UInt8]) {
+        var clock = Clock()
+        append(entry, clock: &clock, to: &line)
+    }
+
+    /// ``append(_:to:)-(BackendJournalEntry,_)``, the clock's second taken from `clock` while
+    /// lines fall in the same second (a batch of lines is written with one).
+    func append(_ entry: borrowing BackendJournalEntry, clock: inout Clock, to line: inout [UInt8]) {
+        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations, clock: &clock, to: &line) {
+            entry.appendLogLine(to: &$0)
+        }
+    }
+
+    /// ``append(_:to:)-(APNsJournalEntry,_)``, the clock's second taken from `clock`.
+    func append(_ entry: borrowing APNsJournalEntry, clock: inout Clock, to line: inout [UInt8]) {
         format(time: entry.time, fake: .apns, status: entry.status == 0 ? nil : entry.status,
-               violations: entry.violations, to: &line) { entry.appendLogLine(to: &$0) }
+               violations: entry.violations, clock: &clock, to: &line) { entry.appendLogLine(to: &$0) }
     }
 
     /// A line of serve's own (forwarding, preloaded faults), with the time and a tag.
@@ -68,18 +81,18 @@ struct ServeLog: Sendable {
         case backend, apns
     }
 
-    private func format(time: Date, fake: Fake, status: Int?, violations: [Violation], to line: inout [UInt8],
-                        text: (inout [UInt8]) -> Void) {
+    private func format(time: Date, fake: Fake, status: Int?, violations: [Violation], clock: inout Clock,
+                        to line: inout [UInt8], text: (inout [UInt8]) -> Void) {
         let colour: Colour = switch status {
         case .some(200..<300): .green
         case .some(400..<500): .yellow
         default: .red
         }
-        paint(.dim, &line) { Self.appendClock(time, to: &$0) }
+        paint(.dim, &line) { clock.append(time, to: &$0) }
         line.append(UInt8(ascii: " "))
         switch fake {
-        case .backend: paint(.cyan, &line) { $0.append(contentsOf: "backend".utf8) }
-        case .apns: paint(.magenta, &line) { $0.append(contentsOf: "apns".utf8) }
+        case .backend: paint(.cyan, &line) { $0.append(contentsOf: Self.backendTag) }
+        case .apns: paint(.magenta, &line) { $0.append(contentsOf: Self.apnsTag) }
         }
         line.append(UInt8(ascii: " "))
         paint(colour, &line, text)
@@ -121,6 +134,35 @@ struct ServeLog: Sendable {
         line.append(UInt8(ascii: "."))
         put(ofDay % 1000, digits: 3)
     }
+
+    /// The clock of a batch of lines: `HH:MM:SS.` of the second the last line was stamped in,
+    /// kept while the lines stamped fall in the same second (only the milliseconds are new).
+    struct Clock {
+        private var second = Int64.min
+        private var text: [UInt8] = []
+
+        /// ``ServeLog/clock(_:)`` of `date`, appended.
+        mutating func append(_ date: Date, to line: inout [UInt8]) {
+            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            // Floored, so that a date before 1970 keeps its own second too.
+            let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds + 1) / 1000 - 1
+            if second != self.second {
+                self.second = second
+                text.removeAll(keepingCapacity: true)
+                ServeLog.appendClock(date, to: &text)
+                text.removeLast(3)
+            }
+            let fraction = Int(milliseconds - second * 1000)
+            line.append(contentsOf: text)
+            line.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+            line.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+            line.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        }
+    }
+
+    /// The fakes' names as a line shows them (as bytes: one copy each, on every line).
+    private static let backendTag = Array("backend".utf8)
+    private static let apnsTag = Array("apns".utf8)
 
     enum Colour: String {
         case red = "31", green = "32", yellow = "33", magenta = "35", cyan = "36", dim = "2"

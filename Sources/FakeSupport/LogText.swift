@@ -1,4 +1,11 @@
+import Contracts
 import LoopbackHTTP
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How both fakes write a request on one log line, so a backend line and an APNs line name
 /// the same device token the same way.
 ///
@@ -37,33 +44,31 @@ package enum LogText {
         target.withUTF8 { bytes in
             let lineStart = line.count
             line.reserveCapacity(lineStart + bytes.count + ellipsis.count)
-            var start = 0
-            var index = 0
-            // Segments up to the query, each shortened when it is a long hex run; the query as
-            // is. One pass: the scan for the segment's end also tells whether it is all hex.
-            while true {
-                var hex = true
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { break }
-                    hex = hex && ASCII.isHexDigit(byte)
-                    index += 1
-                }
-                let segment = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if hex && segment.count >= 20 {
-                    appendToken(segment, to: &line)
-                } else {
-                    line.append(contentsOf: segment)
-                }
-                guard index < bytes.count else { break }
-                if bytes[index] == UInt8(ascii: "?") {
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index...]))
-                    break
-                }
-                line.append(UInt8(ascii: "/"))
-                index += 1
-                start = index
+            guard let base = bytes.baseAddress else { return }
+            // Where `byte` is first in `bytes[from..<to]`, or `to`: memchr, as the segments of
+            // a target are found once per request.
+            func find(_ byte: UInt8, from: Int, to: Int) -> Int {
+                guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             }
+            // Segments up to the query, each shortened when it is a long hex run; everything
+            // else (slashes, short segments, the query) copied as it is, in runs between the
+            // shortened ones. Only a long segment is checked for hex (a short one never is).
+            let pathEnd = find(UInt8(ascii: "?"), from: 0, to: bytes.count)
+            var start = 0
+            var copied = 0
+            while true {
+                let end = find(UInt8(ascii: "/"), from: start, to: pathEnd)
+                let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if segment.count >= 20 && SWAR.allHexDigits(segment) {
+                    if copied < start { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start])) }
+                    appendToken(segment, to: &line)
+                    copied = end
+                }
+                guard end < pathEnd else { break }
+                start = end + 1
+            }
+            if copied < bytes.count { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...])) }
             // Bytes bound characters: only a long target needs counting.
             guard line.count - lineStart > maxPathCharacters else { return }
             let text = String(decoding: line[lineStart...], as: UTF8.self)
@@ -77,11 +82,18 @@ package enum LogText {
     /// `PUT /v1/devices/0a1b2c3d…e8f9 204`: how every log line starts (`---` when no status
     /// was sent).
     package static func appendRequest(method: String, path: String, status: Int?, to line: inout [UInt8]) {
-        line.append(contentsOf: method.utf8)
+        appendUTF8(method, to: &line)
         line.append(UInt8(ascii: " "))
         appendPath(path, to: &line)
         line.append(UInt8(ascii: " "))
         if let status { appendDecimal(status, to: &line) } else { line.append(contentsOf: "---".utf8) }
+    }
+
+    /// `text`'s UTF-8, appended with one copy (appending `text.utf8` goes through the generic
+    /// sequence path, several times the cost for the few words of a log line).
+    package static func appendUTF8(_ text: String, to line: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { line.append(contentsOf: $0) }
     }
 
     /// Appends `value` in decimal.
@@ -119,14 +131,20 @@ package enum LogText {
     /// `…` in UTF-8.
     private static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
 
-    /// ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4.
+    /// ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4: built in
+    /// 15 bytes on the stack and appended at once (one line per request goes through here).
     private static func appendToken(_ token: UnsafeBufferPointer<UInt8>, to shown: inout [UInt8]) {
         guard token.count > 20 else {
             for byte in token { shown.append(ASCII.lowercase(byte)) }
             return
         }
-        for byte in token[..<8] { shown.append(ASCII.lowercase(byte)) }
-        shown.append(contentsOf: ellipsis)
-        for byte in token[(token.count - 4)...] { shown.append(ASCII.lowercase(byte)) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { short in
+            for index in 0..<8 { short[index] = ASCII.lowercase(token[index]) }
+            short[8] = 0xE2
+            short[9] = 0x80
+            short[10] = 0xA6
+            for index in 0..<4 { short[11 + index] = ASCII.lowercase(token[token.count - 4 + index]) }
+            shown.append(contentsOf: UnsafeBufferPointer(short))
+        }
     }
 }
