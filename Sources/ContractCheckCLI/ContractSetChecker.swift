@@ -44,7 +44,9 @@ package struct ContractSetChecker: DocumentChecker {
 
     package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
         // By index: copying a Contract out of the set (once per file) retains all its parts.
-        guard let index = contracts.contracts.firstIndex(where: { $0.name == name }) else {
+        // Lengths first: names of another length are told apart without a string compare.
+        let length = name.utf8.count
+        guard let index = contracts.contracts.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) else {
             return .checked([Violation(pointer: "", ruleID: "file.unknown-contract", message: "no contract named '\(name)' in this contract set")])
         }
         let document: JSONNode

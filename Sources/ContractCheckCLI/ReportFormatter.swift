@@ -55,7 +55,15 @@ package struct ReportFormatter {
         switch format {
         case .text:
             for report in reports {
-                for finding in report.findings { io.writeLine(textLine(finding, path: report.path)) }
+                for finding in report.findings {
+                    // Without colour, the line's bytes go straight into the output buffer
+                    // (the same bytes as `textLine`, with no string built per line).
+                    if color {
+                        io.writeLine(textLine(finding, path: report.path))
+                    } else {
+                        io.writeLine { Self.appendPlainTextLine(finding, path: report.path, to: &$0) }
+                    }
+                }
             }
             io.writeLine(summary(counts))
         case .github:
@@ -90,6 +98,26 @@ package struct ReportFormatter {
         }
         let labelColor = finding.severity == .error ? "\u{1B}[1;31m" : "\u{1B}[1;33m"
         return "\u{1B}[1m\(place):\u{1B}[0m \(labelColor)\(label)\u{1B}[0m \(subject)\(finding.message) \u{1B}[2m[\(finding.ruleID)]\u{1B}[0m"
+    }
+
+    /// ``textLine(_:path:)`` without colour, appended as UTF-8 to `buffer`.
+    package static func appendPlainTextLine(_ finding: Finding, path: String, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: path.utf8)
+        if let position = finding.position {
+            buffer.append(UInt8(ascii: ":"))
+            buffer.append(contentsOf: String(position.line).utf8)
+            buffer.append(UInt8(ascii: ":"))
+            buffer.append(contentsOf: String(position.column).utf8)
+        }
+        buffer.append(contentsOf: (finding.severity == .error ? ": error: " : ": warning: ").utf8)
+        if let pointer = finding.pointer {
+            buffer.append(contentsOf: pointerText(pointer).utf8)
+            buffer.append(contentsOf: ": ".utf8)
+        }
+        buffer.append(contentsOf: finding.message.utf8)
+        buffer.append(contentsOf: " [".utf8)
+        buffer.append(contentsOf: finding.ruleID.utf8)
+        buffer.append(UInt8(ascii: "]"))
     }
 
     /// `::error file=…,line=…,col=…,title=rule-id::/pointer: message`

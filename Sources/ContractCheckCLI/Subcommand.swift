@@ -41,7 +41,7 @@ extension Subcommand {
     package static func parse(_ arguments: [String], io: CommandIO) -> ParseOutcome {
         do {
             // `serve --version` asks the tool's version (it used to get "a did-you-mean for serve's session option").
-            if arguments.prefix(while: { $0 != "--" }).contains("--version"), !help.options.contains(where: { $0.name == "--version" }) {
+            if ParsedArguments.hasOption("--version", before: arguments), !help.options.contains(where: { $0.name == "--version" }) {
                 io.write("\(ContractCheck.toolName) \(ContractCheck.version)\n")
                 return .exit(ExitCode.success)
             }

@@ -101,6 +101,9 @@ package enum ValidateCommand: Subcommand {
         var seen = Set<String>()
         let items = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory,
                                           claims: claims, skipped: skipped)
+        // Sized once for the paths given: growing it rehashes every path so far.
+        seen.reserveCapacity(items.count)
+        reports.reserveCapacity(items.count)
         for outcome in ParallelChecker.run(jobs(items), checker: checker) {
             switch outcome {
             case .report(let report):

@@ -60,13 +60,18 @@ extension JSONParser {
         index = Self.endOfPlainASCII(bytes, from: index)
     }
 
-    /// Where the 8-byte words from `start` first hold a quote, a backslash, a control
+    /// Where the 16-byte blocks, then 8-byte words, from `start` first hold a quote, a backslash, a control
     /// character or non-ASCII (that byte: ``SWAR/firstSpecial(_:)`` is exact), or fewer than
     /// 8 bytes remain: the byte loop takes over there.
     @inline(__always)
     static func endOfPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
         var index = start
+        while bytes.count &- index >= 16 {
+            let offset = SWAR.firstSpecial16(SWAR.load16(base, index))
+            if offset < 16 { return index &+ offset }
+            index &+= 16
+        }
         while bytes.count &- index >= 8 {
             let offset = SWAR.firstSpecial(SWAR.load(base, index))
             if offset < 8 { return index &+ offset }

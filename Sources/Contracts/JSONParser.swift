@@ -141,13 +141,16 @@ struct JSONParser {
                 }
                 let top = stack.count &- 1
                 let isObject = stack[top].isObject
+                // The key and the value move into the container (no retain and release):
+                // the frame's key is taken (the next member's key replaces it), the node consumed.
                 if isObject {
-                    let key = stack[top].key
+                    var key = ""
+                    swap(&key, &stack[top].key)
                     if stack[top].members.capacity == 0 { stack[top].members.reserveCapacity(8) }
-                    stack[top].members.append(JSONMember(key: key, keyPosition: stack[top].keyPosition, value: node))
+                    stack[top].members.append(JSONMember(key: key, keyPosition: stack[top].keyPosition, value: consume node))
                 } else {
                     if stack[top].elements.capacity == 0 { stack[top].elements.reserveCapacity(4) }
-                    stack[top].elements.append(node)
+                    stack[top].elements.append(consume node)
                 }
                 skipWhitespace()
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")

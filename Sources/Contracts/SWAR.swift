@@ -115,6 +115,15 @@ package enum SWAR {
         guard count > 0, let base = bytes.baseAddress else { return true }
         let body = count - 2
         var index = 0
+        while body &- index >= 16 {
+            let lanes = load16(base, index)
+            let ascii = lanes & SIMD16(repeating: 0x7F)
+            let inAlphabet = inRange16(ascii | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(ascii, 0x30, 0x39)
+                | inRange16(ascii & SIMD16(repeating: 0xFB), 0x2B, 0x2B)
+            let outside = highBitWords(lanes | ~inAlphabet)
+            guard outside[0] | outside[1] == 0 else { return false }
+            index &+= 16
+        }
         while body &- index >= 8 {
             let word = load(base, index)
             guard word & highBits == 0, base64Bytes(word) == highBits else { return false }
@@ -130,6 +139,38 @@ package enum SWAR {
             return secondLast == 0x3D || FormatMatchers.base64Bit(secondLast) == 1
         }
         return FormatMatchers.base64Bit(secondLast) == 1 && FormatMatchers.base64Bit(last) == 1
+    }
+
+    /// Sixteen bytes from `base + offset`, one per lane: SSE2 or NEON registers, where
+    /// byte-wise sums never carry into the next lane (twice the bytes of a word per step).
+    @inline(__always)
+    static func load16(_ base: UnsafePointer<UInt8>, _ offset: Int) -> SIMD16<UInt8> {
+        UnsafeRawPointer(base + offset).loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+
+    /// 0x80 in each lane of `lanes` within `low...high` (other bits are noise); every lane
+    /// must be below 0x80. Wrapping sums and masks only: these compile to vector
+    /// instructions, where lane comparisons would not.
+    @inline(__always)
+    static func inRange16(_ lanes: SIMD16<UInt8>, _ low: UInt8, _ high: UInt8) -> SIMD16<UInt8> {
+        (lanes &+ SIMD16(repeating: 0x80 &- low)) & ~(lanes &+ SIMD16(repeating: 0x7F &- high))
+    }
+
+    /// The lanes' high bits as two words, the first 8 lanes in the first (byte 0 lowest).
+    @inline(__always)
+    static func highBitWords(_ lanes: SIMD16<UInt8>) -> SIMD2<UInt64> {
+        let words = unsafeBitCast(lanes & SIMD16(repeating: 0x80), to: SIMD2<UInt64>.self)
+        return SIMD2(UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
+    }
+
+    /// The offset (0-15) of the first of 16 bytes that ends a plain JSON string run (as
+    /// ``firstSpecial(_:)``), or 16 when none does.
+    @inline(__always)
+    static func firstSpecial16(_ lanes: SIMD16<UInt8>) -> Int {
+        let ascii = lanes & SIMD16(repeating: 0x7F)
+        let special = highBitWords(lanes | inRange16(ascii, 0x00, 0x1F) | inRange16(ascii, 0x22, 0x22) | inRange16(ascii, 0x5C, 0x5C))
+        if special[0] != 0 { return special[0].trailingZeroBitCount >> 3 }
+        return 8 &+ (special[1].trailingZeroBitCount >> 3)
     }
 
     /// The offset in `word` (0-7) of its first byte that ends a plain JSON string run: a

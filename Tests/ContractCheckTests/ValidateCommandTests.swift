@@ -402,6 +402,28 @@ import PushTestSupport
         #expect(throws: Never.self) { try JSONReader.parse(Array(result.output.utf8)) }
     }
 
+    /// The plain text lines are written straight into the output buffer; they are the
+    /// bytes `textLine` spells, with and without a position, a pointer (the empty one is
+    /// "(document)"), for errors and warnings, and with non-ASCII text.
+    @Test func plainTextLinesAreTheTextLineBytes() {
+        let findings = [
+            Finding(position: SourcePosition(line: 12, column: 345, offset: 9), pointer: "/aps/alert", message: "expected a string — fix it.", ruleID: "payload.type"),
+            Finding(severity: .warning, position: SourcePosition(line: 1, column: 1, offset: 0), pointer: "", message: "é ✓", ruleID: "payload.unknown-route"),
+            Finding(message: "unreadable", ruleID: "file.unreadable"),
+            Finding(severity: .warning, pointer: "/x", message: "m", ruleID: "r"),
+        ]
+        let formatter = ReportFormatter(format: .text, color: false)
+        for finding in findings {
+            var bytes: [UInt8] = []
+            ReportFormatter.appendPlainTextLine(finding, path: "payloads/ä b.json", to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == formatter.textLine(finding, path: "payloads/ä b.json"))
+        }
+        let io = CommandIO.capturing()
+        formatter.write([FileReport(path: "p.json", contract: "payload", findings: findings)], to: io)
+        #expect(io.capturedOutput == findings.map { formatter.textLine($0, path: "p.json") + "\n" }.joined()
+            + "checked 1 file: 2 errors, 2 warnings\n")
+    }
+
     @Test func jsonStringEscapesControlCharacters() {
         #expect(ReportFormatter.jsonString("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
     }

@@ -231,7 +231,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let interesting: [UInt8] = Array("09afAFgG+/=\"\\ az".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x2C, 0x2E, 0x40, 0x5B, 0x60, 0x7B]
         for _ in 0..<20000 {
-            let count = Int.random(in: 0...40, using: &generator)
+            let count = Int.random(in: 0...56, using: &generator)
             var bytes = (0..<count).map { _ in interesting.randomElement(using: &generator)! }
             // Mostly valid runs too, so the all-valid answers are exercised.
             if Bool.random(using: &generator) { bytes = bytes.map { FormatMatchers.hexBit($0) == 1 ? $0 : UInt8(ascii: "a") } }
@@ -253,6 +253,17 @@ import Testing
                         #expect(first == expected, "\(bytes) at \(offset)")
                         offset += 1
                     }
+                    // Sixteen lanes at a time, and the parser's scan (16-byte blocks, then words).
+                    let special = { (byte: UInt8) in byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 }
+                    offset = 0
+                    while buffer.count - offset >= 16 {
+                        let first = SWAR.firstSpecial16(SWAR.load16(buffer.baseAddress!, offset))
+                        let expected = buffer[offset..<(offset + 16)].firstIndex(where: special).map { $0 - offset } ?? 16
+                        #expect(first == expected, "\(bytes) at \(offset) (16 lanes)")
+                        offset += 1
+                    }
+                    let scanned = buffer.count / 8 * 8
+                    #expect(JSONParser.endOfPlainASCII(buffer, from: 0) == min(bytes.firstIndex(where: special) ?? scanned, scanned), "\(bytes)")
                 }
             }
         }
