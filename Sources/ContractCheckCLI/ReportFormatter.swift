@@ -61,7 +61,7 @@ package struct ReportFormatter {
                     if color {
                         io.writeLine(textLine(finding, path: report.path))
                     } else {
-                        io.writeLine { Self.appendPlainTextLine(finding, path: report.path, to: &$0) }
+                        io.writeLines(1) { _, line in Self.appendPlainTextLine(finding, path: report.path, to: &line) }
                     }
                 }
             }
