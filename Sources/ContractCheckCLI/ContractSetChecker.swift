@@ -5,9 +5,13 @@ import Contracts
 /// contract, with size rules measured on the bytes as read.
 package struct ContractSetChecker: DocumentChecker {
     package let contracts: ContractSet
+    /// Each contract's validation, captured once: the call borrows the captured contract,
+    /// where reading it out of the array copied it (retaining every part) once per file.
+    private let validators: [@Sendable (JSONNode, ValidationOptions) -> [Violation]]
 
     package init(_ contracts: ContractSet) {
         self.contracts = contracts
+        self.validators = contracts.contracts.map { contract in { contract.validate($0, options: $1) } }
     }
 
     package var contractNames: [String] { contracts.contracts.map(\.name) }
@@ -43,7 +47,6 @@ package struct ContractSetChecker: DocumentChecker {
     }
 
     package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
-        // By index: copying a Contract out of the set (once per file) retains all its parts.
         // Lengths first: names of another length are told apart without a string compare.
         let length = name.utf8.count
         guard let index = contracts.contracts.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) else {
@@ -55,6 +58,6 @@ package struct ContractSetChecker: DocumentChecker {
         } catch {
             return .syntaxError(position: error.position, message: Contract.syntaxViolation(error).message)
         }
-        return .checked(contracts.contracts[index].validate(document, options: ValidationOptions(sourceByteCount: bytes.count)))
+        return .checked(validators[index](document, ValidationOptions(sourceByteCount: bytes.count)))
     }
 }

@@ -198,42 +198,45 @@ enum PayloadRules {
         var hasAccount = false, hasOrderVersion = false, needsMutableContent = false
         // The keys matched by name are not personal (their values are checked for keys
         // inside); every other key is.
+        // Switched on (length, key): a key of another length passes a case without a string compare.
         for index in members.indices {
-            switch members[index].key {
-            case "aps": aps = members[index].value
-            case "route":
+            let key = members[index].key
+            switch (key.utf8.count, key) {
+            case (3, "aps"): aps = members[index].value
+            case (5, "route"):
                 guard case .string(let text) = members[index].value.value else { return false }
                 route = text
-            case "accountId": hasAccount = true
-            case "orderVersion": hasOrderVersion = true
-            case "secret": needsMutableContent = true  // personal data is allowed inside it
-            case "imageUrl": needsMutableContent = true
-            case "notificationId": break
+            case (9, "accountId"): hasAccount = true
+            case (12, "orderVersion"): hasOrderVersion = true
+            case (6, "secret"): needsMutableContent = true  // personal data is allowed inside it
+            case (8, "imageUrl"): needsMutableContent = true
+            case (14, "notificationId"): break
             default:
-                guard hasNoPersonalKey(members[index].key, members[index].value, depth: 0) else { return false }
+                guard hasNoPersonalKey(key, members[index].value, depth: 0) else { return false }
             }
         }
         guard let aps, case .object(let apsMembers) = aps.value else { return false }
         var category: String?, thread: String?
         var hasAlert = false, hasBadgeOrSound = false, mutableContent = false, contentAvailable = false
         for index in apsMembers.indices {
-            switch apsMembers[index].key {
-            case "category":
+            let key = apsMembers[index].key
+            switch (key.utf8.count, key) {
+            case (8, "category"):
                 guard case .string(let text) = apsMembers[index].value.value else { return false }
                 category = text
-            case "thread-id":
+            case (9, "thread-id"):
                 guard case .string(let text) = apsMembers[index].value.value else { return false }
                 thread = text
-            case "alert", "sound":
-                hasAlert = hasAlert || apsMembers[index].key == "alert"
-                hasBadgeOrSound = hasBadgeOrSound || apsMembers[index].key == "sound"
+            case (5, "alert"), (5, "sound"):
+                hasAlert = hasAlert || key == "alert"
+                hasBadgeOrSound = hasBadgeOrSound || key == "sound"
                 // An object's keys may be personal (`/aps/sound/name` is left to the rule).
                 guard hasNoPersonalKey("", apsMembers[index].value, depth: 1) else { return false }
-            case "badge": hasBadgeOrSound = true
-            case "mutable-content": mutableContent = isOne(apsMembers[index].value)
-            case "content-available": contentAvailable = isOne(apsMembers[index].value)
+            case (5, "badge"): hasBadgeOrSound = true
+            case (15, "mutable-content"): mutableContent = isOne(apsMembers[index].value)
+            case (17, "content-available"): contentAvailable = isOne(apsMembers[index].value)
             default:
-                guard hasNoPersonalKey(apsMembers[index].key, apsMembers[index].value, depth: 1) else { return false }
+                guard hasNoPersonalKey(key, apsMembers[index].value, depth: 1) else { return false }
             }
         }
         let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
