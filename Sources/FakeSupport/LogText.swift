@@ -96,6 +96,11 @@ package enum LogText {
         text.withUTF8 { line.append(contentsOf: $0) }
     }
 
+    /// A literal's UTF-8, appended with one copy (the words between a line's values).
+    package static func append(literal: StaticString, to line: inout [UInt8]) {
+        literal.withUTF8Buffer { line.append(contentsOf: $0) }
+    }
+
     /// Appends `value` in decimal.
     package static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
         if value < 0 { line.append(UInt8(ascii: "-")) }
