@@ -1,11 +1,6 @@
 import Contracts
+import Foundation  // memchr (the C library, on either platform)
 import LoopbackHTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How both fakes write a request on one log line, so a backend line and an APNs line name
 /// the same device token the same way.
 ///
