@@ -120,9 +120,9 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     package func appendLogLine(to line: inout [UInt8]) {
         let fields = storage.value
         LogText.appendRequest(method: fields.method, path: fields.path, status: fields.status, to: &line)
-        LogText.appendUTF8(" account=", to: &line)
+        LogText.append(literal: " account=", to: &line)
         LogText.appendUTF8(fields.account ?? "-", to: &line)
-        LogText.appendUTF8(" violations=", to: &line)
+        LogText.append(literal: " violations=", to: &line)
         LogText.appendDecimal(fields.violations.count, to: &line)
         if let fault = fields.fault { line.append(contentsOf: " fault=\(fault)".utf8) }
         LogText.appendDetail(fields.detail, to: &line)

@@ -1,11 +1,6 @@
 import Contracts
+import Foundation  // memchr (the C library, on either platform)
 import LoopbackHTTP
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How both fakes write a request on one log line, so a backend line and an APNs line name
 /// the same device token the same way.
 ///
@@ -94,6 +89,11 @@ package enum LogText {
     package static func appendUTF8(_ text: String, to line: inout [UInt8]) {
         var text = text
         text.withUTF8 { line.append(contentsOf: $0) }
+    }
+
+    /// A literal's UTF-8, appended with one copy (the words between a line's values).
+    package static func append(literal: StaticString, to line: inout [UInt8]) {
+        literal.withUTF8Buffer { line.append(contentsOf: $0) }
     }
 
     /// Appends `value` in decimal.

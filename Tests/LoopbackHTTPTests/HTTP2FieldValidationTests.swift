@@ -54,4 +54,21 @@ import Testing
             #expect(Self.agree(name, value), "\(name): \(value)")
         }
     }
+
+    /// The word-at-a-time scan for NUL, CR and LF against a byte loop, on values long enough
+    /// for whole words (a provider token is ~250 bytes): the byte anywhere, near-misses
+    /// (tab, 0x0E, bytes past 0x7F) and none.
+    @Test func theWordScanFindsNulCROrLFWhereverItIs() {
+        var generator = SplitMix64(seed: 41)
+        let alphabet: [UInt8] = [0x00, 0x0a, 0x0d, 0x09, 0x0b, 0x0c, 0x0e, 0x01, 0x7f, 0x80, 0x8d, 0xff, 0x41, 0x2e]
+        for _ in 0..<5_000 {
+            let count = Int(generator.next() % 300)
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: count)
+            for _ in 0..<Int(generator.next() % 3) where count > 0 {
+                bytes[Int(generator.next() % UInt64(count))] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            }
+            let expected = bytes.contains { $0 == 0 || $0 == 0x0a || $0 == 0x0d }
+            #expect(bytes.withUnsafeBufferPointer(HTTP2Connection.holdsNulCROrLF) == expected, "\(bytes)")
+        }
+    }
 }
