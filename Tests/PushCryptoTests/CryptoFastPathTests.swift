@@ -83,3 +83,51 @@ extension SplitMix64 {
         }
     }
 }
+
+extension CryptoFastPathTests {
+    /// The non-adjacent form sums back to k, its nonzero digits are odd and in range, and
+    /// each is followed by width − 1 zeros; for random scalars and the edges (0, 1, n − 1,
+    /// 2^256 − 1, which needs the carry past bit 255).
+    @Test(arguments: [5, 7])
+    func nonAdjacentFormIsAValidRepresentation(width: Int) {
+        var random = SplitMix64(seed: UInt64(width))
+        let nMinusOne = P256Order.modulus.subtractingReportingBorrow(.one).difference
+        for k in [U256.zero, .one, nMinusOne, U256(l0: ~0, l1: ~0, l2: ~0, l3: ~0)] + (0..<50).map({ _ in random.u256() }) {
+            let digits = P256.nonAdjacentForm(k, width: width)
+            #expect(digits.count <= 257)
+            var sum = P256Scalar.zero
+            var power = P256Scalar.one
+            let two = P256Scalar(U256(l0: 2, l1: 0, l2: 0, l3: 0))
+            var lastNonzero = -width
+            for (index, digit) in digits.enumerated() {
+                if digit != 0 {
+                    #expect(digit & 1 == 1 && abs(Int(digit)) < 1 << (width - 1), "digit \(digit)")
+                    #expect(index - lastNonzero >= width, "digits \(lastNonzero) and \(index) too close")
+                    lastNonzero = index
+                    let magnitude = P256Scalar(U256(l0: UInt64(abs(Int(digit))), l1: 0, l2: 0, l3: 0)) * power
+                    sum = digit > 0 ? sum + magnitude : sum - magnitude
+                }
+                power = power * two
+            }
+            #expect(sum == P256Scalar(k), "k = \(CryptoHex.string(k.bigEndianBytes))")
+        }
+    }
+
+    /// u1·G + u2·Q against the plain sum of two comb/ladder-free products: u1·G by the comb
+    /// table, u2·Q by double-and-add on affine points.
+    @Test func shamirsTrickMatchesSeparateProducts() throws {
+        var random = SplitMix64(seed: 256)
+        let q = try #require(P256.multiplyGenerator(U256(l0: 12345, l1: 0, l2: 0, l3: 0)).affine)
+        for _ in 0..<4 {
+            let u1 = P256Scalar(random.u256()).integer, u2 = P256Scalar(random.u256()).integer
+            var expected = P256.multiplyGenerator(u1)
+            var addend = q.jacobian
+            for bit in 0..<256 {
+                if u2.bit(bit) { expected = expected.adding(addend) }
+                addend = addend.doubled()
+            }
+            #expect(P256.multiplyGeneratorAndAdd(u1, u2, q).affine == expected.affine)
+        }
+        #expect(P256.multiply(.zero, q).isInfinity)
+    }
+}
