@@ -11,7 +11,7 @@
 # operation of each kind (sign, verify, derive, x25519 = key pair + shared secret, p256-ecdh,
 # AES-128-GCM seal/open of a 16 KiB and a 300-byte record): COUNT runs of each (default 20)
 # less one run, divided — independent of the machine's load. CRYPTO_OPERATIONS="sign verify"
-# picks some.
+# picks some; CRYPTO_BENCHMARK_KEEP=FILE keeps the binary (for callgrind_annotate).
 # Usage: Benchmarks/crypto.sh [--callgrind [COUNT]]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +30,7 @@ done
 swiftc -O -wmo -package-name PushContracts -module-name CryptoBenchmark -swift-version 6 \
     -I "$work/modules" -L "$work" -lContracts \
     "$work"/sources/*.swift "$root"/Benchmarks/CryptoBenchmark/main.swift -o "$work/crypto-benchmark"
+if [ -n "${CRYPTO_BENCHMARK_KEEP:-}" ]; then cp "$work/crypto-benchmark" "$CRYPTO_BENCHMARK_KEEP"; fi
 if [ "${1:-}" != "--callgrind" ]; then "$work/crypto-benchmark"; exit 0; fi
 count="${2:-20}"
 instructions() {  # OPERATION RUNS: total instructions of the process

@@ -36,6 +36,9 @@ package struct P256AffinePoint: Hashable, Sendable {
     }
 
     package var jacobian: P256JacobianPoint { P256JacobianPoint(x: x, y: y, z: .one) }
+
+    /// −self: (x, −y).
+    var negated: P256AffinePoint { P256AffinePoint(unchecked: x, -y) }
 }
 
 /// A P-256 point in Jacobian coordinates; Z = 0 is the point at infinity.
@@ -47,6 +50,9 @@ package struct P256JacobianPoint: Sendable {
     package static let infinity = P256JacobianPoint(x: .one, y: .one, z: .zero)
 
     package var isInfinity: Bool { z.isZero }
+
+    /// −self: (X, −Y, Z).
+    var negated: P256JacobianPoint { P256JacobianPoint(x: x, y: -y, z: z) }
 
     /// The affine form, or `nil` for infinity. Costs one field inversion.
     package var affine: P256AffinePoint? {

@@ -54,10 +54,8 @@ package struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
     @inline(__always)
     package static func + (lhs: Residue, rhs: Residue) -> Residue {
         let (sum, carry) = lhs.montgomery.addingReportingCarry(rhs.montgomery)
-        if carry || sum >= Modulus.modulus {
-            return Residue(montgomery: sum.subtractingReportingBorrow(Modulus.modulus).difference)
-        }
-        return Residue(montgomery: sum)
+        let (reduced, borrow) = sum.subtractingReportingBorrow(Modulus.modulus)
+        return Residue(montgomery: carry || !borrow ? reduced : sum)
     }
 
     @inline(__always)
@@ -137,10 +135,8 @@ extension U256 {
         t = montgomeryRound(t, a, b.l3, m, k)
         let (t0, t1, t2, t3, t4) = t
         let value = U256(l0: t0, l1: t1, l2: t2, l3: t3)
-        if t4 != 0 || value >= m {
-            return value.subtractingReportingBorrow(m).difference
-        }
-        return value
+        let (reduced, borrow) = value.subtractingReportingBorrow(m)
+        return t4 != 0 || !borrow ? reduced : value
     }
 
     /// `montgomeryProduct` for the P-256 prime, whose shape makes the reduction cheap:
@@ -154,10 +150,8 @@ extension U256 {
         t = p256Round(t, a, b.l2)
         t = p256Round(t, a, b.l3)
         let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
-        if t.4 != 0 || value >= P256Prime.modulus {
-            return value.subtractingReportingBorrow(P256Prime.modulus).difference
-        }
-        return value
+        let (reduced, borrow) = value.subtractingReportingBorrow(P256Prime.modulus)
+        return t.4 != 0 || !borrow ? reduced : value
     }
 
     /// (t + a·word + u·p) / 2^64 for the P-256 prime, u the low limb of t + a·word.

@@ -116,14 +116,15 @@ extension U256 {
     package static func addWithCarry(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
         let (s, c1) = a.addingReportingOverflow(b)
         let (t, c2) = s.addingReportingOverflow(carry ? 1 : 0)
-        return (t, c1 || c2)
+        // Never both (a + b ≤ 2^65 − 2): `!=` rather than `||`, which compiles to branches.
+        return (t, c1 != c2)
     }
 
     @inline(__always)
     package static func subtractWithBorrow(_ a: UInt64, _ b: UInt64, _ borrow: Bool) -> (UInt64, Bool) {
         let (d, b1) = a.subtractingReportingOverflow(b)
         let (e, b2) = d.subtractingReportingOverflow(borrow ? 1 : 0)
-        return (e, b1 || b2)
+        return (e, b1 != b2)  // never both, as above
     }
 
     /// `acc + x * y + carry` as (low word, high word); cannot overflow 128 bits.

@@ -4,22 +4,14 @@
 // X25519's fixed-base public key against the ladder.
 @testable import PushCrypto
 import Testing
+import PushCore
 import PushTestSupport
 
-@Suite struct CryptoFastPathTests {
-    /// A reproducible stream of 64-bit words (SplitMix64).
-    struct Words {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-        mutating func u256() -> U256 { U256(l0: next(), l1: next(), l2: next(), l3: next()) }
-    }
+extension SplitMix64 {
+    mutating func u256() -> U256 { U256(l0: next(), l1: next(), l2: next(), l3: next()) }
+}
 
+@Suite struct CryptoFastPathTests {
     /// Values below p with every carry edge: 0, 1, p − 1, p − 2, 2^255, limbs all ones below p.
     static let fieldEdges: [U256] = {
         let p = P256Prime.modulus
@@ -30,7 +22,7 @@ import PushTestSupport
     }()
 
     @Test func p256ReductionMatchesTheGenericOne() {
-        var words = Words(state: 41)
+        var words = SplitMix64(seed: 41)
         var values = Self.fieldEdges
         for _ in 0..<200 { values.append(P256FieldElement(words.u256()).montgomery) }
         for a in values {
@@ -42,7 +34,7 @@ import PushTestSupport
     }
 
     @Test func fieldInversionChainMatchesFermat() {
-        var words = Words(state: 7)
+        var words = SplitMix64(seed: 7)
         let exponent = P256Prime.modulus.subtractingReportingBorrow(U256(l0: 2, l1: 0, l2: 0, l3: 0)).difference
         for integer in Self.fieldEdges + (0..<20).map({ _ in words.u256() }) {
             let value = P256FieldElement(integer)
@@ -52,7 +44,7 @@ import PushTestSupport
     }
 
     @Test func windowedPowerMatchesRepeatedMultiplication() {
-        var words = Words(state: 3)
+        var words = SplitMix64(seed: 3)
         let base = P256Scalar(words.u256())
         var expected = P256Scalar.one
         for exponent in 0...300 {
@@ -81,7 +73,7 @@ import PushTestSupport
     /// The fixed-base public key equals the ladder's X25519(k, 9) for random scalars and
     /// the edges of clamping (all zero, all ones, short keys).
     @Test func fixedBasePublicKeyMatchesTheLadder() {
-        var words = Words(state: 25519)
+        var words = SplitMix64(seed: 25519)
         var scalars: [[UInt8]] = [[UInt8](repeating: 0, count: 32), [UInt8](repeating: 0xff, count: 32), [1, 2, 3], []]
         for _ in 0..<40 {
             scalars.append((0..<32).map { _ in UInt8(truncatingIfNeeded: words.next()) })
@@ -89,5 +81,53 @@ import PushTestSupport
         for scalar in scalars {
             #expect(X25519.fixedBasePublicKey(scalar) == X25519.scalarMultiply(scalar, X25519.basePoint), "k = \(CryptoHex.string(scalar))")
         }
+    }
+}
+
+extension CryptoFastPathTests {
+    /// The non-adjacent form sums back to k, its nonzero digits are odd and in range, and
+    /// each is followed by width − 1 zeros; for random scalars and the edges (0, 1, n − 1,
+    /// 2^256 − 1, which needs the carry past bit 255).
+    @Test(arguments: [5, 7])
+    func nonAdjacentFormIsAValidRepresentation(width: Int) {
+        var random = SplitMix64(seed: UInt64(width))
+        let nMinusOne = P256Order.modulus.subtractingReportingBorrow(.one).difference
+        for k in [U256.zero, .one, nMinusOne, U256(l0: ~0, l1: ~0, l2: ~0, l3: ~0)] + (0..<50).map({ _ in random.u256() }) {
+            let digits = P256.nonAdjacentForm(k, width: width)
+            #expect(digits.count <= 257)
+            var sum = P256Scalar.zero
+            var power = P256Scalar.one
+            let two = P256Scalar(U256(l0: 2, l1: 0, l2: 0, l3: 0))
+            var lastNonzero = -width
+            for (index, digit) in digits.enumerated() {
+                if digit != 0 {
+                    #expect(digit & 1 == 1 && abs(Int(digit)) < 1 << (width - 1), "digit \(digit)")
+                    #expect(index - lastNonzero >= width, "digits \(lastNonzero) and \(index) too close")
+                    lastNonzero = index
+                    let magnitude = P256Scalar(U256(l0: UInt64(abs(Int(digit))), l1: 0, l2: 0, l3: 0)) * power
+                    sum = digit > 0 ? sum + magnitude : sum - magnitude
+                }
+                power = power * two
+            }
+            #expect(sum == P256Scalar(k), "k = \(CryptoHex.string(k.bigEndianBytes))")
+        }
+    }
+
+    /// u1·G + u2·Q against the plain sum of two comb/ladder-free products: u1·G by the comb
+    /// table, u2·Q by double-and-add on affine points.
+    @Test func shamirsTrickMatchesSeparateProducts() throws {
+        var random = SplitMix64(seed: 256)
+        let q = try #require(P256.multiplyGenerator(U256(l0: 12345, l1: 0, l2: 0, l3: 0)).affine)
+        for _ in 0..<4 {
+            let u1 = P256Scalar(random.u256()).integer, u2 = P256Scalar(random.u256()).integer
+            var expected = P256.multiplyGenerator(u1)
+            var addend = q.jacobian
+            for bit in 0..<256 {
+                if u2.bit(bit) { expected = expected.adding(addend) }
+                addend = addend.doubled()
+            }
+            #expect(P256.multiplyGeneratorAndAdd(u1, u2, q).affine == expected.affine)
+        }
+        #expect(P256.multiply(.zero, q).isInfinity)
     }
 }

@@ -173,16 +173,13 @@ public struct LoopbackTLSError: Error, Equatable, CustomStringConvertible, Coded
         case unusableDirectory
     }
 
+    /// The CA directory (or a file in it) cannot be created, written or read.
+    public static var unusableDirectory: Self { Self(.unusableDirectory, "") }
+
     /// The kind of problem; what `==` compares.
     public let code: Code
     /// What went wrong and what to do next.
     public let message: String
 
-    init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The CA directory (or a file in it) cannot be created, written or read.
-    public static var unusableDirectory: Self { Self(.unusableDirectory, "") }
+    init(_ code: Code, _ message: String) { (self.code, self.message) = (code, message) }
 }

@@ -137,18 +137,12 @@ final class TLSCertificateChainCache: @unchecked Sendable {  // every access hol
 /// A class (immutable, so Sendable) so that every request on a connection shares one and
 /// ``HTTPRequest`` grows by a pointer only, on plain and TLS connections alike.
 package final class TLSClientCertificate: Sendable, Hashable {
-    /// Whether the chain reached a trusted CA, and the dates held at the handshake.
-    package enum Trust: Sendable, Hashable {
-        /// Signed by a trusted CA (directly or through intermediates the client sent), and
-        /// every certificate on the way within its dates.
-        case trusted
-        /// A certificate on the chain is not valid yet.
-        case notYetValid
-        /// A certificate on the chain has expired.
-        case expired
-        /// No trusted CA signed the chain.
-        case untrustedIssuer
-    }
+    /// Whether the chain reached a trusted CA, and the dates held at the handshake:
+    /// `trusted` — signed by a trusted CA (directly or through intermediates the client
+    /// sent), every certificate on the way within its dates; `notYetValid` / `expired` — a
+    /// certificate on the chain is not valid yet / has expired; `untrustedIssuer` — no
+    /// trusted CA signed the chain.
+    package enum Trust: Sendable, Hashable { case trusted, notYetValid, expired, untrustedIssuer }
 
     /// The leaf, parsed (its DER is `certificate.der`).
     package let certificate: X509Certificate

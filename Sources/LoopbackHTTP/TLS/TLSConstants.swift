@@ -23,17 +23,11 @@ enum TLSHandshakeType: UInt8 {
     case messageHash = 254
 }
 
-/// Extension code points (RFC 8446 §4.2, RFC 6066, RFC 7301).
+/// Extension code points (RFC 8446 §4.2, RFC 6066, RFC 7301), in the order of their numbers.
 enum TLSExtensionType {
-    static let serverName: UInt16 = 0
-    static let supportedGroups: UInt16 = 10
-    static let signatureAlgorithms: UInt16 = 13
-    static let applicationLayerProtocolNegotiation: UInt16 = 16
-    static let certificateAuthorities: UInt16 = 47
-    static let preSharedKey: UInt16 = 41
-    static let supportedVersions: UInt16 = 43
-    static let pskKeyExchangeModes: UInt16 = 45
-    static let keyShare: UInt16 = 51
+    static let serverName: UInt16 = 0, supportedGroups: UInt16 = 10, signatureAlgorithms: UInt16 = 13
+    static let applicationLayerProtocolNegotiation: UInt16 = 16, preSharedKey: UInt16 = 41, supportedVersions: UInt16 = 43
+    static let pskKeyExchangeModes: UInt16 = 45, certificateAuthorities: UInt16 = 47, keyShare: UInt16 = 51
 }
 
 /// The key-exchange groups this server implements, in its order of preference.
