@@ -100,13 +100,22 @@ extension FakeAPNs {
         guard let authorization else { return }
         let token = presented ?? Self.bearerToken(authorization)
         guard !token.isEmpty else { return }
-        entry.providerTokenFingerprint = String(token.suffix(16))
+        entry.providerTokenFingerprint = Self.fingerprint(of: token)
         guard var connection = s.connections[connectionID], connection.token == token else { return }
         entry.providerTokenIssuedAt = connection.issuedAt / 1000
         if case .reason(let reason)? = fault, reason == .expiredProviderToken {
             connection.issuedAt = now &- s.configuration.providerTokenLifetimeSeconds &* 1000 &- 1000
             s.storeConnection(connection, for: connectionID)
         }
+    }
+
+    /// The token's last 16 characters. A JWT's are printable ASCII, each its own character:
+    /// then they are its last 16 bytes, taken without walking grapheme clusters.
+    static func fingerprint(of token: String) -> String {
+        let utf8 = token.utf8
+        let tail = utf8.suffix(17)
+        guard tail.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return String(token.suffix(16)) }
+        return String(decoding: utf8.suffix(16), as: UTF8.self)
     }
 
     /// Failed tokens remembered per connection (against floods of forged tokens): a client

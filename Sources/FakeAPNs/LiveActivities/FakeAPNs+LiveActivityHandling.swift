@@ -34,8 +34,11 @@ extension FakeAPNs {
         let contract = state.withLock { s -> Contract? in
             if let named, let type = s.liveActivities.types[named] { return type.contract }
             let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
-            guard let token = token ?? subscriber, let activity = s.liveActivities.activities[token.lowercased()]?.current else { return nil }
-            return s.liveActivities.types[activity.attributesType]?.contract
+            guard let token = token ?? subscriber else { return nil }
+            // Tokens are lowercase already but for a client's uppercase hex.
+            let key = token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? token.lowercased() : token
+            guard let attributesType = s.liveActivities.activities[key]?.current.attributesType else { return nil }
+            return s.liveActivities.types[attributesType]?.contract
         } ?? Self.liveActivityContract
         let violations = contract?.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
@@ -61,14 +64,14 @@ extension FakeAPNs {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
-        guard let target = s.liveActivities.target(of: push.deviceToken) else {
+        guard let (target, owner) = s.liveActivities.targetAndDevice(of: push.deviceToken) else {
             if s.devices[push.deviceToken]?.registered == true {
                 return reject(.deviceTokenNotForTopic,
                               "this is a device token; a Live Activity push goes to an activity's push token (update, end) or the app's push-to-start token (start)")
             }
             return reject(.badDeviceToken, "the token is not an activity's push token nor a push-to-start token")
         }
-        if let owner = s.liveActivities.deviceToken(of: target), let device = s.devices[owner] {
+        if let owner, let device = s.devices[owner] {
             if let at = device.unregisteredAt {
                 return reject(.unregistered, timestamp: at, "the device was unregistered at \(AdminJSON.timestamp(milliseconds: at))")
             }
