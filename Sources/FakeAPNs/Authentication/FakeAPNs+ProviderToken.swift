@@ -112,10 +112,11 @@ extension FakeAPNs {
     /// The token's last 16 characters. A JWT's are printable ASCII, each its own character:
     /// then they are its last 16 bytes, taken without walking grapheme clusters.
     static func fingerprint(of token: String) -> String {
-        let utf8 = token.utf8
-        let tail = utf8.suffix(17)
-        guard tail.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return String(token.suffix(16)) }
-        return String(decoding: utf8.suffix(16), as: UTF8.self)
+        let fromBytes = token.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            for index in max(0, bytes.count &- 17)..<bytes.count where bytes[index] < 0x20 || bytes[index] >= 0x7F { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[max(0, bytes.count &- 16)...]), as: UTF8.self)
+        }
+        return (fromBytes ?? nil) ?? String(token.suffix(16))
     }
 
     /// Failed tokens remembered per connection (against floods of forged tokens): a client
