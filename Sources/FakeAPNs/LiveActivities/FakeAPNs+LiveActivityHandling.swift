@@ -36,7 +36,8 @@ extension FakeAPNs {
             let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
             guard let token = token ?? subscriber else { return nil }
             // Tokens are lowercase already but for a client's uppercase hex.
-            let key = token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? token.lowercased() : token
+            let hasUppercase = token.utf8.withContiguousStorageIfAvailable { $0.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 } } ?? true
+            let key = hasUppercase ? token.lowercased() : token
             guard let attributesType = s.liveActivities.activities[key]?.current.attributesType else { return nil }
             return s.liveActivities.types[attributesType]?.contract
         } ?? Self.liveActivityContract
