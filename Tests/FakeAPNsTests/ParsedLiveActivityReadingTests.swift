@@ -116,3 +116,14 @@ import Testing
         #expect(ParsedValueDecoder.decode(Level.self, from: try JSONReader.parse(#"{"level":0.5}"#).value) == nil)
     }
 }
+
+/// The journal's provider-token fingerprint, taken from bytes when the token is printable
+/// ASCII (issue 41), is still its last 16 characters.
+@Suite struct ProviderTokenFingerprintTests {
+    @Test(arguments: ["eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJURUFNIn0.c2lnbmF0dXJlX2J5dGVzX2hlcmVfMTIzNDU2Nzg5MA", "short",
+                      "", "0123456789abcdef", "0123456789abcdefg", "ends in e\u{301}0123456789abcde",
+                      "crlf\r\n0123456789abcd", "tab\t0123456789abcdefgh", "été-0123456789abcdefgh"])
+    func fingerprintIsTheLastSixteenCharacters(_ token: String) {
+        #expect(FakeAPNs.fingerprint(of: token) == String(token.suffix(16)))
+    }
+}

@@ -100,13 +100,23 @@ extension FakeAPNs {
         guard let authorization else { return }
         let token = presented ?? Self.bearerToken(authorization)
         guard !token.isEmpty else { return }
-        entry.providerTokenFingerprint = String(token.suffix(16))
+        entry.providerTokenFingerprint = Self.fingerprint(of: token)
         guard var connection = a.connections[connectionID], connection.token == token else { return }
         entry.providerTokenIssuedAt = connection.issuedAt / 1000
         if case .reason(let reason)? = fault, reason == .expiredProviderToken {
             connection.issuedAt = now &- settings.providerTokenLifetimeSeconds &* 1000 &- 1000
             a.store(connection, for: connectionID)
         }
+    }
+
+    /// The token's last 16 characters. A JWT's are printable ASCII, each its own character:
+    /// then they are its last 16 bytes, taken without walking grapheme clusters.
+    static func fingerprint(of token: String) -> String {
+        let fromBytes = token.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            for index in max(0, bytes.count &- 17)..<bytes.count where bytes[index] < 0x20 || bytes[index] >= 0x7F { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[max(0, bytes.count &- 16)...]), as: UTF8.self)
+        }
+        return (fromBytes ?? nil) ?? String(token.suffix(16))
     }
 
     /// Failed tokens remembered per connection (against floods of forged tokens): a client

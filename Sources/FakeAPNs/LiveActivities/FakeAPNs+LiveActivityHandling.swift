@@ -35,8 +35,12 @@ extension FakeAPNs {
         let contract = state.withLock { s -> Contract? in
             if let named, let type = s.liveActivities.types[named] { return type.contract }
             let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
-            guard let token = token ?? subscriber, let activity = s.liveActivities.activities[token.lowercased()]?.current else { return nil }
-            return s.liveActivities.types[activity.attributesType]?.contract
+            guard let token = token ?? subscriber else { return nil }
+            // Tokens are lowercase already but for a client's uppercase hex.
+            let hasUppercase = token.utf8.withContiguousStorageIfAvailable { $0.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 } } ?? true
+            let key = hasUppercase ? token.lowercased() : token
+            guard let attributesType = s.liveActivities.activities[key]?.current.attributesType else { return nil }
+            return s.liveActivities.types[attributesType]?.contract
         } ?? Self.liveActivityContract
         let violations = contract?.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
@@ -63,14 +67,14 @@ extension FakeAPNs {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
-        guard let target = liveActivities.target(of: push.deviceToken) else {
+        guard let (target, owner) = liveActivities.targetAndDevice(of: push.deviceToken) else {
             if devices[push.deviceToken]?.registered == true {
                 return reject(.deviceTokenNotForTopic,
                               "this is a device token; a Live Activity push goes to an activity's push token (update, end) or the app's push-to-start token (start)")
             }
             return reject(.badDeviceToken, "the token is not an activity's push token nor a push-to-start token")
         }
-        if let owner = liveActivities.deviceToken(of: target), let device = devices[owner] {
+        if let owner, let device = devices[owner] {
             if let at = device.unregisteredAt {
                 return reject(.unregistered, timestamp: at, "the device was unregistered at \(AdminJSON.timestamp(milliseconds: at))")
             }

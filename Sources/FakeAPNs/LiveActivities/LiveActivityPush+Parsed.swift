@@ -47,10 +47,13 @@ extension LiveActivityPush {
     }
 
     /// The value of the one member named `key` (nil inside: absent); nil when it is given
-    /// more than once (which one the decoder takes is its own affair).
+    /// more than once (which one the decoder takes is its own affair). The names asked for
+    /// are lowercase ASCII letters and `-`, which no other string equals canonically: a key
+    /// of another length is not one of them, and is passed over without a comparison.
     private static func onlyMember(_ key: String, of members: [JSONMember]) -> JSONValue?? {
         var found: JSONValue?
-        for member in members where member.key == key {
+        let length = key.utf8.count
+        for member in members where member.key.utf8.count == length && member.key == key {
             if found != nil { return nil }
             found = member.value.value
         }

@@ -48,18 +48,11 @@ struct LiveActivityStore {
         types[Attributes.attributesType] = DeclaredActivityType(type)
     }
 
-    func target(of token: String) -> Target? {
-        if activities[token] != nil { return .activity(pushToken: token) }
-        if let owner = pushToStartTokens[token] { return .pushToStart(deviceToken: owner.device, attributesType: owner.attributesType) }
+    /// What `token` names, and the device it belongs to, with one look-up of an activity's token.
+    func targetAndDevice(of token: String) -> (target: Target, deviceToken: String?)? {
+        if let deviceToken = activities[token]?.current.deviceToken { return (.activity(pushToken: token), deviceToken) }
+        if let owner = pushToStartTokens[token] { return (.pushToStart(deviceToken: owner.device, attributesType: owner.attributesType), owner.device) }
         return nil
-    }
-
-    /// The device an activity or push-to-start token belongs to.
-    func deviceToken(of target: Target) -> String? {
-        switch target {
-        case .pushToStart(let device, _): device
-        case .activity(let token): activities[token]?.current.deviceToken
-        }
     }
 
     /// Gives `device` the push-to-start token `token` for `attributesType`, replacing its
@@ -88,9 +81,10 @@ struct LiveActivityStore {
             }
             return start(push, device: device, tokenType: tokenType, now: now, policy: policy, token: newToken)
         case .activity(let token):
-            settle(token, now: now, policy: policy)
+            // Settled and updated while out of the dictionary: one removal and one insertion.
             guard var record = activities.removeValue(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
             defer { activities[token] = record }
+            Self.settleRecord(&record, now: now, policy: policy)
             guard let type = types[record.current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
             return Self.update(&record, of: type, with: push, priority: priority, now: now, policy: policy)
         }
