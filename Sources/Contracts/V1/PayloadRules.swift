@@ -210,7 +210,7 @@ enum PayloadRules {
             case "imageUrl": needsMutableContent = true
             case "notificationId": break
             default:
-                guard hasNoPersonalKey(members[index].key, members[index].value, depth: 0) else { return false }
+                guard PersonalKeys.noneIn(members[index].key, members[index].value, depth: 0) else { return false }
             }
         }
         guard let aps, case .object(let apsMembers) = aps.value else { return false }
@@ -228,12 +228,12 @@ enum PayloadRules {
                 hasAlert = hasAlert || apsMembers[index].key == "alert"
                 hasBadgeOrSound = hasBadgeOrSound || apsMembers[index].key == "sound"
                 // An object's keys may be personal (`/aps/sound/name` is left to the rule).
-                guard hasNoPersonalKey("", apsMembers[index].value, depth: 1) else { return false }
+                guard PersonalKeys.noneIn("", apsMembers[index].value, depth: 1) else { return false }
             case "badge": hasBadgeOrSound = true
             case "mutable-content": mutableContent = isOne(apsMembers[index].value)
             case "content-available": contentAvailable = isOne(apsMembers[index].value)
             default:
-                guard hasNoPersonalKey(apsMembers[index].key, apsMembers[index].value, depth: 1) else { return false }
+                guard PersonalKeys.noneIn(apsMembers[index].key, apsMembers[index].value, depth: 1) else { return false }
             }
         }
         let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
@@ -267,26 +267,6 @@ enum PayloadRules {
                     && thread[3] == UInt8(ascii: "e") && thread[4] == UInt8(ascii: "r") && thread[5] == UInt8(ascii: "-")
                     && FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: thread[6...]), UnsafeBufferPointer(rebasing: route[7...]), route.count &- 7)
             }
-        }
-    }
-
-    /// False when `key`, or any key inside `value`, may be personal data (including Apple's
-    /// `/aps/sound/name`, which the rule allows: the rule decides those), or when `value`
-    /// nests deeper than 16 levels.
-    private static func hasNoPersonalKey(_ key: String, _ value: JSONNode, depth: Int) -> Bool {
-        guard !PersonalKeys.contains(key) else { return false }
-        switch value.value {
-        case .object(let members):
-            guard depth < 16 else { return false }
-            for index in members.indices where !hasNoPersonalKey(members[index].key, members[index].value, depth: depth + 1) {
-                return false
-            }
-            return true
-        case .array(let items):
-            guard depth < 16 else { return false }
-            return items.allSatisfy { hasNoPersonalKey("", $0, depth: depth + 1) }
-        default:
-            return true
         }
     }
 
