@@ -153,11 +153,22 @@ enum LiveActivityRules {
     /// - Parameter dateMembers: the content state's `Date` members (``dateSince2001(_:)``).
     static func allHold(_ document: JSONNode, dateMembers: [String], options: ValidationOptions) -> Bool {
         guard let sent = options.sourceByteCount, sent <= options.maximumPayloadBytes,
-              PersonalKeys.noneIn("", document, depth: 0),
-              let aps = NodeQuery.value("aps", of: document), case .object(let members) = aps.value else { return false }
+              case .object(let top) = document.value else { return false }
+        var aps: JSONNode?
+        for index in top.indices {
+            if top[index].key == "aps" {
+                aps = top[index].value
+            } else if !PersonalKeys.noneIn(top[index].key, top[index].value, depth: 1) {
+                return false
+            }
+        }
+        guard let aps, case .object(let members) = aps.value else { return false }
         var event: String?, state: JSONNode?, alert: JSONNode?
         var hasAttributes = false, hasInputPushToken = false, hasDismissalDate = false
         for index in members.indices {
+            // The admitted `aps` holds only Apple's keys, which are not personal: only the
+            // values are searched.
+            guard PersonalKeys.noneIn("", members[index].value, depth: 2) else { return false }
             switch members[index].key {
             case "event":
                 guard case .string(let text) = members[index].value.value else { return false }
