@@ -28,8 +28,16 @@ extension Contract {
         for type: Attributes.Type, name: String, summary: String? = nil, folderName: String? = nil
     ) -> Contract {
         let line = summary ?? "The APNs body of a Live Activity push for \(Attributes.attributesType); the device decodes its content-state into \(Attributes.attributesType).ContentState."
-        return Contract(name: name, direction: .backendToApp, summary: line,
-                        schema: LiveActivitySchema.payload(for: type, summary: "The APNs body of a Live Activity push for \(Attributes.attributesType)."),
-                        rules: LiveActivityRules.all(for: type), folderName: folderName)
+        var contract = Contract(name: name, direction: .backendToApp, summary: line,
+                                schema: LiveActivitySchema.payload(for: type, summary: "The APNs body of a Live Activity push for \(Attributes.attributesType)."),
+                                rules: LiveActivityRules.all(for: type), folderName: folderName)
+        // A valid push (FakeAPNs checks every one) is passed in one walk of its tree.
+        if let admission = SchemaAdmission(contract.schema) {
+            let dates = LiveActivitySchema.dateMembers(of: Attributes.contentStateSchema)
+            contract.cleanCheck = CleanCheck { document, options in
+                admission.admits(document) && LiveActivityRules.allHold(document, dateMembers: dates, options: options)
+            }
+        }
+        return contract
     }
 }

@@ -146,6 +146,62 @@ enum LiveActivityRules {
         }
     }
 
+    /// True only when no rule of ``all(for:)`` would report anything about `document`, given
+    /// that ``SchemaAdmission`` admits it (`aps` an object of declared members, no key twice);
+    /// a false only sends the document down the full validation. One pass over `aps` finds the
+    /// event and what each event must and must not carry; one walk looks for personal keys.
+    /// - Parameter dateMembers: the content state's `Date` members (``dateSince2001(_:)``).
+    static func allHold(_ document: JSONNode, dateMembers: [String], options: ValidationOptions) -> Bool {
+        guard let sent = options.sourceByteCount, sent <= options.maximumPayloadBytes,
+              case .object(let top) = document.value else { return false }
+        var aps: JSONNode?
+        for index in top.indices {
+            if top[index].key == "aps" {
+                aps = top[index].value
+            } else if !PersonalKeys.noneIn(top[index].key, top[index].value, depth: 1) {
+                return false
+            }
+        }
+        guard let aps, case .object(let members) = aps.value else { return false }
+        var event: String?, state: JSONNode?, alert: JSONNode?
+        var hasAttributes = false, hasInputPushToken = false, hasDismissalDate = false
+        for index in members.indices {
+            // The admitted `aps` holds only Apple's keys, which are not personal: only the
+            // values are searched.
+            guard PersonalKeys.noneIn("", members[index].value, depth: 2) else { return false }
+            switch members[index].key {
+            case "event":
+                guard case .string(let text) = members[index].value.value else { return false }
+                event = text
+            case "content-state": state = members[index].value
+            case "alert": alert = members[index].value
+            case "attributes-type", "attributes": hasAttributes = true
+            case "input-push-token": hasInputPushToken = true
+            case "dismissal-date": hasDismissalDate = true
+            default: break
+            }
+        }
+        switch event {
+        case "update"?:
+            guard state != nil, !hasAttributes, !hasInputPushToken, !hasDismissalDate else { return false }
+        case "start"?:
+            // Both attributes members, and an alert object with a title and a body.
+            guard state != nil, !hasDismissalDate, NodeQuery.value("attributes-type", of: aps) != nil,
+                  NodeQuery.value("attributes", of: aps) != nil, let alert,
+                  NodeQuery.value("title", of: alert) != nil, NodeQuery.value("body", of: alert) != nil else { return false }
+        case "end"?:
+            guard !hasAttributes, !hasInputPushToken else { return false }
+        default:
+            return false
+        }
+        guard let state else { return true }
+        for name in dateMembers {
+            if let date = NodeQuery.value(name, of: state), case .number(let number) = date.value,
+               number.doubleValue > largestReferenceDate { return false }
+        }
+        return true
+    }
+
     /// Every rule for pushes of `Attributes`, in the order they are documented: the same for
     /// every declared type, only the messages name the type and the dates are its own.
     static func all<Attributes: LiveActivityAttributes>(for _: Attributes.Type) -> [ContractRule] {

@@ -212,7 +212,7 @@ enum PayloadRules {
             case (8, "imageUrl"): needsMutableContent = true
             case (14, "notificationId"): break
             default:
-                guard hasNoPersonalKey(key, members[index].value, depth: 0) else { return false }
+                guard PersonalKeys.noneIn(key, members[index].value, depth: 0) else { return false }
             }
         }
         guard let aps, case .object(let apsMembers) = aps.value else { return false }
@@ -231,12 +231,12 @@ enum PayloadRules {
                 hasAlert = hasAlert || key == "alert"
                 hasBadgeOrSound = hasBadgeOrSound || key == "sound"
                 // An object's keys may be personal (`/aps/sound/name` is left to the rule).
-                guard hasNoPersonalKey("", apsMembers[index].value, depth: 1) else { return false }
+                guard PersonalKeys.noneIn("", apsMembers[index].value, depth: 1) else { return false }
             case (5, "badge"): hasBadgeOrSound = true
             case (15, "mutable-content"): mutableContent = isOne(apsMembers[index].value)
             case (17, "content-available"): contentAvailable = isOne(apsMembers[index].value)
             default:
-                guard hasNoPersonalKey(key, apsMembers[index].value, depth: 1) else { return false }
+                guard PersonalKeys.noneIn(key, apsMembers[index].value, depth: 1) else { return false }
             }
         }
         let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
@@ -270,26 +270,6 @@ enum PayloadRules {
                     && thread[3] == UInt8(ascii: "e") && thread[4] == UInt8(ascii: "r") && thread[5] == UInt8(ascii: "-")
                     && FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: thread[6...]), UnsafeBufferPointer(rebasing: route[7...]), route.count &- 7)
             }
-        }
-    }
-
-    /// False when `key`, or any key inside `value`, may be personal data (including Apple's
-    /// `/aps/sound/name`, which the rule allows: the rule decides those), or when `value`
-    /// nests deeper than 16 levels.
-    private static func hasNoPersonalKey(_ key: String, _ value: JSONNode, depth: Int) -> Bool {
-        guard !PersonalKeys.contains(key) else { return false }
-        switch value.value {
-        case .object(let members):
-            guard depth < 16 else { return false }
-            for index in members.indices where !hasNoPersonalKey(members[index].key, members[index].value, depth: depth + 1) {
-                return false
-            }
-            return true
-        case .array(let items):
-            guard depth < 16 else { return false }
-            return items.allSatisfy { hasNoPersonalKey("", $0, depth: depth + 1) }
-        default:
-            return true
         }
     }
 

@@ -128,4 +128,23 @@ enum PersonalKeys {
         }
     }
 
+    /// False when `key`, or any key inside `value`, may be personal data (including Apple's
+    /// `/aps/sound/name`, which the rule allows: the rule decides those), or when `value`
+    /// nests deeper than 16 levels.
+    static func noneIn(_ key: String, _ value: JSONNode, depth: Int) -> Bool {
+        guard !contains(key) else { return false }
+        switch value.value {
+        case .object(let members):
+            guard depth < 16 else { return false }
+            for index in members.indices where !noneIn(members[index].key, members[index].value, depth: depth + 1) {
+                return false
+            }
+            return true
+        case .array(let items):
+            guard depth < 16 else { return false }
+            return items.allSatisfy { noneIn("", $0, depth: depth + 1) }
+        default:
+            return true
+        }
+    }
 }
