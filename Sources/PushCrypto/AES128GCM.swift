@@ -95,6 +95,7 @@ package struct AES128GCM: Sendable {
     /// Counter-mode XOR of `bytes[0..<count]` in place, and GHASH over the ciphertext (hashed
     /// after encrypting, before decrypting).
     /// - Returns: the tag, E(K, J0) ⊕ GHASH(A, C).
+    @inline(__always)  // each caller's copy has `encrypting` constant (no flag tested per call)
     private func crypt(
         _ bytes: UnsafeMutableRawBufferPointer, count: Int, nonce: [UInt8], additionalData: [UInt8], encrypting: Bool
     ) -> (high: UInt64, low: UInt64) {

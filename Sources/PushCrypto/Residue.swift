@@ -78,7 +78,10 @@ package struct Residue<Modulus: MontgomeryModulus>: Hashable, Sendable {
     }
 
     @inline(__always)
-    package func squared() -> Residue { self * self }
+    package func squared() -> Residue {
+        if Modulus.self == P256Prime.self { return Residue(montgomery: U256.p256MontgomerySquare(montgomery)) }
+        return self * self
+    }
 
     @inline(__always)
     package func doubled() -> Residue { self + self }
@@ -152,6 +155,52 @@ extension U256 {
         let value = U256(l0: t.0, l1: t.1, l2: t.2, l3: t.3)
         let (reduced, borrow) = value.subtractingReportingBorrow(P256Prime.modulus)
         return t.4 != 0 || !borrow ? reduced : value
+    }
+
+    /// a² · 2^-256 mod p: the six cross products once, doubled, and the four squares (ten
+    /// multiplications, not sixteen), then the 512-bit square's low half reduced by four
+    /// `p256Round`s (with nothing to multiply in) and its high half added.
+    @inline(__always)
+    package static func p256MontgomerySquare(_ a: U256) -> U256 {
+        var carry: UInt64
+        var t1: UInt64, t2: UInt64, t3: UInt64, t4: UInt64, t5: UInt64, t6: UInt64
+        (t1, carry) = multiplyAccumulate(0, a.l0, a.l1, 0)
+        (t2, carry) = multiplyAccumulate(0, a.l0, a.l2, carry)
+        (t3, carry) = multiplyAccumulate(0, a.l0, a.l3, carry)
+        (t3, t4) = multiplyAccumulate(t3, a.l1, a.l2, 0)
+        (t4, t5) = multiplyAccumulate(carry, a.l1, a.l3, t4)
+        (t5, t6) = multiplyAccumulate(t5, a.l2, a.l3, 0)
+        let t7 = t6 >> 63  // the cross products doubled
+        t6 = t6 << 1 | t5 >> 63
+        t5 = t5 << 1 | t4 >> 63
+        t4 = t4 << 1 | t3 >> 63
+        t3 = t3 << 1 | t2 >> 63
+        t2 = t2 << 1 | t1 >> 63
+        t1 <<= 1
+        let (h0, t0) = a.l0.multipliedFullWidth(by: a.l0)
+        let (h1, s1) = a.l1.multipliedFullWidth(by: a.l1)
+        let (h2, s2) = a.l2.multipliedFullWidth(by: a.l2)
+        let (h3, s3) = a.l3.multipliedFullWidth(by: a.l3)
+        var c: Bool
+        (t1, c) = t1.addingReportingOverflow(h0)
+        (t2, c) = addWithCarry(t2, s1, c)
+        (t3, c) = addWithCarry(t3, h1, c)
+        (t4, c) = addWithCarry(t4, s2, c)
+        (t5, c) = addWithCarry(t5, h2, c)
+        (t6, c) = addWithCarry(t6, s3, c)
+        let (top, _) = addWithCarry(t7, h3, c)  // a² < 2^512: no carry out
+        var r: (UInt64, UInt64, UInt64, UInt64, UInt64) = (t0, t1, t2, t3, 0)
+        r = p256Round(r, .zero, 0)
+        r = p256Round(r, .zero, 0)
+        r = p256Round(r, .zero, 0)
+        r = p256Round(r, .zero, 0)
+        let (v0, d0) = r.0.addingReportingOverflow(t4)
+        let (v1, d1) = addWithCarry(r.1, t5, d0)
+        let (v2, d2) = addWithCarry(r.2, t6, d1)
+        let (v3, d3) = addWithCarry(r.3, top, d2)
+        let value = U256(l0: v0, l1: v1, l2: v2, l3: v3)
+        let (reduced, borrow) = value.subtractingReportingBorrow(P256Prime.modulus)
+        return r.4 != 0 || d3 || !borrow ? reduced : value
     }
 
     /// (t + a·word + u·p) / 2^64 for the P-256 prime, u the low limb of t + a·word.

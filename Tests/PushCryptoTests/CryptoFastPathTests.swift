@@ -30,6 +30,7 @@ extension SplitMix64 {
                 let generic = U256.montgomeryProduct(a, b, modulus: P256Prime.modulus, negatedInverse: P256Prime.negatedInverse)
                 #expect(U256.p256MontgomeryProduct(a, b) == generic)
             }
+            #expect(U256.p256MontgomerySquare(a) == U256.p256MontgomeryProduct(a, a), "a² for a = \(a)")
         }
     }
 
