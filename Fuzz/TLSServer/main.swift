@@ -121,10 +121,9 @@ func clientFlight(_ chunks: [ArraySlice<UInt8>]) {
     guard case .awaitingClientCertificate(let secret) = connection.state, var writer = TLSRecordCipher(trafficSecret: secret) else {
         fuzzFailure("a valid ClientHello did not lead to a CertificateRequest: \(connection.state)")
     }
-    var scratch: [UInt8] = []
     for chunk in chunks where !chunk.isEmpty {
         var record: [UInt8] = []
-        writer.seal(chunk, type: .handshake, into: &record, scratch: &scratch)
+        writer.seal(chunk, type: .handshake, into: &record)
         record.withUnsafeBytes { connection.receive($0, into: &events, plaintext: &plaintext) }
         if connection.state == .closed, connection.hasPartialInput { fuzzFailure("input kept after close") }
     }
