@@ -109,7 +109,11 @@ import PushTestSupport
     }
 
     @Test func refuseConnectionsRefusesThenServesAgainOnTheSamePort() async throws {
-        try await withServer(handler: echoHandler) { server in
+        // A port below the ephemeral range: while the listener is closed, the system never
+        // gives it to another test's socket by itself (a system-picked port can be, and a
+        // connect to that socket "succeeds while offline": it flaked so in CI).
+        let port = try #require(Sockets.portOutsideEphemeralRange())
+        try await withServer({ $0.port = port }, handler: echoHandler) { server in
             let before = try RawClient(port: server.port)
             try before.send("GET /1 HTTP/1.1\r\nHost: h\r\n\r\n")
             _ = try before.read { $0.text.hasSuffix("GET /1 0") }
