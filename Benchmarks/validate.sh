@@ -8,6 +8,8 @@
 #
 # Usage: Benchmarks/validate.sh [FILE_COUNT] [RUNS]      (defaults: 10000 files, 5 runs)
 #        CONTRACT_CHECK_BIN=path/to/contract-check Benchmarks/validate.sh   (skip the build)
+#        VALIDATE_BUILD=dynamic Benchmarks/validate.sh   (plain `swift build -c release`; the
+#        default is README's install build, --static-swift-stdlib -Xlinker -no-pie, on Linux)
 # Needs: swift, python3 (generator), jq (installed with apt-get when missing), check-jsonschema
 # (installed from PyPI when missing; third column, issue 6: the same files against the emitted
 # payload schema; CJS_RUNS=N runs, default 2).
@@ -36,9 +38,20 @@ if [ -n "${CONTRACT_CHECK_BIN:-}" ]; then
     BIN="$(cd "$(dirname "$CONTRACT_CHECK_BIN")" && pwd)/$(basename "$CONTRACT_CHECK_BIN")"   # a build you made
     echo "== using $BIN"
 else
-    echo "== building contract-check (release)"
-    swift build -c release --product contract-check 2>&1 | tail -1
-    BIN="$(swift build -c release --show-bin-path)/contract-check"
+    # The build README's "Set up" installs (Linux: the Swift runtime and Foundation linked in,
+    # not position-independent), under .build/static so the plain release build stays; the
+    # shared-library build spends ~13M instructions and ~750 page faults per start binding
+    # Foundation and ICU, a fifth of the time over 10,000 files. VALIDATE_BUILD=dynamic times
+    # that plain `swift build -c release` instead.
+    BUILD=(-c release)
+    if [ "${VALIDATE_BUILD:-static}" = static ] && [ "$(uname -s)" = Linux ]; then
+        BUILD=(-c release --static-swift-stdlib -Xlinker -no-pie --scratch-path .build/static)
+    elif [ "${VALIDATE_BUILD:-static}" != static ] && [ "${VALIDATE_BUILD}" != dynamic ]; then
+        echo "Error: VALIDATE_BUILD is static or dynamic, not $VALIDATE_BUILD" >&2; exit 64
+    fi
+    echo "== building contract-check (swift build ${BUILD[*]})"
+    swift build "${BUILD[@]}" --product contract-check 2>&1 | tail -1
+    BIN="$(swift build "${BUILD[@]}" --show-bin-path)/contract-check"
 fi
 echo "   $(jq --version), $(nproc) cores, $(uname -sm)"
 
