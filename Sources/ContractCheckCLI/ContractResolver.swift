@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Tells which contract a file is checked against when `--contract` is not given: its
 /// extension (`.apns` → `apns-file`), else the nearest enclosing folder that names a contract
 /// (`devices/`, `opens/`, `payloads/`, `apns-errors/`, … as the contract set declares, or a
@@ -68,12 +74,11 @@ package struct ContractResolver {
     /// True when `bytes` from `start` begin with `expected`.
     private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ expected: [UInt8]) -> Bool {
         guard start >= 0, bytes.count - start >= expected.count else { return false }
-        var index = 0
-        while index < expected.count {
-            if bytes[start + index] != expected[index] { return false }
-            index += 1
+        guard let base = bytes.baseAddress, !expected.isEmpty else { return true }
+        return expected.withUnsafeBytes { wanted in
+            guard let wantedBase = wanted.baseAddress else { return false }
+            return memcmp(base + start, wantedBase, wanted.count) == 0
         }
-        return true
     }
 
     private func resolve(_ path: String) -> String? {

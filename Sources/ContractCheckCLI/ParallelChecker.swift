@@ -25,22 +25,33 @@ package enum ParallelChecker {
     /// Runs every job; files are checked with ``ValidateCommand/check(_:location:contract:checker:scratch:)``.
     package static func run(_ jobs: [Job], checker: any DocumentChecker) -> [Outcome] {
         let chunkCount = (jobs.count + chunkSize - 1) / chunkSize
-        guard chunkCount > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+        let workers = chunkCount > 1 ? min(ProcessInfo.processInfo.activeProcessorCount, chunkCount) : 1
+        guard workers > 1 else {
             var scratch: [UInt8] = []
             return jobs.map { perform($0, checker: checker, scratch: &scratch) }
         }
-        // One lock per chunk of files (not per file), so locking costs nothing next to the reads.
+        // One worker per core, each with one read buffer for all its files, taking chunks in
+        // order from a shared counter; one lock per chunk of files (not per file), so locking
+        // costs nothing next to the reads.
         let slots = Locked<[[Outcome]]>(Array(repeating: [], count: chunkCount))
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let start = chunk * chunkSize
-            let end = min(start + chunkSize, jobs.count)
-            var outcomes: [Outcome] = []
-            outcomes.reserveCapacity(end - start)
+        let nextChunk = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var scratch: [UInt8] = []
-            for index in start..<end {
-                outcomes.append(perform(jobs[index], checker: checker, scratch: &scratch))
+            while true {
+                let chunk = nextChunk.withLock { next in
+                    defer { next += 1 }
+                    return next
+                }
+                guard chunk < chunkCount else { return }
+                let start = chunk * chunkSize
+                let end = min(start + chunkSize, jobs.count)
+                var outcomes: [Outcome] = []
+                outcomes.reserveCapacity(end - start)
+                for index in start..<end {
+                    outcomes.append(perform(jobs[index], checker: checker, scratch: &scratch))
+                }
+                slots.withLock { $0[chunk] = outcomes }
             }
-            slots.withLock { $0[chunk] = outcomes }
         }
         return slots.withLock { $0.flatMap { $0 } }
     }

@@ -75,14 +75,21 @@ package enum ValidateCommand: Subcommand {
 
         var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
         func jobs(_ items: [PathCollector.Item]) -> [ParallelChecker.Job] {
-            items.map { item in
+            // A local copy for the loop, put back after: one exclusivity check on the captured
+            // variable per batch instead of one per path (its small cache is copied once).
+            var local = resolver
+            defer { resolver = local }
+            var result: [ParallelChecker.Job] = []
+            result.reserveCapacity(items.count)
+            for item in items {
                 switch item {
                 case .problem(let path, let finding):
-                    return .report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false))
+                    result.append(.report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false)))
                 case .file(let path, let location), .argument(let path, let location):
-                    return .check(path: path, location: location, contract: forced ?? resolver.contract(for: location))
+                    result.append(.check(path: path, location: location, contract: forced ?? local.contract(for: location)))
                 }
             }
+            return result
         }
         // In folders, only files a contract claims are read: files with a contract's
         // extension (`.apns`) and `.json` files whose folder (or --contract) names a contract.

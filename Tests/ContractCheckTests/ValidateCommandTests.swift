@@ -187,6 +187,24 @@ import PushTestSupport
         #expect(forced.outputLines.filter { $0.hasSuffix("[payload.no-bad]") }.count == 2)
     }
 
+    @Test func aFolderOfTheSameLengthAsThePreviousFileIsResolvedAfresh() throws {
+        // The resolver answers the next path from the last one when folder and extension
+        // have the same bytes: folders of the same length must not share that answer.
+        let folder = try ScratchFolder(prefix: "contract-check-tests")
+        defer { folder.remove() }
+        try folder.write("payloads/a.json", "{\"bad\": 1}")
+        try folder.write("payloadz/b.json", "{\"bad\": 1}")
+        try folder.write("payloads/c.jsom", "{\"bad\": 1}")
+        try folder.write("payloads/d.json", "{\"bad\": 1}")
+        let result = runValidate(["payloads/a.json", "payloadz/b.json", "payloads/c.jsom", "payloads/d.json"], checker: checker, in: folder.path)
+        let lines = result.outputLines
+        #expect(lines.count == 5)
+        #expect(lines.first?.hasPrefix("payloads/a.json:") == true && lines.first?.hasSuffix("[payload.no-bad]") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("payloadz/b.json: error: cannot tell which contract applies") == true)
+        #expect(lines.dropFirst(2).first?.hasPrefix("payloads/c.jsom:") == true && lines.dropFirst(2).first?.hasSuffix("[payload.no-bad]") == true)
+        #expect(lines.dropFirst(3).first?.hasPrefix("payloads/d.json:") == true && lines.dropFirst(3).first?.hasSuffix("[payload.no-bad]") == true)
+    }
+
     @Test func fileInTheCurrentFolderUsesTheFolderName() throws {
         let folder = try ScratchFolder(prefix: "contract-check-tests")
         defer { folder.remove() }
