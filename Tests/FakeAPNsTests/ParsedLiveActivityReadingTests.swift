@@ -109,6 +109,74 @@ import Testing
         #expect(ParsedValueDecoder.decode(Mixed.self, from: try JSONReader.parse(text).value) == nil)
     }
 
+    /// Values the containers read without a decoder of their own (strings, numbers,
+    /// booleans, dates; issue 41), in every container: generic members, optionals, arrays,
+    /// dictionaries, nested.
+    struct Direct: Codable, Hashable, Sendable {
+        struct Inner: Codable, Hashable, Sendable {
+            var at: Date
+            var words: [String]
+        }
+        var dates: [Date]
+        var maybeDates: [Date?]
+        var datesByName: [String: Date]
+        var big: [Int64]
+        var flags: [Bool?]
+        var ratios: [Double]
+        var inner: Inner?
+        var inners: [Inner]
+        var deep: [[String: [Date]]]
+    }
+
+    static let direct = #"{"dates":[0,788921100,-1.5,1e3],"maybeDates":[null,2.5],"datesByName":{"a":1,"b":-7},"big":[9223372036854775807,-9223372036854775808,0],"flags":[true,null,false],"ratios":[0.25,-3,1e-3],"inner":{"at":12,"words":["x","é"]},"inners":[{"at":1,"words":[]}],"deep":[{"k":[1,2]},{}]}"#
+
+    @Test func directValuesDecodeAsTheDecoderDoes() throws {
+        let node = try JSONReader.parse(Self.direct)
+        let parsed = ParsedValueDecoder.decode(Direct.self, from: node.value)
+        #expect(parsed != nil)
+        #expect(parsed == Self.viaDecoder(Direct.self, node))
+        #expect(parsed?.dates[1] == Date(timeIntervalSinceReferenceDate: 788_921_100))
+    }
+
+    @Test(arguments: [
+        #"{"dates":[-0.0],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,    // a -0 date
+        #"{"dates":[1e999],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,   // not finite
+        #"{"dates":["x"],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,     // not a number
+        #"{"dates":[],"maybeDates":[],"datesByName":{"a":null},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#, // null date
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[1.0],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,     // 1.0 as Int64
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[-0],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,      // -0 as Int64
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[1],"ratios":[],"inners":[],"deep":[]}"#,       // 1 as Bool
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[-0.0],"inners":[],"deep":[]}"#,    // -0.0
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inner":{"at":"x","words":[]},"inners":[],"deep":[]}"#,
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[{"at":1,"words":[2]}],"deep":[]}"#,
+    ])
+    func uncertainDirectValuesAreLeftToTheDecoder(_ text: String) throws {
+        #expect(ParsedValueDecoder.decode(Direct.self, from: try JSONReader.parse(text).value) == nil)
+    }
+
+    /// A value that keeps the coding path its decoder shows, as keys and indices.
+    struct PathProbe: Decodable, Hashable {
+        var path: String
+        var text: String
+        init(from decoder: any Decoder) throws {
+            path = decoder.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }.joined(separator: "/")
+            text = try decoder.singleValueContainer().decode(String.self)
+        }
+    }
+
+    struct Probed: Decodable, Hashable {
+        var one: PathProbe
+        var list: [PathProbe]
+        var nested: [String: [PathProbe?]]
+    }
+
+    @Test func codingPathsAreTheDecoders() throws {
+        let node = try JSONReader.parse(#"{"one":"a","list":["b","c"],"nested":{"k":[null,"d"]}}"#)
+        let parsed = ParsedValueDecoder.decode(Probed.self, from: node.value)
+        #expect(parsed?.list.map(\.path) == ["list/#0", "list/#1"])
+        #expect(parsed == Self.viaDecoder(Probed.self, node))
+    }
+
     @Test func dataAndFloatAreLeftToTheDecoder() throws {
         struct Blob: Codable { var data: Data }
         struct Level: Codable { var level: Float }

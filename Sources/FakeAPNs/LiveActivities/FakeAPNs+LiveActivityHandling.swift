@@ -39,7 +39,7 @@ extension FakeAPNs {
             // Tokens are lowercase already but for a client's uppercase hex.
             let hasUppercase = token.utf8.withContiguousStorageIfAvailable { $0.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 } } ?? true
             let key = hasUppercase ? token.lowercased() : token
-            guard let attributesType = s.liveActivities.activities[key]?.current.attributesType else { return nil }
+            guard let attributesType = s.liveActivities.attributesType(ofActivity: key) else { return nil }
             return s.liveActivities.types[attributesType]?.contract
         } ?? Self.liveActivityContract
         let violations = contract?.validate(node, sourceByteCount: body.count) ?? []

@@ -24,11 +24,9 @@ extension LiveActivityPush {
         case .object(let apsMembers)?: members = apsMembers
         default: return .decoderDecides
         }
-        func value(_ key: CodingKeys) -> JSONValue?? { onlyMember(key.rawValue, of: members) }
-        guard let eventValue = value(.event), let timestampValue = value(.timestamp),
-              let typeValue = value(.attributesType), let staleValue = value(.staleDate),
-              let dismissalValue = value(.dismissalDate), let scoreValue = value(.relevanceScore),
-              let channelValue = value(.inputPushChannel) else { return .decoderDecides }
+        guard let read = ReadMembers(members) else { return .decoderDecides }
+        let (eventValue, timestampValue, typeValue) = (read.event, read.timestamp, read.attributesType)
+        let (staleValue, dismissalValue, scoreValue, channelValue) = (read.staleDate, read.dismissalDate, read.relevanceScore, read.inputPushChannel)
         guard case .string(let rawEvent)? = eventValue else {
             return .unreadable(Unreadable(reason: "aps.event is missing or not a string"))
         }
@@ -58,6 +56,40 @@ extension LiveActivityPush {
             found = member.value.value
         }
         return .some(found)
+    }
+
+    /// The members of `aps` the push reads, in one pass (``onlyMember(_:of:)`` for each of
+    /// them, without a pass per name): a key is compared only with the names of its length.
+    /// Nil when one of them is given more than once.
+    struct ReadMembers {
+        var event: JSONValue?, timestamp: JSONValue?, attributesType: JSONValue?, staleDate: JSONValue?
+        var dismissalDate: JSONValue?, relevanceScore: JSONValue?, inputPushChannel: JSONValue?
+
+        init?(_ members: [JSONMember]) {
+            for index in members.indices {
+                let key = members[index].key
+                let value = members[index].value.value
+                let taken: Bool
+                switch key.utf8.count {
+                case 5 where key == CodingKeys.event.rawValue: taken = Self.take(value, into: &event)
+                case 9 where key == CodingKeys.timestamp.rawValue: taken = Self.take(value, into: &timestamp)
+                case 10 where key == CodingKeys.staleDate.rawValue: taken = Self.take(value, into: &staleDate)
+                case 14 where key == CodingKeys.dismissalDate.rawValue: taken = Self.take(value, into: &dismissalDate)
+                case 15 where key == CodingKeys.attributesType.rawValue: taken = Self.take(value, into: &attributesType)
+                case 15 where key == CodingKeys.relevanceScore.rawValue: taken = Self.take(value, into: &relevanceScore)
+                case 18 where key == CodingKeys.inputPushChannel.rawValue: taken = Self.take(value, into: &inputPushChannel)
+                default: taken = true
+                }
+                guard taken else { return nil }
+            }
+        }
+
+        /// Sets `slot` to `value`; false when it was set already (a key given twice).
+        private static func take(_ value: JSONValue, into slot: inout JSONValue?) -> Bool {
+            guard slot == nil else { return false }
+            slot = value
+            return true
+        }
     }
 
     /// What `try? decodeIfPresent(String.self, …)` gives.

@@ -50,9 +50,15 @@ struct LiveActivityStore {
 
     /// What `token` names, and the device it belongs to, with one look-up of an activity's token.
     func targetAndDevice(of token: String) -> (target: Target, deviceToken: String?)? {
-        if let deviceToken = activities[token]?.current.deviceToken { return (.activity(pushToken: token), deviceToken) }
+        if let index = activities.index(forKey: token) { return (.activity(pushToken: token), activities.values[index].current.deviceToken) }
         if let owner = pushToStartTokens[token] { return (.pushToStart(deviceToken: owner.device, attributesType: owner.attributesType), owner.device) }
         return nil
+    }
+
+    /// The `attributes-type` of the activity whose push token is `token`, without a copy of its record.
+    func attributesType(ofActivity token: String) -> String? {
+        guard let index = activities.index(forKey: token) else { return nil }
+        return activities.values[index].current.attributesType
     }
 
     /// Gives `device` the push-to-start token `token` for `attributesType`, replacing its
@@ -81,12 +87,11 @@ struct LiveActivityStore {
             }
             return start(push, device: device, tokenType: tokenType, now: now, policy: policy, token: newToken)
         case .activity(let token):
-            // Settled and updated while out of the dictionary: one removal and one insertion.
-            guard var record = activities.removeValue(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
-            defer { activities[token] = record }
-            Self.settleRecord(&record, now: now, policy: policy)
-            guard let type = types[record.current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
-            return Self.update(&record, of: type, with: push, priority: priority, now: now, policy: policy)
+            // Settled and updated in place: one look-up of the token, no copy of the record.
+            guard let index = activities.index(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
+            Self.settleRecord(&activities.values[index], now: now, policy: policy)
+            guard let type = types[activities.values[index].current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
+            return Self.update(&activities.values[index], of: type, with: push, priority: priority, now: now, policy: policy)
         }
     }
 

@@ -11,12 +11,22 @@ import Foundation
 /// makes ``decode(_:from:)`` return nil, and the caller decodes the text with `JSONDecoder`
 /// as before, so values and messages stay exactly its own. Dates are the default strategy's
 /// `Double` since 2001, which `Date(from:)` itself reads.
+///
+/// Cheap per value (issue 41): a ``Node`` is one reference (boxed as a decoder or a
+/// single-value container without an allocation), and the containers read strings,
+/// numbers, booleans and dates straight from the parsed values without a node at all.
 struct ParsedValueDecoder {
     static func decode<Value: Decodable>(_: Value.Type, from value: JSONValue) -> Value? {
         let run = Run()
-        let decoder = Node(value: value, parentPath: [], key: nil, run: run)
+        let decoder = Node(value: value, parent: nil, key: nil, run: run)
         guard let decoded = try? decoder.unwrap(Value.self), !run.diverged else { return nil }
         return decoded
+    }
+
+    /// `value` is JSON's null.
+    static func isNull(_ value: JSONValue) -> Bool {
+        if case .null = value { return true }
+        return false
     }
 
     /// One decode: set once anything was not certain.
@@ -39,15 +49,37 @@ struct ParsedValueDecoder {
         init?(intValue: Int) { self.init(index: intValue) }
     }
 
-    /// The decoder at one value; also its single-value container. Its coding path is built
-    /// only when asked for.
-    struct Node: Decoder, SingleValueDecodingContainer {
-        var value: JSONValue
-        var parentPath: [any CodingKey]
-        var key: (any CodingKey)?
-        var run: Run
-        var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
+    /// The decoder at one value; also its single-value container. Its coding path is its
+    /// parents' keys, collected only when asked for.
+    final class Node: Decoder, SingleValueDecodingContainer {
+        let value: JSONValue
+        let parent: Node?
+        let key: (any CodingKey)?
+        let run: Run
+
+        init(value: JSONValue, parent: Node?, key: (any CodingKey)?, run: Run) {
+            self.value = value
+            self.parent = parent
+            self.key = key
+            self.run = run
+        }
+
+        var codingPath: [any CodingKey] {
+            var keys: [any CodingKey] = []
+            var node: Node? = self
+            while let current = node {
+                if let key = current.key { keys.append(key) }
+                node = current.parent
+            }
+            return keys.reversed()
+        }
+
         var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        /// A child at `value` under `key` (a member's key or an index).
+        func child(_ value: JSONValue, key: any CodingKey) -> Node {
+            Node(value: value, parent: self, key: key, run: run)
+        }
 
         /// `T` as the decoder reads a value of it: through `init(from:)`, except the types
         /// it reads its own way.
@@ -68,7 +100,7 @@ struct ParsedValueDecoder {
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-        func decodeNil() -> Bool { value == .null }
+        func decodeNil() -> Bool { ParsedValueDecoder.isNull(value) }
         func decode(_ type: Bool.Type) throws -> Bool { try run.read(value, as: type) }
         func decode(_ type: String.Type) throws -> String { try run.read(value, as: type) }
         func decode(_ type: Double.Type) throws -> Double { try run.read(value, as: type) }
@@ -110,5 +142,30 @@ extension ParsedValueDecoder.Run {
         guard case .number(let number) = value, number.isIntegerLiteral, number.literal != "-0",
               let integer = number.integerValue.flatMap(T.init(exactly:)) ?? T(number.literal) else { throw diverge() }
         return integer
+    }
+
+    /// `value` read as a `T` the decoder reads without a decoder of its own — a `Date` (the
+    /// default strategy: `Date(from:)` reads a `Double` since 2001), `String`, `Bool`,
+    /// `Double`, `Int`, `Int64` — as their `init(from:)` reads it from a single-value
+    /// container; nil for every other type (it is read through `init(from:)`).
+    func direct<T>(_: T.Type, _ value: JSONValue) throws -> T? {
+        let read: Any
+        if T.self == Date.self {
+            read = Date(timeIntervalSinceReferenceDate: try self.read(value, as: Double.self))
+        } else if T.self == String.self {
+            read = try self.read(value, as: String.self)
+        } else if T.self == Int.self {
+            read = try self.read(value, as: Int.self)
+        } else if T.self == Double.self {
+            read = try self.read(value, as: Double.self)
+        } else if T.self == Bool.self {
+            read = try self.read(value, as: Bool.self)
+        } else if T.self == Int64.self {
+            read = try self.read(value, as: Int64.self)
+        } else {
+            return nil
+        }
+        guard let typed = read as? T else { throw diverge() }
+        return typed
     }
 }
