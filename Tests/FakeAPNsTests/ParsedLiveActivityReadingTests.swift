@@ -20,6 +20,9 @@ import Testing
         #"{"apps":{}}"#,
         #"{"aps":{"event":"\u0075pdate","timestamp":9223372036854775807}}"#,
         #"{"aps":{"event":"update","timestamp":-9223372036854775808,"relevance-score":-1.5e-3}}"#,
+        // content-state and attributes given twice: the first is read, as JSONValue.member finds it.
+        #"{"aps":{"event":"update","timestamp":1,"content-state":{"stage":"picking"},"content-state":{"stage":"arriving"}}}"#,
+        #"{"aps":{"event":"start","timestamp":1,"attributes":{"orderId":"A"},"stale-date":3,"attributes":{"orderId":"B"},"content-state":7}}"#,
         // Left to the decoder: not an object, a key twice, numbers it might read otherwise.
         #"{"aps":"text"}"#,
         #"{"aps":[1]}"#,
@@ -47,6 +50,19 @@ import Testing
         }
     }
 
+    @Test func membersGivenTwiceAreReadAsTheFirst() throws {
+        for body in Self.bodies[12...13] {
+            let node = try JSONReader.parse(Array(body.utf8))
+            guard case .read(let push) = LiveActivityPush.readParsed(node) else {
+                Issue.record("went to the decoder: \(body)")
+                continue
+            }
+            let aps = node.member("aps")?.value
+            #expect(push.parsedContentState == aps?.member("content-state")?.value.value)
+            #expect(push.parsedAttributes == aps?.member("attributes")?.value.value)
+        }
+    }
+
     @Test func theUsualUpdateIsReadWithoutTheDecoder() throws {
         let node = try JSONReader.parse(Array(Self.bodies[0].utf8))
         guard case .read(let push) = LiveActivityPush.readParsed(node) else {
@@ -57,7 +73,7 @@ import Testing
     }
 
     @Test func undecidedBodiesGoToTheDecoder() throws {
-        for body in Self.bodies[12...] {
+        for body in Self.bodies[14...] {
             let node = try JSONReader.parse(Array(body.utf8))
             guard case .decoderDecides = LiveActivityPush.readParsed(node) else {
                 Issue.record("read without the decoder: \(body)")

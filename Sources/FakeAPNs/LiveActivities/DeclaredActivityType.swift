@@ -34,7 +34,11 @@ struct DeclaredActivityType: Sendable {
         }
         describeAttributes = { ($0.value as? Attributes)?.journalDescription ?? name }
         describeContentState = { value in
-            (value.value as? Attributes.ContentState).map { Attributes.journalDescription(of: $0) } ?? "a state"
+            // Cast in a pattern: no optional of the state (a run-time metadata look-up).
+            switch value.value {
+            case let state as Attributes.ContentState: Attributes.journalDescription(of: state)
+            default: "a state"
+            }
         }
     }
 
@@ -43,8 +47,10 @@ struct DeclaredActivityType: Sendable {
     /// Read without the text when ``ParsedValueDecoder`` is certain.
     private static func decode<Value: Codable & Sendable>(_: Value.Type, _ parsed: JSONValue, member: String,
                                                           into typeName: String) -> Result<DeclaredValue, LiveActivityStore.Unapplied> {
-        if let value = ParsedValueDecoder.decode(Value.self, from: parsed) {
-            return .success(DeclaredValue(value: value))
+        do {
+            return .success(DeclaredValue(value: try ParsedValueDecoder.decodeCertain(Value.self, from: parsed)))
+        } catch {
+            // Not certain: the decoder reads the text.
         }
         do {
             return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(parsed.jsonBytes))))

@@ -33,14 +33,14 @@ extension FakeAPNs {
         }
         let named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
         let contract = state.withLock { s -> Contract? in
-            if let named, let type = s.liveActivities.types[named] { return type.contract }
+            if let named, let contract = s.liveActivities.contract(ofType: named) { return contract }
             let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
             guard let token = token ?? subscriber else { return nil }
             // Tokens are lowercase already but for a client's uppercase hex.
             let hasUppercase = token.utf8.withContiguousStorageIfAvailable { $0.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 } } ?? true
             let key = hasUppercase ? token.lowercased() : token
             guard let attributesType = s.liveActivities.attributesType(ofActivity: key) else { return nil }
-            return s.liveActivities.types[attributesType]?.contract
+            return s.liveActivities.contract(ofType: attributesType)
         } ?? Self.liveActivityContract
         let violations = contract?.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),

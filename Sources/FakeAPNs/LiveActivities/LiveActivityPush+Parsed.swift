@@ -41,7 +41,8 @@ extension LiveActivityPush {
               let relevanceScore = double(scoreValue) else { return .decoderDecides }
         return .read(LiveActivityPush(event: event, timestamp: timestamp, attributesType: string(typeValue),
                                       staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore,
-                                      inputPushChannel: string(channelValue)))
+                                      inputPushChannel: string(channelValue), parsedContentState: read.contentState,
+                                      parsedAttributes: read.attributes))
     }
 
     /// The value of the one member named `key` (nil inside: absent); nil when it is given
@@ -64,6 +65,9 @@ extension LiveActivityPush {
     struct ReadMembers {
         var event: JSONValue?, timestamp: JSONValue?, attributesType: JSONValue?, staleDate: JSONValue?
         var dismissalDate: JSONValue?, relevanceScore: JSONValue?, inputPushChannel: JSONValue?
+        /// The first `content-state` and `attributes`, as ``JSONValue/member(_:)`` finds them
+        /// (a second one is not read, and not an error).
+        var contentState: JSONValue?, attributes: JSONValue?
 
         init?(_ members: [JSONMember]) {
             for index in members.indices {
@@ -74,6 +78,8 @@ extension LiveActivityPush {
                 case 5 where key == CodingKeys.event.rawValue: taken = Self.take(value, into: &event)
                 case 9 where key == CodingKeys.timestamp.rawValue: taken = Self.take(value, into: &timestamp)
                 case 10 where key == CodingKeys.staleDate.rawValue: taken = Self.take(value, into: &staleDate)
+                case 10 where key == CodingKeys.attributes.rawValue: taken = attributes == nil ? Self.take(value, into: &attributes) : true
+                case 13 where key == CodingKeys.contentState.rawValue: taken = contentState == nil ? Self.take(value, into: &contentState) : true
                 case 14 where key == CodingKeys.dismissalDate.rawValue: taken = Self.take(value, into: &dismissalDate)
                 case 15 where key == CodingKeys.attributesType.rawValue: taken = Self.take(value, into: &attributesType)
                 case 15 where key == CodingKeys.relevanceScore.rawValue: taken = Self.take(value, into: &relevanceScore)

@@ -61,6 +61,12 @@ struct LiveActivityStore {
         return activities.values[index].current.attributesType
     }
 
+    /// The payload contract of the declared type `name`, without a copy of the rest of its declaration.
+    func contract(ofType name: String) -> Contract? {
+        guard let index = types.index(forKey: name) else { return nil }
+        return types.values[index].contract
+    }
+
     /// Gives `device` the push-to-start token `token` for `attributesType`, replacing its
     /// earlier one for that type.
     mutating func setPushToStartToken(_ token: String, device: String, attributesType: String) {

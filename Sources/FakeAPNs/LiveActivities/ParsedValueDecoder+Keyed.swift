@@ -78,7 +78,7 @@ extension ParsedValueDecoder {
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.run.read(value(key), as: type) }
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             let value = try value(key)
-            if let read = try decoder.run.direct(type, value) { return read }
+            if ParsedValueDecoder.Run.readsDirectly(T.self) { return try decoder.run.direct(type, value) }
             return try decoder.child(value, key: key).unwrap(type)
         }
 
@@ -98,7 +98,7 @@ extension ParsedValueDecoder {
         func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try ifPresent(key) { try decoder.run.read($0, as: type) } }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let value = lookUp(key), !ParsedValueDecoder.isNull(value) else { return nil }
-            if let read = try decoder.run.direct(type, value) { return read }
+            if ParsedValueDecoder.Run.readsDirectly(T.self) { return try decoder.run.direct(type, value) }
             return try decoder.child(value, key: key).unwrap(type)
         }
 

@@ -47,7 +47,7 @@ extension ParsedValueDecoder {
         /// its `init(from:)`), then the next one is current.
         mutating func nextDecoded<T: Decodable>(_ type: T.Type) throws -> T {
             let value = try currentValue()
-            let read = try decoder.run.direct(type, value) ?? current().unwrap(type)
+            let read = try ParsedValueDecoder.Run.readsDirectly(T.self) ? decoder.run.direct(type, value) : current().unwrap(type)
             currentIndex += 1
             return read
         }

@@ -17,9 +17,15 @@ import Foundation
 /// numbers, booleans and dates straight from the parsed values without a node at all.
 struct ParsedValueDecoder {
     static func decode<Value: Decodable>(_: Value.Type, from value: JSONValue) -> Value? {
+        try? decodeCertain(Value.self, from: value)
+    }
+
+    /// ``decode(_:from:)`` as a throwing call: an error where it returns nil. No optional of
+    /// `Value` on the way (in generic code each costs a run-time metadata look-up).
+    static func decodeCertain<Value: Decodable>(_: Value.Type, from value: JSONValue) throws -> Value {
         let run = Run()
-        let decoder = Node(value: value, parent: nil, key: nil, run: run)
-        guard let decoded = try? decoder.unwrap(Value.self), !run.diverged else { return nil }
+        let decoded = try Node(value: value, parent: nil, key: nil, run: run).unwrap(Value.self)
+        guard !run.diverged else { throw Diverged() }
         return decoded
     }
 
@@ -144,11 +150,16 @@ extension ParsedValueDecoder.Run {
         return integer
     }
 
-    /// `value` read as a `T` the decoder reads without a decoder of its own — a `Date` (the
-    /// default strategy: `Date(from:)` reads a `Double` since 2001), `String`, `Bool`,
-    /// `Double`, `Int`, `Int64` — as their `init(from:)` reads it from a single-value
-    /// container; nil for every other type (it is read through `init(from:)`).
-    func direct<T>(_: T.Type, _ value: JSONValue) throws -> T? {
+    /// True for the types ``direct(_:_:)`` reads: those the decoder reads without a decoder of
+    /// their own — a `Date` (the default strategy: `Date(from:)` reads a `Double` since
+    /// 2001), `String`, `Bool`, `Double`, `Int`, `Int64` — as their `init(from:)` reads them
+    /// from a single-value container.
+    static func readsDirectly(_ type: Any.Type) -> Bool {
+        type == Date.self || type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == Int64.self
+    }
+
+    /// `value` read as a `T` of ``readsDirectly(_:)``, without a node; any other type diverges.
+    func direct<T>(_: T.Type, _ value: JSONValue) throws -> T {
         let read: Any
         if T.self == Date.self {
             read = Date(timeIntervalSinceReferenceDate: try self.read(value, as: Double.self))
@@ -163,9 +174,12 @@ extension ParsedValueDecoder.Run {
         } else if T.self == Int64.self {
             read = try self.read(value, as: Int64.self)
         } else {
-            return nil
+            throw diverge()
         }
-        guard let typed = read as? T else { throw diverge() }
-        return typed
+        // Cast in a pattern: no optional of `T` (a run-time metadata look-up in generic code).
+        switch read {
+        case let typed as T: return typed
+        default: throw diverge()
+        }
     }
 }
