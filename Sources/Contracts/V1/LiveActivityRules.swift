@@ -167,8 +167,8 @@ enum LiveActivityRules {
         var hasAttributes = false, hasInputPushToken = false, hasDismissalDate = false
         for index in members.indices {
             // The admitted `aps` holds only Apple's keys, which are not personal: only the
-            // values are searched.
-            guard PersonalKeys.noneIn("", members[index].value, depth: 2) else { return false }
+            // values are searched, and only those with keys inside (objects, arrays).
+            guard !PersonalKeys.isContainer(members[index].value) || PersonalKeys.noneIn("", members[index].value, depth: 2) else { return false }
             // Compared only with the names of its length: they are lowercase ASCII letters
             // and '-', which no string of another length equals canonically.
             let key = members[index].key

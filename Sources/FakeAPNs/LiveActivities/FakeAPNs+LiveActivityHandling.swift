@@ -31,7 +31,15 @@ extension FakeAPNs {
             return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: false),
                                           push: .failure(.init(reason: "the body is not a JSON object")))
         }
-        let named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
+        // The device's reading, taken first: when the parsed body tells it, it names the
+        // type (its aps and attributes-type are then the only ones) without another look-up.
+        let parsed = LiveActivityPush.readParsed(node)
+        let named: String?
+        if case .read(let push) = parsed {
+            named = push.attributesType
+        } else {
+            named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
+        }
         let contract = state.withLock { s -> Contract? in
             if let named, let contract = s.liveActivities.contract(ofType: named) { return contract }
             let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
@@ -44,7 +52,7 @@ extension FakeAPNs {
         } ?? Self.liveActivityContract
         let violations = contract?.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
-                                      push: LiveActivityPush.read(body, node: node))
+                                      push: LiveActivityPush.read(body, node: node, parsed: parsed))
     }
 
     /// Steps 10–11 for `apns-push-type: liveactivity`, once the request itself passed: the

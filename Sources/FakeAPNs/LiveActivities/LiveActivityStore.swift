@@ -160,12 +160,13 @@ struct LiveActivityStore {
 
     private static func update(_ record: inout Record, of type: DeclaredActivityType, with push: LiveActivityPush, priority: Int, now: Int64,
                                policy: LiveActivityPolicy) -> (DeliveryOutcome, String) {
-        let current = record.current
+        // The next snapshot, its members the current ones until changed: one copy of the state.
+        var next = record.current
         if push.event == .start {
             return (.ignoredWrongToken, "a start push goes to the push-to-start token, not an activity's push token")
         }
-        if current.state == .ended || current.state == .dismissed {
-            return (.ignoredAfterEnd, "the activity \(current.state == .ended ? "ended" : "was dismissed") at \(AdminJSON.timestamp(milliseconds: current.endedAt ?? current.changedAt))")
+        if next.state == .ended || next.state == .dismissed {
+            return (.ignoredAfterEnd, "the activity \(next.state == .ended ? "ended" : "was dismissed") at \(AdminJSON.timestamp(milliseconds: next.endedAt ?? next.changedAt))")
         }
         if priority == 10 {
             let hourAgo = now &- 3_600_000
@@ -176,8 +177,8 @@ struct LiveActivityStore {
                         "\(budget) priority-10 updates in the last hour already; send at priority 5 or wait until \(AdminJSON.timestamp(milliseconds: (record.priority10.first ?? now) &+ 3_600_000))")
             }
         }
-        guard push.timestamp > current.timestamp else {
-            return (.ignoredOlderTimestamp, "timestamp \(push.timestamp) is not newer than the last applied \(current.timestamp)")
+        guard push.timestamp > next.timestamp else {
+            return (.ignoredOlderTimestamp, "timestamp \(push.timestamp) is not newer than the last applied \(next.timestamp)")
         }
         let state: DeclaredValue?
         switch contentState(of: push, type: type) {
@@ -188,10 +189,9 @@ struct LiveActivityStore {
             return (.droppedUndecodableContentState, "an update push without content-state")
         }
         if priority == 10 { record.priority10.append(now) }
-        var next = current
-        next.contentState = state ?? current.contentState
+        next.contentState = state ?? next.contentState
         next.timestamp = push.timestamp
-        next.relevanceScore = push.relevanceScore ?? current.relevanceScore
+        next.relevanceScore = push.relevanceScore ?? next.relevanceScore
         next.pushesApplied += 1
         next.changedAt = now
         if push.event == .update {
@@ -201,7 +201,7 @@ struct LiveActivityStore {
             settleRecord(&record, now: now, policy: policy)
             return (.activityUpdated, "applied: \(type.describeContentState(next.contentState))")
         }
-        next.staleAt = push.staleDate.map(milliseconds) ?? current.staleAt
+        next.staleAt = push.staleDate.map(milliseconds) ?? next.staleAt
         end(&record, as: next, at: now, requestedDismissal: push.dismissalDate.map(milliseconds), policy: policy)
         settleRecord(&record, now: now, policy: policy)
         return (.activityEnded, "ended; dismissed at \(AdminJSON.timestamp(milliseconds: record.current.dismissalAt ?? now))")
@@ -240,22 +240,25 @@ struct LiveActivityStore {
 
     private static func settleRecord(_ record: inout Record, now: Int64, policy: LiveActivityPolicy) {
         for _ in 0..<4 {   // at most stale, ended, dismissed
-            var next = record.current
-            let systemEnd = next.startedAt &+ max(0, policy.maximumActiveSeconds) &* 1000
-            switch next.state {
+            // Read in place; the state is copied only when time changed it.
+            let systemEnd = record.current.startedAt &+ max(0, policy.maximumActiveSeconds) &* 1000
+            switch record.current.state {
             case .active, .stale:
-                if next.state == .active, let stale = next.staleAt, stale <= now, stale < systemEnd {
+                if record.current.state == .active, let stale = record.current.staleAt, stale <= now, stale < systemEnd {
+                    var next = record.current
                     next.state = .stale
                     next.changedAt = max(stale, next.changedAt)
                     append(next, to: &record, policy: policy)
                 } else if systemEnd <= now {
+                    var next = record.current
                     next.changedAt = max(systemEnd, next.changedAt)
                     end(&record, as: next, at: next.changedAt, requestedDismissal: nil, policy: policy)
                 } else {
                     return
                 }
             case .ended:
-                guard let dismissal = next.dismissalAt, dismissal <= now else { return }
+                guard let dismissal = record.current.dismissalAt, dismissal <= now else { return }
+                var next = record.current
                 next.state = .dismissed
                 next.changedAt = max(dismissal, next.changedAt)
                 append(next, to: &record, policy: policy)
