@@ -11,7 +11,7 @@ struct DeclaredActivityType: Sendable {
     var type: ObjectIdentifier
     /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
     /// every push to its activities and every start naming it.
-    var contract: Contract
+    var contract: SharedContract
     /// The member as parsed, read by ``ParsedValueDecoder`` when it can tell, else written
     /// out as JSON text for the decoder.
     var decodeAttributes: @Sendable (_ parsed: JSONValue) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
@@ -25,7 +25,7 @@ struct DeclaredActivityType: Sendable {
         let name = Attributes.attributesType
         self.name = name
         type = ObjectIdentifier(Attributes.self)
-        contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
+        contract = SharedContract(Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload"))
         decodeAttributes = { parsed in
             Self.decode(Attributes.self, parsed, member: "aps.attributes", into: name)
         }
@@ -68,5 +68,15 @@ struct DeclaredValue: Sendable, Encodable {
 
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
+    }
+}
+
+/// A contract shared by reference: looked up under the fake's lock and handed out per push
+/// without copying the contract's value (issue 41).
+final class SharedContract: Sendable {
+    let contract: Contract
+
+    init(_ contract: Contract) {
+        self.contract = contract
     }
 }

@@ -48,10 +48,17 @@ struct LiveActivityStore {
         types[Attributes.attributesType] = DeclaredActivityType(type)
     }
 
-    /// What `token` names, and the device it belongs to, with one look-up of an activity's token.
-    func targetAndDevice(of token: String) -> (target: Target, deviceToken: String?)? {
-        if let index = activities.index(forKey: token) { return (.activity(pushToken: token), activities.values[index].current.deviceToken) }
-        if let owner = pushToStartTokens[token] { return (.pushToStart(deviceToken: owner.device, attributesType: owner.attributesType), owner.device) }
+    /// Where an activity's record is in ``activities``: valid until the store next changes.
+    typealias RecordIndex = Dictionary<String, Record>.Index
+
+    /// What `token` names, the device it belongs to, and for an activity where its record is
+    /// (for ``apply(_:to:priority:now:policy:newToken:at:)`` before the store changes), with
+    /// one look-up of the token.
+    func targetAndDevice(of token: String) -> (target: Target, deviceToken: String?, record: RecordIndex?)? {
+        if let index = activities.index(forKey: token) {
+            return (.activity(pushToken: token), activities.values[index].current.deviceToken, index)
+        }
+        if let owner = pushToStartTokens[token] { return (.pushToStart(deviceToken: owner.device, attributesType: owner.attributesType), owner.device, nil) }
         return nil
     }
 
@@ -62,7 +69,7 @@ struct LiveActivityStore {
     }
 
     /// The payload contract of the declared type `name`, without a copy of the rest of its declaration.
-    func contract(ofType name: String) -> Contract? {
+    func contract(ofType name: String) -> SharedContract? {
         guard let index = types.index(forKey: name) else { return nil }
         return types.values[index].contract
     }
@@ -84,8 +91,10 @@ struct LiveActivityStore {
 
     /// What a Live Activity push does on the device: the outcome for the journal, and why in
     /// words when it was not applied.
+    /// - Parameter record: where the target activity's record is, from
+    ///   ``targetAndDevice(of:)`` with the store unchanged since; nil: looked up here.
     mutating func apply(_ push: LiveActivityPush, to target: Target, priority: Int, now: Int64,
-                        policy: LiveActivityPolicy, newToken: String) -> (DeliveryOutcome, String) {
+                        policy: LiveActivityPolicy, newToken: String, at record: RecordIndex? = nil) -> (DeliveryOutcome, String) {
         switch target {
         case .pushToStart(let device, let tokenType):
             guard push.event == .start else {
@@ -94,7 +103,7 @@ struct LiveActivityStore {
             return start(push, device: device, tokenType: tokenType, now: now, policy: policy, token: newToken)
         case .activity(let token):
             // Settled and updated in place: one look-up of the token, no copy of the record.
-            guard let index = activities.index(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
+            guard let index = record ?? activities.index(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
             Self.settleRecord(&activities.values[index], now: now, policy: policy)
             guard let type = types[activities.values[index].current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
             return Self.update(&activities.values[index], of: type, with: push, priority: priority, now: now, policy: policy)
