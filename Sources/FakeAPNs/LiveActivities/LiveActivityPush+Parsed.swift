@@ -25,23 +25,21 @@ extension LiveActivityPush {
         default: return .decoderDecides
         }
         guard let read = ReadMembers(members) else { return .decoderDecides }
-        let (eventValue, timestampValue, typeValue) = (read.event, read.timestamp, read.attributesType)
-        let (staleValue, dismissalValue, scoreValue, channelValue) = (read.staleDate, read.dismissalDate, read.relevanceScore, read.inputPushChannel)
-        guard case .string(let rawEvent)? = eventValue else {
+        guard case .string(let rawEvent)? = read.event else {
             return .unreadable(Unreadable(reason: "aps.event is missing or not a string"))
         }
         guard let event = Event(rawValue: rawEvent) else {
             return .unreadable(Unreadable(reason: "aps.event \"\(rawEvent)\" is not start, update or end"))
         }
-        guard let readTimestamp = integer(timestampValue) else { return .decoderDecides }
+        guard let readTimestamp = integer(read.timestamp) else { return .decoderDecides }
         guard let timestamp = readTimestamp else {
             return .unreadable(Unreadable(reason: "aps.timestamp is missing or not an integer of seconds"))
         }
-        guard let staleDate = integer(staleValue), let dismissalDate = integer(dismissalValue),
-              let relevanceScore = double(scoreValue) else { return .decoderDecides }
-        return .read(LiveActivityPush(event: event, timestamp: timestamp, attributesType: string(typeValue),
+        guard let staleDate = integer(read.staleDate), let dismissalDate = integer(read.dismissalDate),
+              let relevanceScore = double(read.relevanceScore) else { return .decoderDecides }
+        return .read(LiveActivityPush(event: event, timestamp: timestamp, attributesType: string(read.attributesType),
                                       staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore,
-                                      inputPushChannel: string(channelValue), parsedContentState: read.contentState,
+                                      inputPushChannel: string(read.inputPushChannel), parsedContentState: read.contentState,
                                       parsedAttributes: read.attributes))
     }
 
