@@ -20,6 +20,9 @@ import Testing
         #"{"apps":{}}"#,
         #"{"aps":{"event":"\u0075pdate","timestamp":9223372036854775807}}"#,
         #"{"aps":{"event":"update","timestamp":-9223372036854775808,"relevance-score":-1.5e-3}}"#,
+        // content-state and attributes given twice: the first is read, as JSONValue.member finds it.
+        #"{"aps":{"event":"update","timestamp":1,"content-state":{"stage":"picking"},"content-state":{"stage":"arriving"}}}"#,
+        #"{"aps":{"event":"start","timestamp":1,"attributes":{"orderId":"A"},"stale-date":3,"attributes":{"orderId":"B"},"content-state":7}}"#,
         // Left to the decoder: not an object, a key twice, numbers it might read otherwise.
         #"{"aps":"text"}"#,
         #"{"aps":[1]}"#,
@@ -47,6 +50,19 @@ import Testing
         }
     }
 
+    @Test func membersGivenTwiceAreReadAsTheFirst() throws {
+        for body in Self.bodies[12...13] {
+            let node = try JSONReader.parse(Array(body.utf8))
+            guard case .read(let push) = LiveActivityPush.readParsed(node) else {
+                Issue.record("went to the decoder: \(body)")
+                continue
+            }
+            let aps = node.member("aps")?.value
+            #expect(push.parsedContentState == aps?.member("content-state")?.value.value)
+            #expect(push.parsedAttributes == aps?.member("attributes")?.value.value)
+        }
+    }
+
     @Test func theUsualUpdateIsReadWithoutTheDecoder() throws {
         let node = try JSONReader.parse(Array(Self.bodies[0].utf8))
         guard case .read(let push) = LiveActivityPush.readParsed(node) else {
@@ -57,7 +73,7 @@ import Testing
     }
 
     @Test func undecidedBodiesGoToTheDecoder() throws {
-        for body in Self.bodies[12...] {
+        for body in Self.bodies[14...] {
             let node = try JSONReader.parse(Array(body.utf8))
             guard case .decoderDecides = LiveActivityPush.readParsed(node) else {
                 Issue.record("read without the decoder: \(body)")
@@ -107,6 +123,74 @@ import Testing
     ])
     func uncertainValuesAreLeftToTheDecoder(_ text: String) throws {
         #expect(ParsedValueDecoder.decode(Mixed.self, from: try JSONReader.parse(text).value) == nil)
+    }
+
+    /// Values the containers read without a decoder of their own (strings, numbers,
+    /// booleans, dates; issue 41), in every container: generic members, optionals, arrays,
+    /// dictionaries, nested.
+    struct Direct: Codable, Hashable, Sendable {
+        struct Inner: Codable, Hashable, Sendable {
+            var at: Date
+            var words: [String]
+        }
+        var dates: [Date]
+        var maybeDates: [Date?]
+        var datesByName: [String: Date]
+        var big: [Int64]
+        var flags: [Bool?]
+        var ratios: [Double]
+        var inner: Inner?
+        var inners: [Inner]
+        var deep: [[String: [Date]]]
+    }
+
+    static let direct = #"{"dates":[0,788921100,-1.5,1e3],"maybeDates":[null,2.5],"datesByName":{"a":1,"b":-7},"big":[9223372036854775807,-9223372036854775808,0],"flags":[true,null,false],"ratios":[0.25,-3,1e-3],"inner":{"at":12,"words":["x","é"]},"inners":[{"at":1,"words":[]}],"deep":[{"k":[1,2]},{}]}"#
+
+    @Test func directValuesDecodeAsTheDecoderDoes() throws {
+        let node = try JSONReader.parse(Self.direct)
+        let parsed = ParsedValueDecoder.decode(Direct.self, from: node.value)
+        #expect(parsed != nil)
+        #expect(parsed == Self.viaDecoder(Direct.self, node))
+        #expect(parsed?.dates[1] == Date(timeIntervalSinceReferenceDate: 788_921_100))
+    }
+
+    @Test(arguments: [
+        #"{"dates":[-0.0],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,    // a -0 date
+        #"{"dates":[1e999],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,   // not finite
+        #"{"dates":["x"],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,     // not a number
+        #"{"dates":[],"maybeDates":[],"datesByName":{"a":null},"big":[],"flags":[],"ratios":[],"inners":[],"deep":[]}"#, // null date
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[1.0],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,     // 1.0 as Int64
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[-0],"flags":[],"ratios":[],"inners":[],"deep":[]}"#,      // -0 as Int64
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[1],"ratios":[],"inners":[],"deep":[]}"#,       // 1 as Bool
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[-0.0],"inners":[],"deep":[]}"#,    // -0.0
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inner":{"at":"x","words":[]},"inners":[],"deep":[]}"#,
+        #"{"dates":[],"maybeDates":[],"datesByName":{},"big":[],"flags":[],"ratios":[],"inners":[{"at":1,"words":[2]}],"deep":[]}"#,
+    ])
+    func uncertainDirectValuesAreLeftToTheDecoder(_ text: String) throws {
+        #expect(ParsedValueDecoder.decode(Direct.self, from: try JSONReader.parse(text).value) == nil)
+    }
+
+    /// A value that keeps the coding path its decoder shows, as keys and indices.
+    struct PathProbe: Decodable, Hashable {
+        var path: String
+        var text: String
+        init(from decoder: any Decoder) throws {
+            path = decoder.codingPath.map { $0.intValue.map { "#\($0)" } ?? $0.stringValue }.joined(separator: "/")
+            text = try decoder.singleValueContainer().decode(String.self)
+        }
+    }
+
+    struct Probed: Decodable, Hashable {
+        var one: PathProbe
+        var list: [PathProbe]
+        var nested: [String: [PathProbe?]]
+    }
+
+    @Test func codingPathsAreTheDecoders() throws {
+        let node = try JSONReader.parse(#"{"one":"a","list":["b","c"],"nested":{"k":[null,"d"]}}"#)
+        let parsed = ParsedValueDecoder.decode(Probed.self, from: node.value)
+        #expect(parsed?.list.map(\.path) == ["list/#0", "list/#1"])
+        #expect(parsed == Self.viaDecoder(Probed.self, node))
     }
 
     @Test func dataAndFloatAreLeftToTheDecoder() throws {

@@ -167,17 +167,20 @@ enum LiveActivityRules {
         var hasAttributes = false, hasInputPushToken = false, hasDismissalDate = false
         for index in members.indices {
             // The admitted `aps` holds only Apple's keys, which are not personal: only the
-            // values are searched.
-            guard PersonalKeys.noneIn("", members[index].value, depth: 2) else { return false }
-            switch members[index].key {
-            case "event":
+            // values are searched, and only those with keys inside (objects, arrays).
+            guard !PersonalKeys.isContainer(members[index].value) || PersonalKeys.noneIn("", members[index].value, depth: 2) else { return false }
+            // Compared only with the names of its length: they are lowercase ASCII letters
+            // and '-', which no string of another length equals canonically.
+            let key = members[index].key
+            switch key.utf8.count {
+            case 5 where key == "event":
                 guard case .string(let text) = members[index].value.value else { return false }
                 event = text
-            case "content-state": state = members[index].value
-            case "alert": alert = members[index].value
-            case "attributes-type", "attributes": hasAttributes = true
-            case "input-push-token": hasInputPushToken = true
-            case "dismissal-date": hasDismissalDate = true
+            case 13 where key == "content-state": state = members[index].value
+            case 5 where key == "alert": alert = members[index].value
+            case 15 where key == "attributes-type", 10 where key == "attributes": hasAttributes = true
+            case 16 where key == "input-push-token": hasInputPushToken = true
+            case 14 where key == "dismissal-date": hasDismissalDate = true
             default: break
             }
         }

@@ -11,7 +11,7 @@ struct DeclaredActivityType: Sendable {
     var type: ObjectIdentifier
     /// Its payload contract (`live-activity-payload`, with this type's schema), which checks
     /// every push to its activities and every start naming it.
-    var contract: Contract
+    var contract: SharedContract
     /// The member as parsed, read by ``ParsedValueDecoder`` when it can tell, else written
     /// out as JSON text for the decoder.
     var decodeAttributes: @Sendable (_ parsed: JSONValue) -> Result<DeclaredValue, LiveActivityStore.Unapplied>
@@ -25,7 +25,7 @@ struct DeclaredActivityType: Sendable {
         let name = Attributes.attributesType
         self.name = name
         type = ObjectIdentifier(Attributes.self)
-        contract = Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload")
+        contract = SharedContract(Contract.liveActivityPayload(for: Attributes.self, name: "live-activity-payload"))
         decodeAttributes = { parsed in
             Self.decode(Attributes.self, parsed, member: "aps.attributes", into: name)
         }
@@ -34,7 +34,11 @@ struct DeclaredActivityType: Sendable {
         }
         describeAttributes = { ($0.value as? Attributes)?.journalDescription ?? name }
         describeContentState = { value in
-            (value.value as? Attributes.ContentState).map { Attributes.journalDescription(of: $0) } ?? "a state"
+            // Cast in a pattern: no optional of the state (a run-time metadata look-up).
+            switch value.value {
+            case let state as Attributes.ContentState: Attributes.journalDescription(of: state)
+            default: "a state"
+            }
         }
     }
 
@@ -43,8 +47,10 @@ struct DeclaredActivityType: Sendable {
     /// Read without the text when ``ParsedValueDecoder`` is certain.
     private static func decode<Value: Codable & Sendable>(_: Value.Type, _ parsed: JSONValue, member: String,
                                                           into typeName: String) -> Result<DeclaredValue, LiveActivityStore.Unapplied> {
-        if let value = ParsedValueDecoder.decode(Value.self, from: parsed) {
-            return .success(DeclaredValue(value: value))
+        do {
+            return .success(DeclaredValue(value: try ParsedValueDecoder.decodeCertain(Value.self, from: parsed)))
+        } catch {
+            // Not certain: the decoder reads the text.
         }
         do {
             return .success(DeclaredValue(value: try JSONDecoder().decode(Value.self, from: Data(parsed.jsonBytes))))
@@ -62,5 +68,15 @@ struct DeclaredValue: Sendable, Encodable {
 
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
+    }
+}
+
+/// A contract shared by reference: looked up under the fake's lock and handed out per push
+/// without copying the contract's value (issue 41).
+final class SharedContract: Sendable {
+    let contract: Contract
+
+    init(_ contract: Contract) {
+        self.contract = contract
     }
 }

@@ -13,7 +13,7 @@ struct LiveActivityInspection {
 extension FakeAPNs {
     /// The `live-activity-payload` contract of the v1 set, looked up once: for a push whose
     /// type the fake cannot tell (a start naming no declared type, a broadcast).
-    static let liveActivityContract = ContractSet.v1.contract(named: "live-activity-payload")
+    static let liveActivityContract = ContractSet.v1.contract(named: "live-activity-payload").map(SharedContract.init)
 
     /// Reads a Live Activity push's body: the JSON object check and the payload contract of
     /// its declared type (instead of the alert `payload` contract), then the device's reading
@@ -31,20 +31,28 @@ extension FakeAPNs {
             return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: false),
                                           push: .failure(.init(reason: "the body is not a JSON object")))
         }
-        let named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
-        let contract = state.withLock { s -> Contract? in
-            if let named, let type = s.liveActivities.types[named] { return type.contract }
+        // The device's reading, taken first: when the parsed body tells it, it names the
+        // type (its aps and attributes-type are then the only ones) without another look-up.
+        let parsed = LiveActivityPush.readParsed(node)
+        let named: String?
+        if case .read(let push) = parsed {
+            named = push.attributesType
+        } else {
+            named = node.member("aps")?.value.member("attributes-type")?.value.stringValue
+        }
+        let contract = state.withLock { s -> SharedContract? in
+            if let named, let contract = s.liveActivities.contract(ofType: named) { return contract }
             let subscriber = channelID.flatMap { s.channels.channels[$0]?.channel.subscribers.first }
             guard let token = token ?? subscriber else { return nil }
             // Tokens are lowercase already but for a client's uppercase hex.
             let hasUppercase = token.utf8.withContiguousStorageIfAvailable { $0.contains { $0 &- UInt8(ascii: "A") < 26 || $0 >= 0x80 } } ?? true
             let key = hasUppercase ? token.lowercased() : token
-            guard let attributesType = s.liveActivities.activities[key]?.current.attributesType else { return nil }
-            return s.liveActivities.types[attributesType]?.contract
+            guard let attributesType = s.liveActivities.attributesType(ofActivity: key) else { return nil }
+            return s.liveActivities.contract(ofType: attributesType)
         } ?? Self.liveActivityContract
-        let violations = contract?.validate(node, sourceByteCount: body.count) ?? []
+        let violations = contract?.contract.validate(node, sourceByteCount: body.count) ?? []
         return LiveActivityInspection(inspection: PayloadInspection(isJSONObject: true, violations: violations),
-                                      push: LiveActivityPush.read(body, node: node))
+                                      push: LiveActivityPush.read(body, node: node, parsed: parsed))
     }
 
     /// Steps 10–11 for `apns-push-type: liveactivity`, once the request itself passed: the
@@ -67,7 +75,7 @@ extension FakeAPNs {
             Verdict(status: reason.status, reason: reason, push: push, delivery: nil,
                     response: errorResponse(reason, apnsID: apnsID, timestamp: timestamp), detail: detail)
         }
-        guard let (target, owner) = liveActivities.targetAndDevice(of: push.deviceToken) else {
+        guard let (target, owner, record) = liveActivities.targetAndDevice(of: push.deviceToken) else {
             if devices[push.deviceToken]?.registered == true {
                 return reject(.deviceTokenNotForTopic,
                               "this is a device token; a Live Activity push goes to an activity's push token (update, end) or the app's push-to-start token (start)")
@@ -96,7 +104,7 @@ extension FakeAPNs {
             var token = ""
             if case .pushToStart = target { token = Self.makeActivityToken(using: &identifiers) }
             let (applied, applyDetail) = liveActivities.apply(activityPush, to: target, priority: push.priority, now: now,
-                                                              policy: settings.liveActivities, newToken: token)
+                                                              policy: settings.liveActivities, newToken: token, at: record)
             var why = applyDetail
             if applied == .activityStarted, let channel = activityPush.inputPushChannel {
                 why += channels.subscribe(token, to: channel)

@@ -24,26 +24,23 @@ extension LiveActivityPush {
         case .object(let apsMembers)?: members = apsMembers
         default: return .decoderDecides
         }
-        func value(_ key: CodingKeys) -> JSONValue?? { onlyMember(key.rawValue, of: members) }
-        guard let eventValue = value(.event), let timestampValue = value(.timestamp),
-              let typeValue = value(.attributesType), let staleValue = value(.staleDate),
-              let dismissalValue = value(.dismissalDate), let scoreValue = value(.relevanceScore),
-              let channelValue = value(.inputPushChannel) else { return .decoderDecides }
-        guard case .string(let rawEvent)? = eventValue else {
+        guard let read = ReadMembers(members) else { return .decoderDecides }
+        guard case .string(let rawEvent)? = read.event else {
             return .unreadable(Unreadable(reason: "aps.event is missing or not a string"))
         }
         guard let event = Event(rawValue: rawEvent) else {
             return .unreadable(Unreadable(reason: "aps.event \"\(rawEvent)\" is not start, update or end"))
         }
-        guard let readTimestamp = integer(timestampValue) else { return .decoderDecides }
+        guard let readTimestamp = integer(read.timestamp) else { return .decoderDecides }
         guard let timestamp = readTimestamp else {
             return .unreadable(Unreadable(reason: "aps.timestamp is missing or not an integer of seconds"))
         }
-        guard let staleDate = integer(staleValue), let dismissalDate = integer(dismissalValue),
-              let relevanceScore = double(scoreValue) else { return .decoderDecides }
-        return .read(LiveActivityPush(event: event, timestamp: timestamp, attributesType: string(typeValue),
+        guard let staleDate = integer(read.staleDate), let dismissalDate = integer(read.dismissalDate),
+              let relevanceScore = double(read.relevanceScore) else { return .decoderDecides }
+        return .read(LiveActivityPush(event: event, timestamp: timestamp, attributesType: string(read.attributesType),
                                       staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore,
-                                      inputPushChannel: string(channelValue)))
+                                      inputPushChannel: string(read.inputPushChannel), parsedContentState: read.contentState,
+                                      parsedAttributes: read.attributes))
     }
 
     /// The value of the one member named `key` (nil inside: absent); nil when it is given
@@ -58,6 +55,45 @@ extension LiveActivityPush {
             found = member.value.value
         }
         return .some(found)
+    }
+
+    /// The members of `aps` the push reads, in one pass (``onlyMember(_:of:)`` for each of
+    /// them, without a pass per name): a key is compared only with the names of its length.
+    /// Nil when one of them is given more than once.
+    struct ReadMembers {
+        var event: JSONValue?, timestamp: JSONValue?, attributesType: JSONValue?, staleDate: JSONValue?
+        var dismissalDate: JSONValue?, relevanceScore: JSONValue?, inputPushChannel: JSONValue?
+        /// The first `content-state` and `attributes`, as ``JSONValue/member(_:)`` finds them
+        /// (a second one is not read, and not an error).
+        var contentState: JSONValue?, attributes: JSONValue?
+
+        init?(_ members: [JSONMember]) {
+            for index in members.indices {
+                let key = members[index].key
+                let value = members[index].value.value
+                let taken: Bool
+                switch key.utf8.count {
+                case 5 where key == CodingKeys.event.rawValue: taken = Self.take(value, into: &event)
+                case 9 where key == CodingKeys.timestamp.rawValue: taken = Self.take(value, into: &timestamp)
+                case 10 where key == CodingKeys.staleDate.rawValue: taken = Self.take(value, into: &staleDate)
+                case 10 where key == CodingKeys.attributes.rawValue: taken = attributes == nil ? Self.take(value, into: &attributes) : true
+                case 13 where key == CodingKeys.contentState.rawValue: taken = contentState == nil ? Self.take(value, into: &contentState) : true
+                case 14 where key == CodingKeys.dismissalDate.rawValue: taken = Self.take(value, into: &dismissalDate)
+                case 15 where key == CodingKeys.attributesType.rawValue: taken = Self.take(value, into: &attributesType)
+                case 15 where key == CodingKeys.relevanceScore.rawValue: taken = Self.take(value, into: &relevanceScore)
+                case 18 where key == CodingKeys.inputPushChannel.rawValue: taken = Self.take(value, into: &inputPushChannel)
+                default: taken = true
+                }
+                guard taken else { return nil }
+            }
+        }
+
+        /// Sets `slot` to `value`; false when it was set already (a key given twice).
+        private static func take(_ value: JSONValue, into slot: inout JSONValue?) -> Bool {
+            guard slot == nil else { return false }
+            slot = value
+            return true
+        }
     }
 
     /// What `try? decodeIfPresent(String.self, …)` gives.

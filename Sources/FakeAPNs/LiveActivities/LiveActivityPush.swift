@@ -36,15 +36,18 @@ struct LiveActivityPush: Sendable, Hashable {
     /// `timestamp`, no known `event`): such a push is dropped. `node` is the body as the
     /// contract read it: `content-state` and `attributes` are taken from it.
     static func read(_ bytes: [UInt8], node: JSONNode) -> Result<LiveActivityPush, Unreadable> {
-        let aps = node.member("aps")?.value.value
-        switch readParsed(node) {
-        case .read(var push):
-            push.setMembers(of: aps)
-            return .success(push)
+        read(bytes, node: node, parsed: readParsed(node))
+    }
+
+    /// ``read(_:node:)`` given ``readParsed(_:)`` of `node`.
+    static func read(_ bytes: [UInt8], node: JSONNode, parsed: ParsedReading) -> Result<LiveActivityPush, Unreadable> {
+        switch parsed {
+        case .read(let push):
+            return .success(push)   // content-state and attributes taken in the same pass
         case .unreadable(let unreadable):
             return .failure(unreadable)
         case .decoderDecides:
-            return decodedRead(bytes, aps: aps)
+            return decodedRead(bytes, aps: node.member("aps")?.value.value)
         }
     }
 

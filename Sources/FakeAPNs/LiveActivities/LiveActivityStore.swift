@@ -48,11 +48,30 @@ struct LiveActivityStore {
         types[Attributes.attributesType] = DeclaredActivityType(type)
     }
 
-    /// What `token` names, and the device it belongs to, with one look-up of an activity's token.
-    func targetAndDevice(of token: String) -> (target: Target, deviceToken: String?)? {
-        if let deviceToken = activities[token]?.current.deviceToken { return (.activity(pushToken: token), deviceToken) }
-        if let owner = pushToStartTokens[token] { return (.pushToStart(deviceToken: owner.device, attributesType: owner.attributesType), owner.device) }
+    /// Where an activity's record is in ``activities``: valid until the store next changes.
+    typealias RecordIndex = Dictionary<String, Record>.Index
+
+    /// What `token` names, the device it belongs to, and for an activity where its record is
+    /// (for ``apply(_:to:priority:now:policy:newToken:at:)`` before the store changes), with
+    /// one look-up of the token.
+    func targetAndDevice(of token: String) -> (target: Target, deviceToken: String?, record: RecordIndex?)? {
+        if let index = activities.index(forKey: token) {
+            return (.activity(pushToken: token), activities.values[index].current.deviceToken, index)
+        }
+        if let owner = pushToStartTokens[token] { return (.pushToStart(deviceToken: owner.device, attributesType: owner.attributesType), owner.device, nil) }
         return nil
+    }
+
+    /// The `attributes-type` of the activity whose push token is `token`, without a copy of its record.
+    func attributesType(ofActivity token: String) -> String? {
+        guard let index = activities.index(forKey: token) else { return nil }
+        return activities.values[index].current.attributesType
+    }
+
+    /// The payload contract of the declared type `name`, without a copy of the rest of its declaration.
+    func contract(ofType name: String) -> SharedContract? {
+        guard let index = types.index(forKey: name) else { return nil }
+        return types.values[index].contract
     }
 
     /// Gives `device` the push-to-start token `token` for `attributesType`, replacing its
@@ -72,8 +91,10 @@ struct LiveActivityStore {
 
     /// What a Live Activity push does on the device: the outcome for the journal, and why in
     /// words when it was not applied.
+    /// - Parameter record: where the target activity's record is, from
+    ///   ``targetAndDevice(of:)`` with the store unchanged since; nil: looked up here.
     mutating func apply(_ push: LiveActivityPush, to target: Target, priority: Int, now: Int64,
-                        policy: LiveActivityPolicy, newToken: String) -> (DeliveryOutcome, String) {
+                        policy: LiveActivityPolicy, newToken: String, at record: RecordIndex? = nil) -> (DeliveryOutcome, String) {
         switch target {
         case .pushToStart(let device, let tokenType):
             guard push.event == .start else {
@@ -81,12 +102,11 @@ struct LiveActivityStore {
             }
             return start(push, device: device, tokenType: tokenType, now: now, policy: policy, token: newToken)
         case .activity(let token):
-            // Settled and updated while out of the dictionary: one removal and one insertion.
-            guard var record = activities.removeValue(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
-            defer { activities[token] = record }
-            Self.settleRecord(&record, now: now, policy: policy)
-            guard let type = types[record.current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
-            return Self.update(&record, of: type, with: push, priority: priority, now: now, policy: policy)
+            // Settled and updated in place: one look-up of the token, no copy of the record.
+            guard let index = record ?? activities.index(forKey: token) else { return (.ignoredWrongToken, "no such activity") }
+            Self.settleRecord(&activities.values[index], now: now, policy: policy)
+            guard let type = types[activities.values[index].current.attributesType] else { return (.ignoredWrongToken, "no such activity type") }
+            return Self.update(&activities.values[index], of: type, with: push, priority: priority, now: now, policy: policy)
         }
     }
 
@@ -149,12 +169,13 @@ struct LiveActivityStore {
 
     private static func update(_ record: inout Record, of type: DeclaredActivityType, with push: LiveActivityPush, priority: Int, now: Int64,
                                policy: LiveActivityPolicy) -> (DeliveryOutcome, String) {
-        let current = record.current
+        // The next snapshot, its members the current ones until changed: one copy of the state.
+        var next = record.current
         if push.event == .start {
             return (.ignoredWrongToken, "a start push goes to the push-to-start token, not an activity's push token")
         }
-        if current.state == .ended || current.state == .dismissed {
-            return (.ignoredAfterEnd, "the activity \(current.state == .ended ? "ended" : "was dismissed") at \(AdminJSON.timestamp(milliseconds: current.endedAt ?? current.changedAt))")
+        if next.state == .ended || next.state == .dismissed {
+            return (.ignoredAfterEnd, "the activity \(next.state == .ended ? "ended" : "was dismissed") at \(AdminJSON.timestamp(milliseconds: next.endedAt ?? next.changedAt))")
         }
         if priority == 10 {
             let hourAgo = now &- 3_600_000
@@ -165,8 +186,8 @@ struct LiveActivityStore {
                         "\(budget) priority-10 updates in the last hour already; send at priority 5 or wait until \(AdminJSON.timestamp(milliseconds: (record.priority10.first ?? now) &+ 3_600_000))")
             }
         }
-        guard push.timestamp > current.timestamp else {
-            return (.ignoredOlderTimestamp, "timestamp \(push.timestamp) is not newer than the last applied \(current.timestamp)")
+        guard push.timestamp > next.timestamp else {
+            return (.ignoredOlderTimestamp, "timestamp \(push.timestamp) is not newer than the last applied \(next.timestamp)")
         }
         let state: DeclaredValue?
         switch contentState(of: push, type: type) {
@@ -177,10 +198,9 @@ struct LiveActivityStore {
             return (.droppedUndecodableContentState, "an update push without content-state")
         }
         if priority == 10 { record.priority10.append(now) }
-        var next = current
-        next.contentState = state ?? current.contentState
+        next.contentState = state ?? next.contentState
         next.timestamp = push.timestamp
-        next.relevanceScore = push.relevanceScore ?? current.relevanceScore
+        next.relevanceScore = push.relevanceScore ?? next.relevanceScore
         next.pushesApplied += 1
         next.changedAt = now
         if push.event == .update {
@@ -190,7 +210,7 @@ struct LiveActivityStore {
             settleRecord(&record, now: now, policy: policy)
             return (.activityUpdated, "applied: \(type.describeContentState(next.contentState))")
         }
-        next.staleAt = push.staleDate.map(milliseconds) ?? current.staleAt
+        next.staleAt = push.staleDate.map(milliseconds) ?? next.staleAt
         end(&record, as: next, at: now, requestedDismissal: push.dismissalDate.map(milliseconds), policy: policy)
         settleRecord(&record, now: now, policy: policy)
         return (.activityEnded, "ended; dismissed at \(AdminJSON.timestamp(milliseconds: record.current.dismissalAt ?? now))")
@@ -229,22 +249,25 @@ struct LiveActivityStore {
 
     private static func settleRecord(_ record: inout Record, now: Int64, policy: LiveActivityPolicy) {
         for _ in 0..<4 {   // at most stale, ended, dismissed
-            var next = record.current
-            let systemEnd = next.startedAt &+ max(0, policy.maximumActiveSeconds) &* 1000
-            switch next.state {
+            // Read in place; the state is copied only when time changed it.
+            let systemEnd = record.current.startedAt &+ max(0, policy.maximumActiveSeconds) &* 1000
+            switch record.current.state {
             case .active, .stale:
-                if next.state == .active, let stale = next.staleAt, stale <= now, stale < systemEnd {
+                if record.current.state == .active, let stale = record.current.staleAt, stale <= now, stale < systemEnd {
+                    var next = record.current
                     next.state = .stale
                     next.changedAt = max(stale, next.changedAt)
                     append(next, to: &record, policy: policy)
                 } else if systemEnd <= now {
+                    var next = record.current
                     next.changedAt = max(systemEnd, next.changedAt)
                     end(&record, as: next, at: next.changedAt, requestedDismissal: nil, policy: policy)
                 } else {
                     return
                 }
             case .ended:
-                guard let dismissal = next.dismissalAt, dismissal <= now else { return }
+                guard let dismissal = record.current.dismissalAt, dismissal <= now else { return }
+                var next = record.current
                 next.state = .dismissed
                 next.changedAt = max(dismissal, next.changedAt)
                 append(next, to: &record, policy: policy)

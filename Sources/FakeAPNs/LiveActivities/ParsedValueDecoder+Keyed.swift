@@ -16,8 +16,10 @@ extension ParsedValueDecoder {
             self.members = members
             self.decoder = decoder
             if members.count <= Self.scannedMembers {
-                for (index, member) in members.enumerated() where members[..<index].contains(where: { $0.key == member.key }) {
-                    throw decoder.run.diverge()
+                for index in members.indices {
+                    for earlier in 0..<index where members[earlier].key == members[index].key {
+                        throw decoder.run.diverge()
+                    }
                 }
             } else {
                 var byKey: [String: JSONValue] = [:]
@@ -36,7 +38,10 @@ extension ParsedValueDecoder {
         func lookUp(_ key: Key) -> JSONValue? {
             let name = key.stringValue
             if let byKey { return byKey[name] }
-            return members.first { $0.key == name }?.value.value
+            for index in members.indices where members[index].key == name {
+                return members[index].value.value
+            }
+            return nil
         }
 
         func contains(_ key: Key) -> Bool { lookUp(key) != nil }
@@ -47,16 +52,16 @@ extension ParsedValueDecoder {
         }
 
         func node(_ key: Key) throws -> Node {
-            Node(value: try value(key), parentPath: decoder.codingPath, key: key, run: decoder.run)
+            decoder.child(try value(key), key: key)
         }
 
         /// Nil when absent or null, as the decoder's `decodeIfPresent`, else `read` of it.
         func ifPresent<T>(_ key: Key, _ read: (JSONValue) throws -> T) throws -> T? {
-            guard let value = lookUp(key), value != .null else { return nil }
+            guard let value = lookUp(key), !ParsedValueDecoder.isNull(value) else { return nil }
             return try read(value)
         }
 
-        func decodeNil(forKey key: Key) throws -> Bool { try value(key) == .null }
+        func decodeNil(forKey key: Key) throws -> Bool { ParsedValueDecoder.isNull(try value(key)) }
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.run.read(value(key), as: type) }
         func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.run.read(value(key), as: type) }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.run.read(value(key), as: type) }
@@ -71,7 +76,11 @@ extension ParsedValueDecoder {
         func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.run.read(value(key), as: type) }
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.run.read(value(key), as: type) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.run.read(value(key), as: type) }
-        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try node(key).unwrap(type) }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            let value = try value(key)
+            if ParsedValueDecoder.Run.readsDirectly(T.self) { return try decoder.run.direct(type, value) }
+            return try decoder.child(value, key: key).unwrap(type)
+        }
 
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try ifPresent(key) { try decoder.run.read($0, as: type) } }
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try ifPresent(key) { try decoder.run.read($0, as: type) } }
@@ -88,8 +97,9 @@ extension ParsedValueDecoder {
         func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try ifPresent(key) { try decoder.run.read($0, as: type) } }
         func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try ifPresent(key) { try decoder.run.read($0, as: type) } }
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-            guard let value = lookUp(key), value != .null else { return nil }
-            return try Node(value: value, parentPath: decoder.codingPath, key: key, run: decoder.run).unwrap(type)
+            guard let value = lookUp(key), !ParsedValueDecoder.isNull(value) else { return nil }
+            if ParsedValueDecoder.Run.readsDirectly(T.self) { return try decoder.run.direct(type, value) }
+            return try decoder.child(value, key: key).unwrap(type)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -11,12 +11,28 @@ import Foundation
 /// makes ``decode(_:from:)`` return nil, and the caller decodes the text with `JSONDecoder`
 /// as before, so values and messages stay exactly its own. Dates are the default strategy's
 /// `Double` since 2001, which `Date(from:)` itself reads.
+///
+/// Cheap per value (issue 41): a ``Node`` is one reference (boxed as a decoder or a
+/// single-value container without an allocation), and the containers read strings,
+/// numbers, booleans and dates straight from the parsed values without a node at all.
 struct ParsedValueDecoder {
     static func decode<Value: Decodable>(_: Value.Type, from value: JSONValue) -> Value? {
+        try? decodeCertain(Value.self, from: value)
+    }
+
+    /// ``decode(_:from:)`` as a throwing call: an error where it returns nil. No optional of
+    /// `Value` on the way (in generic code each costs a run-time metadata look-up).
+    static func decodeCertain<Value: Decodable>(_: Value.Type, from value: JSONValue) throws -> Value {
         let run = Run()
-        let decoder = Node(value: value, parentPath: [], key: nil, run: run)
-        guard let decoded = try? decoder.unwrap(Value.self), !run.diverged else { return nil }
+        let decoded = try Node(value: value, parent: nil, key: nil, run: run).unwrap(Value.self)
+        guard !run.diverged else { throw Diverged() }
         return decoded
+    }
+
+    /// `value` is JSON's null.
+    static func isNull(_ value: JSONValue) -> Bool {
+        if case .null = value { return true }
+        return false
     }
 
     /// One decode: set once anything was not certain.
@@ -39,15 +55,37 @@ struct ParsedValueDecoder {
         init?(intValue: Int) { self.init(index: intValue) }
     }
 
-    /// The decoder at one value; also its single-value container. Its coding path is built
-    /// only when asked for.
-    struct Node: Decoder, SingleValueDecodingContainer {
-        var value: JSONValue
-        var parentPath: [any CodingKey]
-        var key: (any CodingKey)?
-        var run: Run
-        var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
+    /// The decoder at one value; also its single-value container. Its coding path is its
+    /// parents' keys, collected only when asked for.
+    final class Node: Decoder, SingleValueDecodingContainer {
+        let value: JSONValue
+        let parent: Node?
+        let key: (any CodingKey)?
+        let run: Run
+
+        init(value: JSONValue, parent: Node?, key: (any CodingKey)?, run: Run) {
+            self.value = value
+            self.parent = parent
+            self.key = key
+            self.run = run
+        }
+
+        var codingPath: [any CodingKey] {
+            var keys: [any CodingKey] = []
+            var node: Node? = self
+            while let current = node {
+                if let key = current.key { keys.append(key) }
+                node = current.parent
+            }
+            return keys.reversed()
+        }
+
         var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        /// A child at `value` under `key` (a member's key or an index).
+        func child(_ value: JSONValue, key: any CodingKey) -> Node {
+            Node(value: value, parent: self, key: key, run: run)
+        }
 
         /// `T` as the decoder reads a value of it: through `init(from:)`, except the types
         /// it reads its own way.
@@ -68,7 +106,7 @@ struct ParsedValueDecoder {
 
         func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-        func decodeNil() -> Bool { value == .null }
+        func decodeNil() -> Bool { ParsedValueDecoder.isNull(value) }
         func decode(_ type: Bool.Type) throws -> Bool { try run.read(value, as: type) }
         func decode(_ type: String.Type) throws -> String { try run.read(value, as: type) }
         func decode(_ type: Double.Type) throws -> Double { try run.read(value, as: type) }
@@ -110,5 +148,38 @@ extension ParsedValueDecoder.Run {
         guard case .number(let number) = value, number.isIntegerLiteral, number.literal != "-0",
               let integer = number.integerValue.flatMap(T.init(exactly:)) ?? T(number.literal) else { throw diverge() }
         return integer
+    }
+
+    /// True for the types ``direct(_:_:)`` reads: those the decoder reads without a decoder of
+    /// their own — a `Date` (the default strategy: `Date(from:)` reads a `Double` since
+    /// 2001), `String`, `Bool`, `Double`, `Int`, `Int64` — as their `init(from:)` reads them
+    /// from a single-value container.
+    static func readsDirectly(_ type: Any.Type) -> Bool {
+        type == Date.self || type == String.self || type == Int.self || type == Double.self || type == Bool.self || type == Int64.self
+    }
+
+    /// `value` read as a `T` of ``readsDirectly(_:)``, without a node; any other type diverges.
+    func direct<T>(_: T.Type, _ value: JSONValue) throws -> T {
+        let read: Any
+        if T.self == Date.self {
+            read = Date(timeIntervalSinceReferenceDate: try self.read(value, as: Double.self))
+        } else if T.self == String.self {
+            read = try self.read(value, as: String.self)
+        } else if T.self == Int.self {
+            read = try self.read(value, as: Int.self)
+        } else if T.self == Double.self {
+            read = try self.read(value, as: Double.self)
+        } else if T.self == Bool.self {
+            read = try self.read(value, as: Bool.self)
+        } else if T.self == Int64.self {
+            read = try self.read(value, as: Int64.self)
+        } else {
+            throw diverge()
+        }
+        // Cast in a pattern: no optional of `T` (a run-time metadata look-up in generic code).
+        switch read {
+        case let typed as T: return typed
+        default: throw diverge()
+        }
     }
 }
