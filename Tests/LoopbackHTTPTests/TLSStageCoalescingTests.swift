@@ -38,6 +38,25 @@ import Testing
         #expect(empty.isEmpty, "nothing held, nothing sealed")
     }
 
+    /// Requests among the writes stay, in order, tagged with the SNI name; the writes around
+    /// them are held in order.
+    @Test func requestsAreTaggedWhereTheyLie() throws {
+        var (stage, client) = try Self.establishedStage()
+        let request = HTTPRequest(method: "POST", path: "/3/device/ab", authority: "localhost", headers: [:], body: [1], connectionID: 3)
+        var actions: [ConnectionAction] = [.write([7]), .write([1]), .dispatch(request, stream: 1), .write([2]),
+                                           .dispatch(request, stream: 3), .write([3])]
+        stage.protect(&actions, from: 1)
+        guard actions.count == 3, case .dispatch(let first, 1) = actions[1], case .dispatch(let second, 3) = actions[2] else {
+            Issue.record("expected the two requests after the first action, got \(actions)")
+            return
+        }
+        #expect(actions[0] == .write([7]), "actions before `from` are left alone")
+        #expect(first.tlsServerName == "localhost" && second.tlsServerName == "localhost")
+        var output: [UInt8] = []
+        stage.sealHeldOutput(into: &output)
+        #expect(try client.open(output).map(\.1) == [[1, 2, 3]])
+    }
+
     @Test func closeSendsWhatWasHeldThenCloseNotify() throws {
         var (stage, client) = try Self.establishedStage()
         var actions: [ConnectionAction] = [.write(Array("first".utf8))]

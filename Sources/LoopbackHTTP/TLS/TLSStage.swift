@@ -97,6 +97,10 @@ package struct TLSStage {
     /// preceded by what was held and close_notify, a reset dropping what was not sealed.
     package mutating func protect(_ actions: inout [ConnectionAction], from start: Int) {
         guard start < actions.count || !codecActions.isEmpty else { return }
+        if codecActions.isEmpty && !actions[start...].contains(where: Self.endsConnection) {
+            protectInPlace(&actions, from: start)
+            return
+        }
         codecActions.append(contentsOf: actions[start...])
         actions.removeSubrange(start...)
         for action in codecActions {
@@ -121,6 +125,37 @@ package struct TLSStage {
             }
         }
         codecActions.removeAll(keepingCapacity: true)
+    }
+
+    /// `protect` for the usual list, writes and requests only: the writes are taken out and
+    /// held, the requests tagged where they lie (moved, not copied: no retain and release of
+    /// each request's fields, as the general path's copies into `codecActions` and back cost).
+    private mutating func protectInPlace(_ actions: inout [ConnectionAction], from start: Int) {
+        var kept = start
+        for index in start..<actions.count {
+            var action = ConnectionAction.close
+            swap(&action, &actions[index])
+            switch consume action {
+            case .write(let bytes):
+                if !sentCloseNotify { unsealed.append(contentsOf: bytes) }
+            case .dispatch(var request, let stream):
+                request.tlsServerName = tls.serverName
+                request.tlsClientCertificate = tls.clientCertificate
+                actions[kept] = .dispatch(request, stream: stream)
+                kept += 1
+            case let other:
+                actions[kept] = other  // not reached: `protect` sends closes and resets the general way
+                kept += 1
+            }
+        }
+        actions.removeSubrange(kept...)
+    }
+
+    private static func endsConnection(_ action: ConnectionAction) -> Bool {
+        switch action {
+        case .close, .reset: true
+        case .write, .dispatch: false
+        }
     }
 
     /// Seals what the codec wrote since the last flush, appending the records to `output`
