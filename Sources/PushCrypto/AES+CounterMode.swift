@@ -8,7 +8,8 @@
 //   upper 24 bits. In the second round each output word takes one byte of that first word:
 //   one lookup per word, the other three precomputed likewise. Per block that is 5 lookups
 //   in the first two rounds instead of 32 (after Bernstein and Schwabe's counter-mode caching).
-// - The ten rounds are written out for AES-128 (no loop over a round count).
+// - The ten rounds are written out for AES-128 (no loop over a round count), and the last
+//   round XORs S-box tables shifted into each byte's place (`shiftedSboxOffset`).
 //
 // Not constant-time, as `encrypt` (T-table lookups indexed by secret state).
 
@@ -55,11 +56,10 @@ extension AES {
             round(&state, keys + 28, tables)
             round(&state, keys + 32, tables)
             round(&state, keys + 36, tables)
-            let sbox = tables + sboxOffset
-            let stream = (lastRoundWord(state.0, state.1, state.2, state.3, sbox) ^ keys[40],
-                          lastRoundWord(state.1, state.2, state.3, state.0, sbox) ^ keys[41],
-                          lastRoundWord(state.2, state.3, state.0, state.1, sbox) ^ keys[42],
-                          lastRoundWord(state.3, state.0, state.1, state.2, sbox) ^ keys[43])
+            let stream = (finalWord(state.0, state.1, state.2, state.3, tables) ^ keys[40],
+                          finalWord(state.1, state.2, state.3, state.0, tables) ^ keys[41],
+                          finalWord(state.2, state.3, state.0, state.1, tables) ^ keys[42],
+                          finalWord(state.3, state.0, state.1, state.2, tables) ^ keys[43])
             if count - offset >= 16 {
                 xorWord(stream.0, bytes, offset)
                 xorWord(stream.1, bytes, offset + 4)
@@ -91,6 +91,15 @@ extension AES {
         let t2 = tables[Int(s.2 >> 24)] ^ te1[Int((s.3 >> 16) & 0xff)] ^ te2[Int((s.0 >> 8) & 0xff)] ^ te3[Int(s.1 & 0xff)] ^ keys[2]
         let t3 = tables[Int(s.3 >> 24)] ^ te1[Int((s.0 >> 16) & 0xff)] ^ te2[Int((s.1 >> 8) & 0xff)] ^ te3[Int(s.2 & 0xff)] ^ keys[3]
         s = (t0, t1, t2, t3)
+    }
+
+    /// `lastRoundWord` from the shifted S-box tables: S[a's top byte] << 24 ⊕ S[b's second]
+    /// << 16 ⊕ S[c's third] << 8 ⊕ S[d's last], four lookups XORed, no shifts.
+    @inline(__always)
+    static func finalWord(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ tables: UnsafePointer<UInt32>) -> UInt32 {
+        let shifted = tables + shiftedSboxOffset
+        return shifted[Int(a >> 24)] ^ shifted[256 + Int((b >> 16) & 0xff)] ^ shifted[512 + Int((c >> 8) & 0xff)]
+            ^ tables[sboxOffset + Int(d & 0xff)]
     }
 
     /// bytes[offset..<offset+4] ^= the big-endian bytes of `word`.
