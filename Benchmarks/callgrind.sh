@@ -10,6 +10,12 @@
 #   Benchmarks/callgrind.sh apns    [BINARY]   fake-apns-bench-server over h2c, apns-load pushes,
 #                                              a different valid 300-byte payload on every push
 #   Benchmarks/callgrind.sh apns-la [BINARY]   as apns, Live Activity updates (apns-load --live-activity)
+#   Benchmarks/callgrind.sh tls     [BINARY]   fake-apns-bench-server --tls, h2load pushes over TLS 1.3 (tls.sh's
+#                                              requests): two runs of TLS_WARM (2,000) and TLS_WARM + TLS_REQUESTS
+#                                              (10,000 more) pushes on 8 connections, each with the counters
+#                                              zeroed before and dumped after; the difference over TLS_REQUESTS
+#                                              is the cost per push on open connections (handshakes cancel out),
+#                                              with the share in TLSRecordCipher (records, AES-GCM) beside it
 #
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
@@ -82,7 +88,55 @@ echo|apns|apns-la)
     URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
     JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la [BINARY]" >&2; exit 64 ;;
+tls)
+    BINARY="${2:-$BENCH_BIN_DIR/fake-apns-bench-server}"
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" --tls >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
+    PID=$!
+    for _ in $(seq 1 600); do grep -q '^token ' "$WORK/serve.log" && break; sleep 0.1; done
+    URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
+    JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
+    [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
+    # tls.sh's payload (write_apns_payload; a subshell: h2-common.sh sets its own WORK and trap).
+    (payload="$WORK/payload"; source Benchmarks/h2-common.sh; write_apns_payload "$payload")
+    device="$(printf 'ab%.0s' $(seq 1 32))"
+    # push N: N pushes from h2load (-c 8 -m 32, tls.sh's headers and payload), on new connections.
+    push() {
+        h2load -n "$1" -c 8 -m 32 -d "$WORK/payload" -H "authorization: bearer $JWT" -H "apns-topic: com.example.app" \
+            -H "apns-push-type: alert" -H "apns-priority: 10" "$URL/3/device/$device" >"$WORK/h2load.out" 2>&1 || true
+    }
+    # run N: push N between zeroing and dumping the counters, every one answered 200;
+    # prints "total-instructions record-layer-instructions" of that run.
+    run() {
+        callgrind_control -z "$PID" >/dev/null 2>&1
+        push "$1"
+        grep -q "^status codes: $1 2xx" "$WORK/h2load.out" \
+            || { echo "Error: not every push was answered 200:" >&2; cat "$WORK/h2load.out" >&2; exit 1; }
+        rm -f "$WORK"/out.*
+        callgrind_control -d "$PID" >/dev/null 2>&1
+        sleep 1
+        local dump records
+        dump="$(ls -t "$WORK"/out.* | head -1)"
+        [ -n "${CALLGRIND_OUT:-}" ] && cp "$dump" "$CALLGRIND_OUT.$1"
+        # TLSRecordCipher.seal and .open, inclusive (sealing, opening, AES-GCM, GHASH).
+        records="$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" 2>/dev/null \
+            | sed -n 's/^ *\([0-9,]*\) .*:\$s12LoopbackHTTP15TLSRecordCipherV4\(seal\|open\)[^ ]*\( .*\)\{0,1\}$/\2 \1/p' \
+            | tr -d , | sort -k1,1 -k2,2n | awk '{ best[$1] = $2 } END { s = 0; for (k in best) s += best[k]; print s }')"
+        echo "$(total_instructions "$dump") ${records:-0}"
+    }
+    # A first run, not counted, brings the server's code through valgrind's translation (slow
+    # enough at first for a connection to time out).
+    push 800
+    warm="${TLS_WARM:-2000}"
+    counted="${TLS_REQUESTS:-10000}"
+    run "$warm" >"$WORK/first"
+    run "$((warm + counted))" >"$WORK/second"
+    read -r first first_records <"$WORK/first"
+    read -r second second_records <"$WORK/second"
+    python3 -c 'import sys; a,ar,b,br,n=map(int,sys.argv[1:6]); print("tls (%s): (%d - %d) instructions / %d pushes = %.0f instructions per push on open connections\n  of which TLSRecordCipher seal/open (records, AES-GCM, GHASH): %.0f per push" % (sys.argv[6], b, a, n, (b-a)/n, (br-ar)/n))' \
+        "$first" "$first_records" "$second" "$second_records" "$counted" "$(basename "$BINARY"), h2load, one fixed payload"
+    exit 0
+    ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la|tls [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 

@@ -84,8 +84,13 @@ struct AES: Sendable {
     /// Where the S-box starts in `tables`.
     static let sboxOffset = 1024
 
+    /// Where the S-box shifted into the top, second and third byte starts in `tables` (three
+    /// tables of 256 words; the S-box itself is the fourth, the low byte): the counter mode's
+    /// last round XORs these instead of shifting each S-box byte into place.
+    static let shiftedSboxOffset = 1280
+
     /// Te0, Te1, Te2, Te3 (256 words each), then the S-box (256 words holding one byte each),
-    /// computed from GF(2^8) arithmetic rather than typed in. Te0[x] is the MixColumns column
+    /// then S-box << 24, << 16 and << 8, computed from GF(2^8) arithmetic rather than typed in. Te0[x] is the MixColumns column
     /// (2·S[x], S[x], S[x], 3·S[x]); Te1…Te3 are it rotated right by 8, 16 and 24 bits.
     static let tables: [UInt32] = {
         // exp/log over the generator 3 give inverses: x⁻¹ = 3^(255 − log x).
@@ -97,7 +102,7 @@ struct AES: Sendable {
             log[Int(value)] = power
             value ^= xtime(value)
         }
-        var tables = [UInt32](repeating: 0, count: 1280)
+        var tables = [UInt32](repeating: 0, count: 2048)
         for x in 0..<256 {
             let b = x == 0 ? 0 : exp[(255 - log[x]) % 255]
             // The affine map: b ⊕ rotl(b,1) ⊕ rotl(b,2) ⊕ rotl(b,3) ⊕ rotl(b,4) ⊕ 0x63.
@@ -112,6 +117,9 @@ struct AES: Sendable {
             tables[512 + x] = column >> 16 | column << 16
             tables[768 + x] = column >> 24 | column << 8
             tables[sboxOffset + x] = s
+            tables[shiftedSboxOffset + x] = s << 24
+            tables[shiftedSboxOffset + 256 + x] = s << 16
+            tables[shiftedSboxOffset + 512 + x] = s << 8
         }
         return tables
     }()

@@ -12,7 +12,10 @@
 /// The key schedule and the GHASH table are computed once, in `init`; sealing and opening
 /// allocate only their output, and the in-place forms (`seal(inPlace:…)`, `open(inPlace:…)`)
 /// nothing beyond the buffer's growth. Not constant-time (table lookups, on purpose): this is
-/// a loopback test fake's cipher, never for secrets that matter.
+/// a loopback test fake's cipher, never for secrets that matter. The counter mode caches the
+/// first two rounds' lookups that do not depend on the counter's last byte (AES+CounterMode.swift)
+/// and GHASH hashes four blocks per reduction (GHASH.swift); both are as table-driven, and as
+/// little constant-time, as the plain block cipher and GHASH were.
 package struct AES128GCM: Sendable {
     /// Length of the authentication tag appended by `seal`.
     package static let tagByteCount = 16
@@ -112,30 +115,7 @@ package struct AES128GCM: Sendable {
                         var state: (high: UInt64, low: UInt64) = (0, 0)
                         additionalData.withUnsafeBytes { GHASHKey.update(&state, $0, products: products, reduction: reduction) }
                         if !encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction) }
-                        var counter = counter0
-                        var offset = 0
-                        while offset < count {
-                            counter.3 &+= 1  // inc32
-                            let stream = AES.encrypt(counter, keys: keys, rounds: cipher.rounds, tables: tables)
-                            if count - offset >= 16 {
-                                xorWord(stream.0, bytes, offset)
-                                xorWord(stream.1, bytes, offset + 4)
-                                xorWord(stream.2, bytes, offset + 8)
-                                xorWord(stream.3, bytes, offset + 12)
-                            } else {
-                                for index in offset..<count {
-                                    let position = index - offset
-                                    let word = switch position / 4 {
-                                    case 0: stream.0
-                                    case 1: stream.1
-                                    case 2: stream.2
-                                    default: stream.3
-                                    }
-                                    bytes[index] ^= UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (position % 4)))
-                                }
-                            }
-                            offset += 16
-                        }
+                        AES.xorKeyStream128(bytes, count: count, after: counter0, keys: keys, tables: tables)
                         if encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction) }
                         state.high ^= UInt64(additionalData.count) &* 8
                         state.low ^= UInt64(count) &* 8
@@ -173,13 +153,6 @@ package struct AES128GCM: Sendable {
     ) -> (UInt32, UInt32, UInt32, UInt32) {
         guard let keys = keys.baseAddress, let tables = tables.baseAddress else { return block }
         return AES.encrypt(block, keys: keys, rounds: rounds, tables: tables)
-    }
-
-    /// bytes[offset..<offset+4] ^= the big-endian bytes of `word`.
-    @inline(__always)
-    private func xorWord(_ word: UInt32, _ bytes: UnsafeMutableRawBufferPointer, _ offset: Int) {
-        let value = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ word
-        bytes.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
     }
 
     /// Writes the tag's 16 bytes at `offset`.

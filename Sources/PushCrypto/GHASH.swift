@@ -8,32 +8,57 @@
 // Multiplication uses Shoup's 8-bit tables: per key, the 256 products b·H for every byte b
 // (4 KiB, built once); per block, 16 lookups, each followed by a multiplication by x^8
 // whose overflow byte is reduced with one more (key-independent) table.
+//
+// Runs of four whole blocks are hashed with aggregated reduction: Y ← (Y⊕X1)·H⁴ ⊕ X2·H³ ⊕
+// X3·H² ⊕ X4·H, the four Horner evaluations interleaved byte by byte so that they share one
+// multiplication by x^8 (and its reduction) per byte position. That takes tables for H², H³
+// and H⁴ too (16 KiB per key, built in `init`). Like the single-block path, the lookups are
+// indexed by secret bytes: not constant-time (a loopback test fake's cipher).
 
 /// The per-key table for multiplying by the hash key H.
 struct GHASHKey: Sendable {
-    /// products[2·b] and products[2·b + 1]: high and low words of b·H, where the byte b's top
-    /// bit is the coefficient of x^0 (GCM's order).
+    /// Four tables of 512 words, for H, H², H³ and H⁴ in that order: in table k,
+    /// products[512·k + 2·b] and products[512·k + 2·b + 1] are the high and low words of
+    /// b·H^(k+1), where the byte b's top bit is the coefficient of x^0 (GCM's order).
     let products: [UInt64]
 
-    /// Builds the table for H (two big-endian words).
+    /// Words per power's table.
+    static let tableWords = 512
+
+    /// Builds the tables for H (two big-endian words) and its powers up to H⁴.
     init(h: (high: UInt64, low: UInt64)) {
-        var table = [UInt64](repeating: 0, count: 512)
-        // 0x80 is x^0, so it maps to H itself; each lower bit is one more factor of x.
+        var table = [UInt64](repeating: 0, count: 4 * GHASHKey.tableWords)
         var power = h
+        for k in 0..<4 {
+            GHASHKey.fill(&table, at: k * GHASHKey.tableWords, power)
+            guard k < 3 else { break }
+            table.withUnsafeBufferPointer { products in
+                GHASHKey.reduction.withUnsafeBufferPointer { reduction in
+                    guard let products = products.baseAddress, let reduction = reduction.baseAddress else { return }
+                    GHASHKey.multiply(&power, products: products, reduction: reduction)  // × H: the next power
+                }
+            }
+        }
+        products = table
+    }
+
+    /// Writes the 256 products b·value at `table[offset...]`.
+    private static func fill(_ table: inout [UInt64], at offset: Int, _ value: (high: UInt64, low: UInt64)) {
+        // 0x80 is x^0, so it maps to the value itself; each lower bit is one more factor of x.
+        var power = value
         var bit = 0x80
         while bit > 0 {
-            table[2 * bit] = power.high
-            table[2 * bit + 1] = power.low
+            table[offset + 2 * bit] = power.high
+            table[offset + 2 * bit + 1] = power.low
             power = GHASHKey.timesX(power)
             bit >>= 1
         }
         // Every other byte is a sum (XOR) of its bits' entries.
         for byte in 1..<256 where byte & (byte - 1) != 0 {
             let top = 1 << (Int.bitWidth - 1 - byte.leadingZeroBitCount)
-            table[2 * byte] = table[2 * top] ^ table[2 * (byte ^ top)]
-            table[2 * byte + 1] = table[2 * top + 1] ^ table[2 * (byte ^ top) + 1]
+            table[offset + 2 * byte] = table[offset + 2 * top] ^ table[offset + 2 * (byte ^ top)]
+            table[offset + 2 * byte + 1] = table[offset + 2 * top + 1] ^ table[offset + 2 * (byte ^ top) + 1]
         }
-        products = table
     }
 
     /// value · x in GCM's representation.
@@ -88,6 +113,12 @@ struct GHASHKey: Sendable {
     ) {
         var offset = 0
         let count = bytes.count
+        if count >= 64, let base = bytes.baseAddress {
+            while count - offset >= 64 {
+                multiplyFour(&state, base + offset, products: products, reduction: reduction)
+                offset += 64
+            }
+        }
         while count - offset >= 16 {
             state.high ^= UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             state.low ^= UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
@@ -109,5 +140,39 @@ struct GHASHKey: Sendable {
             state.low ^= block.low
             multiply(&state, products: products, reduction: reduction)
         }
+    }
+
+    /// state ← (state ⊕ X1)·H⁴ ⊕ X2·H³ ⊕ X3·H² ⊕ X4·H for the four blocks at `blocks`: four
+    /// Horner steps at the cost of one reduction per byte position.
+    @inline(__always)
+    static func multiplyFour(
+        _ state: inout (high: UInt64, low: UInt64), _ blocks: UnsafeRawPointer,
+        products: UnsafePointer<UInt64>, reduction: UnsafePointer<UInt64>
+    ) {
+        let firstHigh = state.high ^ UInt64(bigEndian: blocks.loadUnaligned(as: UInt64.self))
+        let firstLow = state.low ^ UInt64(bigEndian: blocks.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let h4 = products + 3 * tableWords, h3 = products + 2 * tableWords, h2 = products + tableWords
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        // Byte positions 15 down to 0: the low word's bytes from its last, then the high word's.
+        for half in 0..<2 {
+            let word = half == 0 ? firstLow : firstHigh
+            var shift: UInt64 = 0
+            var position = 15 &- 8 &* half
+            while shift < 64 {
+                let overflow = Int(truncatingIfNeeded: low & 0xff)
+                low = (low >> 8) | (high << 56)
+                high = (high >> 8) ^ reduction[overflow]
+                let b1 = 2 &* Int(truncatingIfNeeded: (word >> shift) & 0xff)
+                let b2 = 2 &* Int(blocks.load(fromByteOffset: 16 &+ position, as: UInt8.self))
+                let b3 = 2 &* Int(blocks.load(fromByteOffset: 32 &+ position, as: UInt8.self))
+                let b4 = 2 &* Int(blocks.load(fromByteOffset: 48 &+ position, as: UInt8.self))
+                high ^= h4[b1] ^ h3[b2] ^ h2[b3] ^ products[b4]
+                low ^= h4[b1 &+ 1] ^ h3[b2 &+ 1] ^ h2[b3 &+ 1] ^ products[b4 &+ 1]
+                shift &+= 8
+                position &-= 1
+            }
+        }
+        state = (high, low)
     }
 }

@@ -110,7 +110,21 @@ final class ServerConnection {
         return false
     }
 
-    var pendingOutput: Int { output.count - outputStart }
+    /// Bytes to write: the output not yet written and, on a TLS connection, the codec's
+    /// writes its stage holds until the next flush seals them (``sealHeldOutput()``).
+    var pendingOutput: Int { output.count - outputStart + (tls?.heldBytes ?? 0) }
+
+    /// Seals what the TLS stage holds onto the end of the output (the loop calls it before
+    /// writing): all the codec wrote since the last flush, in as few records as fit.
+    func sealHeldOutput() {
+        guard let held = tls?.heldBytes, held > 0 else { return }
+        if outputStart == output.count {
+            lastWriteProgress = TimerQueue<Never>.now
+            output.removeAll(keepingCapacity: true)
+            outputStart = 0
+        }
+        tls?.sealHeldOutput(into: &output)
+    }
 
     func enqueue(_ bytes: [UInt8]) {
         if outputStart == output.count {

@@ -3,6 +3,7 @@ extension ServerLoop {
     /// Writes what the socket takes; false when the write failed and the connection is gone.
     @inline(__always)
     func writeOutput(_ connection: ServerConnection) -> Bool {
+        connection.sealHeldOutput()
         while connection.pendingOutput > 0 {
             let written: Int
             do {

@@ -4,20 +4,26 @@
 /// answers and alerts become writes, and the application plaintext is fed to the HTTP codec
 /// behind the stage — HTTP/2 when ALPN chose `h2`, HTTP/1.1 for `http/1.1`, sniffed from the
 /// first bytes as on a plain port when the client sent no ALPN. Whatever the codec asks for,
-/// on any path, passes back through ``protect(_:from:)``: its writes of one call are sealed
-/// together (as few records as possible), its requests carry the SNI host name and the
-/// client certificate, its close becomes close_notify, then close.
+/// on any path, passes back through ``protect(_:from:)``: its writes are held and sealed
+/// together when the loop writes the connection's output (``sealHeldOutput(into:)``), so the
+/// responses to one read's requests share records (as few as the 2^14-byte limit allows)
+/// instead of taking one each; its requests carry the SNI host name and the client
+/// certificate, its close becomes close_notify (after what was held), then close.
 package struct TLSStage {
     var tls: TLSServerConnection
     /// The handshake completed: the codec behind the stage was chosen and started.
     var handshakeCompleted = false
     var sentCloseNotify = false
     /// Reused between calls: TLS events, decrypted bytes, the codec's actions being
-    /// protected, and plaintext waiting to be sealed.
+    /// protected, and plaintext waiting to be sealed (the codec's writes since the last
+    /// flush, counted in the connection's pending output).
     var events: [TLSEvent] = []
     var plaintext: [UInt8] = []
     var codecActions: [ConnectionAction] = []
     var unsealed: [UInt8] = []
+
+    /// Bytes the codec wrote that wait to be sealed.
+    var heldBytes: Int { unsealed.count }
 
     /// A stage presenting `identity`, offering `h2` through ALPN when `offersHTTP2`.
     package init(identity: TLSServerIdentity, offersHTTP2: Bool) {
@@ -42,6 +48,9 @@ package struct TLSStage {
         var close = false
         var peerClosed = false
         var completed = false
+        // What the codec wrote before is sealed first: its records precede whatever this
+        // input makes the TLS layer send (a KeyUpdate answer, an alert).
+        sealUnsealed(into: &actions)
         tls.receive(bytes, into: &events, plaintext: &plaintext)
         for event in events {
             switch event {
@@ -76,23 +85,30 @@ package struct TLSStage {
             }
         }
         if codecActed { protect(&actions, from: start) }
-        if close { actions.append(.close) }
+        if close {
+            sealUnsealed(into: &actions)  // what the codec answered still goes out before the close
+            actions.append(.close)
+        }
     }
 
     /// Rewrites the codec's actions from `start` on, behind any it held from starting:
-    /// writes sealed into records (before the handshake completes nothing is sealed or sent),
-    /// requests tagged with the SNI name and the client certificate, a close preceded by
-    /// close_notify, a reset dropping what was not sealed.
+    /// writes held to be sealed at the next flush (before the handshake completes nothing is
+    /// sealed or sent), requests tagged with the SNI name and the client certificate, a close
+    /// preceded by what was held and close_notify, a reset dropping what was not sealed.
     package mutating func protect(_ actions: inout [ConnectionAction], from start: Int) {
         guard start < actions.count || !codecActions.isEmpty else { return }
+        if codecActions.isEmpty && !actions[start...].contains(where: Self.endsConnection) {
+            protectInPlace(&actions, from: start)
+            return
+        }
         codecActions.append(contentsOf: actions[start...])
         actions.removeSubrange(start...)
         for action in codecActions {
             switch action {
             case .write(let bytes):
-                unsealed.append(contentsOf: bytes)
+                // After close_notify nothing more is sent (the loop drops writes after a close).
+                if !sentCloseNotify { unsealed.append(contentsOf: bytes) }
             case .dispatch(var request, let stream):
-                sealUnsealed(into: &actions)
                 request.tlsServerName = tls.serverName
                 request.tlsClientCertificate = tls.clientCertificate
                 actions.append(.dispatch(request, stream: stream))
@@ -109,7 +125,45 @@ package struct TLSStage {
             }
         }
         codecActions.removeAll(keepingCapacity: true)
-        sealUnsealed(into: &actions)
+    }
+
+    /// `protect` for the usual list, writes and requests only: the writes are taken out and
+    /// held, the requests tagged where they lie (moved, not copied: no retain and release of
+    /// each request's fields, as the general path's copies into `codecActions` and back cost).
+    private mutating func protectInPlace(_ actions: inout [ConnectionAction], from start: Int) {
+        var kept = start
+        for index in start..<actions.count {
+            var action = ConnectionAction.close
+            swap(&action, &actions[index])
+            switch consume action {
+            case .write(let bytes):
+                if !sentCloseNotify { unsealed.append(contentsOf: bytes) }
+            case .dispatch(var request, let stream):
+                request.tlsServerName = tls.serverName
+                request.tlsClientCertificate = tls.clientCertificate
+                actions[kept] = .dispatch(request, stream: stream)
+                kept += 1
+            case let other:
+                actions[kept] = other  // not reached: `protect` sends closes and resets the general way
+                kept += 1
+            }
+        }
+        actions.removeSubrange(kept...)
+    }
+
+    private static func endsConnection(_ action: ConnectionAction) -> Bool {
+        switch action {
+        case .close, .reset: true
+        case .write, .dispatch: false
+        }
+    }
+
+    /// Seals what the codec wrote since the last flush, appending the records to `output`
+    /// (the connection's output buffer: no other copy).
+    mutating func sealHeldOutput(into output: inout [UInt8]) {
+        guard !unsealed.isEmpty else { return }
+        tls.sealApplicationData(unsealed[...], into: &output)
+        unsealed.removeAll(keepingCapacity: unsealed.capacity <= 256 * 1024)
     }
 
     private mutating func sealUnsealed(into actions: inout [ConnectionAction]) {
