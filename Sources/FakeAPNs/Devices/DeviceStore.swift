@@ -59,6 +59,24 @@ struct DeviceStore {
         register(&devices[token, default: Device(environment: environment)])
     }
 
+    /// ``register(_:topic:environment:)`` for each of `topics` (empty: any topic), in one
+    /// lookup; false, with nothing changed, when the device is registered so already.
+    mutating func learn(_ token: String, topics: [String], environment: APNsEnvironment) -> Bool {
+        func learn(_ device: inout Device) -> Bool {
+            if device.registered, device.environment == environment, device.unregisteredAt == nil,
+               topics.isEmpty ? device.anyTopic : topics.allSatisfy({ device.topics.contains($0) }) {
+                return false
+            }
+            device.registered = true
+            device.environment = environment
+            if topics.isEmpty { device.anyTopic = true }
+            for topic in topics { device.topics.insert(topic) }
+            device.unregisteredAt = nil
+            return true
+        }
+        return learn(&devices[token, default: Device(environment: environment)])
+    }
+
     /// A consumer stopped iterating `token`'s deliveries.
     mutating func endStream(_ id: UInt64, of token: String) {
         _ = devices[token]?.streams.removeValue(forKey: id)
