@@ -429,6 +429,18 @@ import Testing
         #expect(try encoder.encode(fast.journal) == encoder.encode(general.journal))
     }
 
+    /// Fault plans added and cleared at run time are seen by the next PUT, plain or not.
+    @Test(arguments: [true, false]) func faultsAddedAtRunTimeStrikeTheNextPut(plainly: Bool) {
+        let backend = FakeBackend(configuration: .init(sessions: Requests.sessions), registersPlainly: plainly)
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 204)
+        backend.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice)
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 429)
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 204)  // the plan is spent
+        backend.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice, count: 5)
+        backend.clearFaults()
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 204)
+    }
+
     /// An identical PUT leaves the device, its time included, as it was.
     @Test func anIdenticalRegistrationLeavesTheDeviceAlone() {
         let clock = PushClock(stoppedAt: Self.start)
