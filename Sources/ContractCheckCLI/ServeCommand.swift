@@ -297,12 +297,11 @@ extension ServeCommand {
     /// Runs for every device PUT serve answers, with the device as FakeBackend holds it (its
     /// token lowercase); a device FakeAPNs knows so already costs one lookup.
     static func learnDevice(_ device: RegisteredDevice, into apns: FakeAPNs, topics: [String]) {
-        let token = device.token
-        guard APNsRequestValidator.isDeviceToken(token) else { return }
-        // `APNsEnvironment(rawValue:)`, by comparing small strings (no string switch).
+        // `APNsEnvironment(rawValue:)`, by comparing small strings (no string switch). FakeAPNs
+        // checks the token (only when it is not the one it learnt last).
         let declared = device.environment
         let environment: APNsEnvironment? = declared == "production" ? .production : declared == "sandbox" ? .sandbox : nil
-        apns.learn(lowercaseToken: token, topics: topics, environment: environment)
+        apns.learn(lowercaseToken: device.token, topics: topics, environment: environment)
     }
 
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in

@@ -116,7 +116,8 @@ public final class FakeAPNs: Sendable {
     /// section, for a `token` already lowercase hex: what `serve` calls for every device an
     /// app registers with FakeBackend. A device already registered so (same environment,
     /// those topics, not unregistered) is left as it is and notes no change: a repeated
-    /// registration costs one lookup.
+    /// registration costs one lookup. A `token` that is not a device token
+    /// (``APNsRequestValidator/isDeviceToken(bytes:)``) is ignored.
     package func learn(lowercaseToken token: String, topics: [String], environment: APNsEnvironment?) {
         let environment = environment ?? settings.environment
         if state.withLock({ $0.devices.learn(token, topics: topics, environment: environment) }) { changes.note() }

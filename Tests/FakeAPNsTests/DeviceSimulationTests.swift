@@ -195,6 +195,12 @@ import Testing
         bed.fake.learn(lowercaseToken: other, topics: [], environment: .production)
         #expect(reason(of: bed.fake.handle(T.push(token: other))) == "BadDeviceToken")
 
+        // What is not a device token is not learnt (serve passes every token the backend took).
+        let revision = bed.fake.changes.revision
+        bed.fake.learn(lowercaseToken: "not-a-token", topics: [], environment: nil)
+        bed.fake.learn(lowercaseToken: "abc", topics: [], environment: nil)
+        #expect(bed.fake.changes.revision == revision)
+
         // A topic the device does not accept yet is added.
         let token = String(repeating: "ef", count: 32)
         bed.fake.learn(lowercaseToken: token, topics: ["com.other.app"], environment: nil)

@@ -68,7 +68,8 @@ struct DeviceStore {
 
     /// ``register(_:topic:environment:)`` for each of `topics` (empty: any topic), in one
     /// lookup (none for the device learnt last, while nothing changed since); false, with
-    /// nothing changed, when the device is registered so already.
+    /// nothing changed, when the device is registered so already or `token` is not a device
+    /// token.
     mutating func learn(_ token: String, topics: [String], environment: APNsEnvironment) -> Bool {
         func learn(_ device: inout Device) -> Bool {
             if device.registered, device.environment == environment, device.unregisteredAt == nil,
@@ -86,6 +87,8 @@ struct DeviceStore {
            learnt.token == token, learnt.topics == topics {
             return false
         }
+        // Checked only here: the device learnt last is a device token.
+        guard APNsRequestValidator.isDeviceToken(token) else { return false }
         let changed = learn(&devices[token, default: Device(environment: environment)])
         learnt = (token, topics, environment, generation)
         return changed
