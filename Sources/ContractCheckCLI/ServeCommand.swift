@@ -203,23 +203,20 @@ package enum ServeCommand: Subcommand {
         }
         let quiet = options.quiet
         let topics = options.apnsTopics
-        // Set once FakeBackend listens; the hook reads the environment the app declared.
-        let backendBox = Locked<FakeBackend?>(nil)
-        let log: @Sendable (BackendJournalEntry) -> Void = { entry in
-            if !quiet { development.backendRequest(entry) }
-            if let apns { learnDevice(from: entry, into: apns, topics: topics, backend: backendBox.snapshot) }
-        }
+        // The live log's hook (none when quiet), and FakeAPNs learning the devices the app registers.
+        var log: (@Sendable (BackendJournalEntry) -> Void)?
+        if !quiet { log = { entry in development.backendRequest(entry) } }
         var configuration = FakeBackend.Configuration(
             port: options.backendPort,
             sessions: options.sessions,
             acceptsAnyBearer: options.sessions.isEmpty,
             onRequest: log)
+        if let apns { configuration.onDeviceRegistered = { device in learnDevice(device, into: apns, topics: topics) } }
         configuration.tls = tls
         let backend: FakeBackend
         let admin: AdminServer
         do {
             backend = try FakeBackend.startListening(configuration: configuration)
-            backendBox.withLock { $0 = backend }
             started.backend = backend
         } catch {
             output.writeErrorLineNow("Error: " + startFailure("FakeBackend", port: options.backendPort, option: ServeOption.backendPort.name, error))
@@ -297,26 +294,14 @@ extension ServeCommand {
 
     /// A device token the app registered with FakeBackend (`PUT /v1/devices/{token}` → 204)
     /// becomes a FakeAPNs device, in the environment the app declared, for each served topic.
-    static func learnDevice(from entry: BackendJournalEntry, into apns: FakeAPNs, topics: [String], backend: FakeBackend?) {
-        guard entry.endpoint == .putDevice, entry.status == 204 else { return }
-        // Runs for every device PUT serve answers: the token is cut out of the path's bytes,
-        // checked as FakeAPNs takes tokens and lowercased as the fakes key devices.
-        var path = entry.path
-        let cut: String? = path.withUTF8 { bytes in
-            let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-            var slash = end
-            while slash > 0 && bytes[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
-            let token = UnsafeBufferPointer(rebasing: bytes[slash..<end])
-            guard slash > 0, APNsRequestValidator.isDeviceToken(bytes: token) else { return nil }
-            return ASCII.lowercasedString(token)
-        }
-        guard let token = cut else { return }
-        let environment = backend?.devices[token].flatMap { APNsEnvironment(rawValue: $0.environment) }
-        if topics.isEmpty {
-            apns.register(token: token, topic: nil, environment: environment)
-        } else {
-            for topic in topics { apns.register(token: token, topic: topic, environment: environment) }
-        }
+    /// Runs for every device PUT serve answers, with the device as FakeBackend holds it (its
+    /// token lowercase); a device FakeAPNs knows so already costs one lookup.
+    static func learnDevice(_ device: RegisteredDevice, into apns: FakeAPNs, topics: [String]) {
+        // `APNsEnvironment(rawValue:)`, by comparing small strings (no string switch). FakeAPNs
+        // checks the token (only when it is not the one it learnt last).
+        let declared = device.environment
+        let environment: APNsEnvironment? = declared == "production" ? .production : declared == "sandbox" ? .sandbox : nil
+        apns.learn(lowercaseToken: device.token, topics: topics, environment: environment)
     }
 
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in

@@ -112,6 +112,17 @@ public final class FakeAPNs: Sendable {
         state.withLock { $0.devices.register(key, topic: topic, environment: environment) }
     }
 
+    /// ``register(token:topic:environment:)`` for `topics` (empty: any topic) in one critical
+    /// section, for a `token` already lowercase hex: what `serve` calls for every device an
+    /// app registers with FakeBackend. A device already registered so (same environment,
+    /// those topics, not unregistered) is left as it is and notes no change: a repeated
+    /// registration costs one lookup. A `token` that is not a device token
+    /// (``APNsRequestValidator/isDeviceToken(bytes:)``) is ignored.
+    package func learn(lowercaseToken token: String, topics: [String], environment: APNsEnvironment?) {
+        let environment = environment ?? settings.environment
+        if state.withLock({ $0.devices.learn(token, topics: topics, environment: environment) }) { changes.note() }
+    }
+
     /// From `at` on, pushes to `token` get 410 `Unregistered` with that timestamp, until
     /// the token is registered again (as after an app's uninstall).
     /// - Parameters:

@@ -35,6 +35,10 @@ extension FakeBackend {
         public var clock: PushClock
         /// Called after each request is journaled (outside the backend's lock), e.g. to log it.
         public var onRequest: (@Sendable (BackendJournalEntry) -> Void)?
+        /// Called after ``onRequest`` for each device registration answered 204
+        /// (`PUT /v1/devices/{token}`), with the device as the backend now holds it: `serve`
+        /// teaches FakeAPNs the token from it, with no lookup of its own.
+        package var onDeviceRegistered: (@Sendable (RegisteredDevice) -> Void)?
         /// TLS 1.3 on the backend's port (ALPN `h2` and `http/1.1`), so an app's HTTP client
         /// connects unmodified by trusting `LoopbackTLS.caCertificatePath`. nil (the
         /// default): plain HTTP. Test-only TLS; it protects nothing.

@@ -136,12 +136,18 @@ extension FakeBackend {
                 publicKey: body.publicKey ?? "",
                 platform: body.platform ?? "ios",
                 updatedAt: now)
-            return commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
-                          violations: violations, fault: fault) { store, sequence in
-                if let existing = store.devices[token], existing.sameRegistration(as: device) { return Self.noContent }
+            var held = device  // what the backend holds after the change, for `onDeviceRegistered`
+            let response = commit(now: now, request: request, endpoint: endpoint, account: account, status: .code(204),
+                                  violations: violations, fault: fault) { store, sequence in
+                if let existing = store.devices[token], existing.sameRegistration(as: device) {
+                    held = existing
+                    return Self.noContent
+                }
                 store.devices[token] = device
                 return Self.noContent
             }
+            configuration.onDeviceRegistered?(held)
+            return response
 
         case .deleteDevice:
             let violations = validator.admits(token: parameter) ? [] : validator.validate(token: Self.string(parameter))
@@ -200,31 +206,35 @@ extension FakeBackend {
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
             guard let fields = validator.plainRegistration(body) else { return nil }
             let token = ASCII.lowercasedString(parameter)
-            let committed = store.withLock { store -> (entry: BackendJournalEntry, hasWaiters: Bool)? in
+            let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.
-                guard !store.isOffline, store.faults.isEmpty,
+                guard !store.isOffline, !store.hasFaults,
                       case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
                 // The general path's `existing.sameRegistration(as: device)`, without the
                 // device: a device is stored under its own token, so the key found is its token.
                 let stored = store.devices.index(forKey: token)
-                let unchanged = stored.map { fields.isRegistration(of: store.devices.values[$0], account: account, in: body) } ?? false
-                if !unchanged {
-                    store.devices[token] = RegisteredDevice(
+                let device: RegisteredDevice
+                if let stored, fields.isRegistration(of: store.devices.values[stored], account: account, in: body) {
+                    device = store.devices.values[stored]
+                } else {
+                    device = RegisteredDevice(
                         token: token, account: account,
                         environment: fields.environment?.string(in: body) ?? "",
                         appVersion: fields.appVersion?.string(in: body) ?? "",
                         publicKey: fields.publicKey?.string(in: body) ?? "",
                         platform: fields.platform?.string(in: body) ?? "ios",
                         updatedAt: now)
+                    store.devices[token] = device
                 }
                 let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
                                          account: account, status: 204, violations: [], fault: nil,
                                          serverName: request.tlsServerName)
-                return (entry, !store.waiters.isEmpty)
+                return (entry, device, !store.waiters.isEmpty)
             }
             guard let committed else { return nil }
             if committed.hasWaiters { notifyWaiters() }
             configuration.onRequest?(committed.entry)
+            configuration.onDeviceRegistered?(committed.device)
             return HTTPResponse(status: .noContent)
         }
     }

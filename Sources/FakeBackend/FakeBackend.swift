@@ -172,7 +172,7 @@ public final class FakeBackend: Sendable {
             store.removeOpens()
             store.journal.removeAll()
             store.removeRequestCounts()
-            store.faults.removeAll()
+            store.removeFaults()
             store.sessions = SessionTable(configuration.sessions)
         }
         return setOffline(false)
@@ -194,7 +194,7 @@ public final class FakeBackend: Sendable {
             setOffline(true)
             return
         }
-        store.withLock { $0.faults.add(plan) }
+        store.withLock { $0.addFault(plan) }
         changes.note()
     }
 
@@ -222,7 +222,7 @@ public final class FakeBackend: Sendable {
     @discardableResult
     public func clearFaults() -> FakeBackendError? {
         changes.note()
-        store.withLock { $0.faults.removeAll() }
+        store.withLock { $0.removeFaults() }
         return setOffline(false)
     }
 

@@ -174,6 +174,42 @@ import Testing
         #expect(reason(of: bed.fake.handle(T.push(token: other))) == "BadDeviceToken")
     }
 
+    /// `serve`'s `learn`: a device registered so already is left alone (no change noted), but
+    /// an unregistered one, or one the app moved to another environment, is registered again.
+    @Test func learningAKnownDeviceChangesNothingButAStaleOneIsRegisteredAgain() {
+        let bed = T()
+        let other = APNsReasonTable.otherToken
+        #expect(reason(of: bed.fake.handle(T.push(token: other))) == "BadDeviceToken")
+        let start = bed.fake.changes.revision
+        bed.fake.learn(lowercaseToken: other, topics: [], environment: nil)
+        #expect(bed.fake.handle(T.push(token: other)).status.code == 200)
+        #expect(bed.fake.changes.revision == start + 1)
+        bed.fake.learn(lowercaseToken: other, topics: [], environment: nil)
+        #expect(bed.fake.changes.revision == start + 1)  // the same registration: nothing changed
+
+        bed.fake.unregister(token: other, at: Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(bed.fake.handle(T.push(token: other)).status.code == 410)
+        bed.fake.learn(lowercaseToken: other, topics: [], environment: nil)
+        #expect(bed.fake.handle(T.push(token: other)).status.code == 200)
+
+        bed.fake.learn(lowercaseToken: other, topics: [], environment: .production)
+        #expect(reason(of: bed.fake.handle(T.push(token: other))) == "BadDeviceToken")
+
+        // What is not a device token is not learnt (serve passes every token the backend took).
+        let revision = bed.fake.changes.revision
+        bed.fake.learn(lowercaseToken: "not-a-token", topics: [], environment: nil)
+        bed.fake.learn(lowercaseToken: "abc", topics: [], environment: nil)
+        #expect(bed.fake.changes.revision == revision)
+
+        // A topic the device does not accept yet is added.
+        let token = String(repeating: "ef", count: 32)
+        bed.fake.learn(lowercaseToken: token, topics: ["com.other.app"], environment: nil)
+        let refused = bed.fake.handle(T.push(token: token))
+        #expect(reason(of: refused) == "DeviceTokenNotForTopic", "\(refused.status.code) \(String(decoding: refused.body, as: UTF8.self))")
+        bed.fake.learn(lowercaseToken: token, topics: [T.topic], environment: nil)
+        #expect(bed.fake.handle(T.push(token: token)).status.code == 200)
+    }
+
     @Test func unregisteredBeatsUnknown() {
         let bed = T()
         let other = APNsReasonTable.otherToken

@@ -388,17 +388,30 @@ import Testing
         let clock = PushClock(stoppedAt: Self.start)
         let fastEntries = Locked<[BackendJournalEntry]>([])
         let generalEntries = Locked<[BackendJournalEntry]>([])
-        func configuration(_ entries: Locked<[BackendJournalEntry]>) -> FakeBackend.Configuration {
-            FakeBackend.Configuration(sessions: Requests.sessions, journalCapacity: 16, clock: clock,
-                                      onRequest: { entry in entries.withLock { $0.append(entry) } })
+        let fastDevices = Locked<[RegisteredDevice]>([])
+        let generalDevices = Locked<[RegisteredDevice]>([])
+        func configuration(_ entries: Locked<[BackendJournalEntry]>, _ devices: Locked<[RegisteredDevice]>) -> FakeBackend.Configuration {
+            var configuration = FakeBackend.Configuration(sessions: Requests.sessions, journalCapacity: 16, clock: clock,
+                                                          onRequest: { entry in entries.withLock { $0.append(entry) } })
+            configuration.onDeviceRegistered = { device in devices.withLock { $0.append(device) } }
+            return configuration
         }
-        let fast = FakeBackend(configuration: configuration(fastEntries), registersPlainly: true)
-        let general = FakeBackend(configuration: configuration(generalEntries), registersPlainly: false)
+        let fast = FakeBackend(configuration: configuration(fastEntries, fastDevices), registersPlainly: true)
+        let general = FakeBackend(configuration: configuration(generalEntries, generalDevices), registersPlainly: false)
         for (index, step) in Self.script().enumerated() {
             step.before(fast)
             step.before(general)
+            let reported = fastDevices.snapshot.count
             let fastResponse = fast.handle(step.request)
             let generalResponse = general.handle(step.request)
+            // `onDeviceRegistered`: once for each device PUT answered 204, with the device held.
+            let entry = try #require(fast.journal.last)
+            let registered = entry.endpoint == .putDevice && entry.status == 204
+            #expect(fastDevices.snapshot.count == reported + (registered ? 1 : 0), "step \(index)")
+            if registered, let device = fastDevices.snapshot.last {
+                #expect(fast.devices[device.token] == device, "step \(index)")
+                #expect(generalDevices.snapshot.last == device, "step \(index)")
+            }
             #expect(fastResponse == generalResponse, "step \(index)")
             #expect(fastResponse.body == generalResponse.body, "step \(index)")
             #expect(fastResponse.disposition == generalResponse.disposition, "step \(index)")
@@ -408,11 +421,24 @@ import Testing
             clock.advance(by: .seconds(1))
         }
         #expect(fastEntries.snapshot == generalEntries.snapshot)
+        #expect(fastDevices.snapshot.count == generalDevices.snapshot.count)
         #expect(fast.droppedJournalEntries == general.droppedJournalEntries)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         #expect(try encoder.encode(fast.journal) == encoder.encode(general.journal))
+    }
+
+    /// Fault plans added and cleared at run time are seen by the next PUT, plain or not.
+    @Test(arguments: [true, false]) func faultsAddedAtRunTimeStrikeTheNextPut(plainly: Bool) {
+        let backend = FakeBackend(configuration: .init(sessions: Requests.sessions), registersPlainly: plainly)
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 204)
+        backend.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice)
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 429)
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 204)  // the plan is spent
+        backend.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice, count: 5)
+        backend.clearFaults()
+        #expect(backend.handle(Self.put(Requests.token)).status.code == 204)
     }
 
     /// An identical PUT leaves the device, its time included, as it was.

@@ -24,7 +24,14 @@ struct DeviceStore {
         func keptDeliveries(_ keep: Int) -> [DeliveredNotification] { Array(delivered.suffix(max(1, keep))) }
     }
 
-    private var devices: [String: Device] = [:]
+    private var devices: [String: Device] = [:] {
+        didSet { generation &+= 1 }  // no `oldValue`: a change stays in place (no copy)
+    }
+    /// Moved by every change of `devices`, through whichever method.
+    private var generation: UInt64 = 0
+    /// The device ``learn(_:topics:environment:)`` left registered last, and the generation
+    /// then: while nothing else changed, the same device again is known without a lookup.
+    private var learnt: (token: String, topics: [String], environment: APNsEnvironment, generation: UInt64)?
     /// Tokens `acceptAnyDeviceToken` created a record for, oldest first (see ``rememberImplicitDevice(_:cap:isAwaited:)``).
     private var implicitDevices: [String] = []
     private var implicitDevicesStart = 0
@@ -57,6 +64,34 @@ struct DeviceStore {
             device.unregisteredAt = nil
         }
         register(&devices[token, default: Device(environment: environment)])
+    }
+
+    /// ``register(_:topic:environment:)`` for each of `topics` (empty: any topic), in one
+    /// lookup (none for the device learnt last, while nothing changed since); false, with
+    /// nothing changed, when the device is registered so already or `token` is not a device
+    /// token.
+    mutating func learn(_ token: String, topics: [String], environment: APNsEnvironment) -> Bool {
+        func learn(_ device: inout Device) -> Bool {
+            if device.registered, device.environment == environment, device.unregisteredAt == nil,
+               topics.isEmpty ? device.anyTopic : topics.allSatisfy({ device.topics.contains($0) }) {
+                return false
+            }
+            device.registered = true
+            device.environment = environment
+            if topics.isEmpty { device.anyTopic = true }
+            for topic in topics { device.topics.insert(topic) }
+            device.unregisteredAt = nil
+            return true
+        }
+        if let learnt, learnt.generation == generation, learnt.environment == environment,
+           learnt.token == token, learnt.topics == topics {
+            return false
+        }
+        // Checked only here: the device learnt last is a device token.
+        guard APNsRequestValidator.isDeviceToken(token) else { return false }
+        let changed = learn(&devices[token, default: Device(environment: environment)])
+        learnt = (token, topics, environment, generation)
+        return changed
     }
 
     /// A consumer stopped iterating `token`'s deliveries.
