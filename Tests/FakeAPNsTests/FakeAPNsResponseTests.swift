@@ -229,6 +229,21 @@ final class CountingKey: ProviderTokenVerificationKey {
         #expect(keys.count == payloads.count)
     }
 
+    /// A hit is confirmed by comparing the bytes (issue 41: by memcmp): any byte, the last
+    /// included, and the length tell two payloads apart.
+    @Test func aHitIsConfirmedByEveryByte() {
+        let payload = Array(#"{"aps":{"alert":"hello"},"pad":"xxxxxxxx"}"#.utf8)
+        #expect(PayloadInspectionCache.sameBytes(payload, Array(payload)))
+        #expect(PayloadInspectionCache.sameBytes([], []))
+        for index in [0, payload.count / 2, payload.count - 1] {
+            var other = payload
+            other[index] ^= 0x01
+            #expect(!PayloadInspectionCache.sameBytes(payload, other), "byte \(index)")
+        }
+        #expect(!PayloadInspectionCache.sameBytes(payload, Array(payload.dropLast())))
+        #expect(!PayloadInspectionCache.sameBytes([], [0]))
+    }
+
     @Test func identicalPayloadsAreInspectedOnceAndOthersAgain() {
         let calls = Locked(0)
         let inspector: PayloadInspector = { bytes in

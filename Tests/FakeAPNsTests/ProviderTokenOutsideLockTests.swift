@@ -62,6 +62,20 @@ import Testing
         #expect(key.finishedDuring.snapshot == [true, true])
     }
 
+    /// Only the token a connection knows is answered in one critical section (issue 41): a
+    /// new token on a connection that verified another is verified outside the lock too, and
+    /// the critical section that found it new changed nothing (no journal entry, no sequence
+    /// number taken).
+    @Test func aNewTokenOnAVerifiedConnectionIsVerifiedOutsideTheLock() {
+        let bed = T()
+        #expect(bed.fake.handle(Self.push(T.providerToken())).status.code == 200)
+        let key = ProbingKey(verdict: true, during: { [fake = bed.fake] in _ = fake.journal.count })
+        bed.fake.registerSigningKey(key, keyID: Self.probeKeyID, teamID: T.teamID)
+        _ = bed.fake.handle(Self.push(T.providerToken(keyID: Self.probeKeyID)))
+        #expect(key.finishedDuring.snapshot == [true])
+        #expect(bed.fake.journal.map(\.sequence) == [1, 2])
+    }
+
     /// The answer to a new token of the probing key while `change` runs on the fake.
     static func answer(while change: @escaping @Sendable (FakeAPNs) -> Void) -> (bed: T, key: ProbingKey, answer: HTTPResponse) {
         let bed = T { $0.goAwayAfterProviderTokenFailures = nil }

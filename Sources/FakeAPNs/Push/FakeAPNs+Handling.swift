@@ -28,10 +28,23 @@ extension FakeAPNs {
             inspection = inspectIfReadable(request.body)
         }
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
-        // The token's signature is checked before the lock (a request that fails framing never gets that far).
-        let preverified = pathToken == nil ? nil : preverifyProviderToken(request, authorization: headers.authorization)
+        // The bearer token, read before the lock (a request that fails framing never gets that far).
+        let presented = pathToken == nil ? nil : presentedProviderToken(request, authorization: headers.authorization)
 
-        return journaling { s, wakeups -> (HTTPResponse, APNsJournalEntry) in
+        // Answered in one critical section when the connection knows the token (every push but
+        // a connection's first, or a new token's); otherwise nothing is done there but reading
+        // the keys, the signature is verified outside the lock, and the push answered after.
+        var keys: KeysToVerify?
+        if let response = journaling(unless: { s in
+            keys = presented.flatMap { keysToVerify($0, connectionID: request.connectionID, in: s.authentication) }
+            return keys != nil
+        }, { s, wakeups in answer(&s, &wakeups, preverified: presented) }) {
+            return response
+        }
+        let preverified = presented.flatMap { presented in keys.map { verified(presented, against: $0) } }
+        return journaling { s, wakeups in answer(&s, &wakeups, preverified: preverified) }
+
+        func answer(_ s: inout FakeAPNsState, _ wakeups: inout Wakeups, preverified: PreverifiedToken?) -> (HTTPResponse, APNsJournalEntry) {
             let sequence = s.journal.nextSequence()
             let environment = hostEnvironment ?? settings.environment
             let sentID = headers.apnsID

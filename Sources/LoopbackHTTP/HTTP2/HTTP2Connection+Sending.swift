@@ -4,7 +4,9 @@ extension HTTP2Connection {
     /// reset meanwhile is silently skipped.
     mutating func writeResponse(_ response: HTTPResponse, stream: UInt32) {
         guard let current = streams[stream], current.state == .awaitingResponse else { return }
-        var fields: [(name: String, value: String)] = [(":status", String(response.status.code))]
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(response.headers.count + 2)
+        fields.append((":status", String(response.status.code)))
         var hasLength = false
         for field in response.headers {
             let name = field.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5a }) ? field.name.lowercased() : field.name
