@@ -18,7 +18,7 @@ struct RequestJournal {
         return sequence
     }
 
-    mutating func append(_ entry: APNsJournalEntry) { entries.append(entry) }
+    mutating func append(_ entry: consuming APNsJournalEntry) { entries.append(entry) }
 
     /// Forgets the entries; the sequence keeps counting (a `?since=` cursor stays valid).
     mutating func removeAll() { entries.removeAll() }
@@ -47,9 +47,9 @@ extension FakeAPNs {
         let response = state.withLock { s -> HTTPResponse? in
             if notYet(&s) { return nil }
             let (response, entry) = answer(&s, &wakeups)
-            s.journal.append(entry)
             collectRequestWakeups(for: entry, waits: &s.waits, into: &wakeups)
             if onRequest != nil { journaled = entry }
+            s.journal.append(entry)  // its last use: the entry is moved into the journal, not copied
             return response
         }
         guard let response else { return nil }
