@@ -13,6 +13,9 @@ struct ProviderAuthenticationState {
     /// path), its team (later tokens must be related) and the error count.
     struct Connection {
         var token: String?
+        /// `token`'s ``FakeAPNs/fingerprint(of:)``, taken when it was installed: every request
+        /// carrying it journals it.
+        var tokenFingerprint = ""
         var teamID: String?
         var issuedAt: Int64 = 0
         var installedAt: Int64 = 0
