@@ -84,6 +84,7 @@ extension FakeAPNs {
 
         connection.token = token
         connection.tokenFingerprint = Self.fingerprint(of: token)
+        connection.authorization = header
         connection.teamID = parts.teamID
         connection.issuedAt = issuedAt
         connection.installedAt = now
