@@ -1,8 +1,10 @@
 import LoopbackHTTP
 
 extension FakeAPNs {
-    /// A request's provider token as read before its request took the state lock: the bearer
-    /// token (parsed once per request) and, when it needed verifying, the outcome of
+    /// A request's provider token as read before the critical section that answers it (a
+    /// push reads it in the one before, or takes its connection's installed token there when
+    /// the header is the same): the bearer token (read once per request) and, when it needed
+    /// verifying, the outcome of
     /// ``verifyToken(_:keys:note:)`` and the version of the registered keys it was checked
     /// against (``ProviderAuthenticationState/keysVersion``).
     struct PreverifiedToken {
