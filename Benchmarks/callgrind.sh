@@ -16,6 +16,8 @@
 #                                              zeroed before and dumped after; the difference over TLS_REQUESTS
 #                                              is the cost per push on open connections (handshakes cancel out),
 #                                              with the share in TLSRecordCipher (records, AES-GCM) beside it
+#   Benchmarks/callgrind.sh apns-fixed [BINARY] as apns, apns.sh's fixed 300-byte payload on every
+#                                              push (its first line: the inspection cache answers)
 #
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
@@ -78,6 +80,10 @@ serve|log|handler|defaults)
     URL="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
     ADMIN="$(sed -n 's/.*"admin":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
     ;;
+apns-fixed)
+    # apns.sh's payload (h2-common.sh's write_apns_payload), sent with apns-load --payload; then as apns.
+    (payload="$WORK/payload"; source Benchmarks/h2-common.sh; write_apns_payload "$payload")
+    ;&
 echo|apns|apns-la)
     # Both print `listening URL`; fake-apns-bench-server then `token JWT`, its last line.
     BINARY="${2:-$BENCH_BIN_DIR/$([ "$MODE" = echo ] && echo loopback-echo-server || echo fake-apns-bench-server)}"
@@ -136,13 +142,14 @@ tls)
         "$first" "$first_records" "$second" "$second_records" "$counted" "$(basename "$BINARY"), h2load, one fixed payload"
     exit 0
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la|tls [BINARY]" >&2; exit 64 ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la|apns-fixed|tls [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
-if [ "$MODE" = apns ] || [ "$MODE" = apns-la ]; then
+if [ "$MODE" = apns ] || [ "$MODE" = apns-la ] || [ "$MODE" = apns-fixed ]; then
     LIVE=()
     [ "$MODE" = apns-la ] && LIVE=(--live-activity)
+    [ "$MODE" = apns-fixed ] && LIVE=(--payload "$WORK/payload")
     LOAD="$BENCH_BIN_DIR/apns-load"
     [ -x "$LOAD" ] || { echo "Error: build apns-load first: swift build -c release --package-path Benchmarks --product apns-load" >&2; exit 1; }
     # One apns-load run: 2,000 warm-up pushes (every one answered, so nothing is in flight
@@ -170,7 +177,7 @@ if [ "$MODE" = apns ] || [ "$MODE" = apns-la ]; then
     handle="$(callgrind_annotate --inclusive=yes --threshold=100 "$dump" 2>/dev/null \
         | sed -n 's/^ *\([0-9,]*\) .*:\$s8FakeAPNsAAC6handley12LoopbackHTTP12HTTPResponseVAD11HTTPRequestVF\( .*\)\{0,1\}$/\1/p' | tr -d , | sort -n | tail -1)"
     python3 -c 'import sys; t,n,h=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3] or 0); print("%s (%s): %d instructions / %d pushes = %.0f instructions per push\n  of which FakeAPNs.handle (inclusive): %.0f per push" % (sys.argv[5], sys.argv[4], t, n, t/n, h/n))' \
-        "$total" "$requests" "$handle" "$(basename "$BINARY"), a different payload on every push" "$MODE"
+        "$total" "$requests" "$handle" "$(basename "$BINARY"), $([ "$MODE" = apns-fixed ] && echo "the same payload" || echo "a different payload") on every push" "$MODE"
     exit 0
 fi
 wrk -t1 -c1 -d2s -s "$WORK/put.lua" "$URL/v1/devices/$TOKEN" >/dev/null   # warm-up

@@ -25,9 +25,11 @@ public struct BoundedRing<Element> {
     package var dropped: Int { droppedCount }
 
     /// Adds `element`, dropping the oldest one when the ring is full. Inlinable: each fake
-    /// journals every request through it.
+    /// journals every request through it; `consuming`, so a caller's last use of an entry
+    /// moves it into the ring instead of copying it (a FakeAPNs journal entry: ~1,400
+    /// instructions per request to copy and later destroy the copy).
     @inlinable
-    package mutating func append(_ element: Element) {
+    package mutating func append(_ element: consuming Element) {
         if storage.count < kept {
             storage.append(element)
         } else {

@@ -1,7 +1,11 @@
 /// ASCII case folding on bytes, shared by the parsers, the fakes' token keys and the log:
 /// header names, hosts, device tokens and hex runs are matched and keyed case-insensitively
 /// on every request, so this never goes through `Character` or Unicode case mapping.
-package enum ASCII {
+///
+/// The enum is `public` (its API is `package`) so that its `@inlinable` byte functions are
+/// inlined in the other modules: the compiler does not serialise an `@inlinable` body for a
+/// `package` type, and every byte a fake folded was a call.
+public enum ASCII {
     /// The bytes the HTTP/1 parser looks for.
     static let cr = UInt8(ascii: "\r")
     static let lf = UInt8(ascii: "\n")

@@ -6,14 +6,19 @@ import Foundation
 /// an iOS 17 test target, so this wraps `NSLock` instead. The box is `Sendable` only when
 /// its value is: the lock makes access exclusive, but it cannot make a non-`Sendable` value
 /// safe to hand to another thread.
-package final class Locked<Value> {
-    private let lock = NSLock()
-    private var value: Value
+///
+/// The class is `public` (its API is `package`) so that `withLock` is inlined and specialised
+/// in its callers: the compiler does not serialise an `@inlinable` body for a `package` type,
+/// and unspecialised, every critical section went through a generic call with its closure
+/// and result reabstracted (a fake takes one or two per request).
+public final class Locked<Value> {
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var value: Value
 
     package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    @discardableResult
+    @discardableResult @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }

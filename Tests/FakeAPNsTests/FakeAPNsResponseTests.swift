@@ -153,6 +153,25 @@ final class CountingKey: ProviderTokenVerificationKey {
         #expect(FakeAPNs.bearerToken(header) == token)
     }
 
+    /// An id spells its generator's two words in order, 8-4-4-4-12, with the version and
+    /// variant bits set, in either case (issue 41: written group by group).
+    @Test func identifiersSpellTheirWordsInOrder() {
+        for seed in 0..<64 {
+            for uppercase in [true, false] {
+                var generator = SplitMix64(seed: UInt64(seed))
+                var reference = SplitMix64(seed: UInt64(seed))
+                let high = (reference.next() & ~0xF000) | 0x4000
+                let low = (reference.next() & ~(0xC << 60)) | (0x8 << 60)
+                let hex = Array([high, low].map { word -> String in
+                    let digits = String(word, radix: 16, uppercase: uppercase)
+                    return String(repeating: "0", count: 16 - digits.count) + digits
+                }.joined())
+                let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
+                #expect(APNsIdentifier.make(uppercase: uppercase, using: &generator) == groups.joined(separator: "-"))
+            }
+        }
+    }
+
     @Test func generatedIdentifiersAreVersion4UUIDs() {
         let ids = (0..<100).map { _ in APNsIdentifier.make() }
         #expect(ids.allSatisfy { APNsRequestValidator.isUUID($0) && $0 == $0.uppercased() })
@@ -227,6 +246,21 @@ final class CountingKey: ProviderTokenVerificationKey {
             }
         }
         #expect(keys.count == payloads.count)
+    }
+
+    /// A hit is confirmed by comparing the bytes (issue 41: by memcmp): any byte, the last
+    /// included, and the length tell two payloads apart.
+    @Test func aHitIsConfirmedByEveryByte() {
+        let payload = Array(#"{"aps":{"alert":"hello"},"pad":"xxxxxxxx"}"#.utf8)
+        #expect(PayloadInspectionCache.sameBytes(payload, Array(payload)))
+        #expect(PayloadInspectionCache.sameBytes([], []))
+        for index in [0, payload.count / 2, payload.count - 1] {
+            var other = payload
+            other[index] ^= 0x01
+            #expect(!PayloadInspectionCache.sameBytes(payload, other), "byte \(index)")
+        }
+        #expect(!PayloadInspectionCache.sameBytes(payload, Array(payload.dropLast())))
+        #expect(!PayloadInspectionCache.sameBytes([], [0]))
     }
 
     @Test func identicalPayloadsAreInspectedOnceAndOthersAgain() {

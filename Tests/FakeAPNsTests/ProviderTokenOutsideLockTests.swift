@@ -62,6 +62,34 @@ import Testing
         #expect(key.finishedDuring.snapshot == [true, true])
     }
 
+    /// Only the token a connection knows is answered in one critical section (issue 41): a
+    /// new token on a connection that verified another is verified outside the lock too, and
+    /// the critical section that found it new changed nothing (no journal entry, no sequence
+    /// number taken).
+    @Test func aNewTokenOnAVerifiedConnectionIsVerifiedOutsideTheLock() {
+        let bed = T()
+        #expect(bed.fake.handle(Self.push(T.providerToken())).status.code == 200)
+        let key = ProbingKey(verdict: true, during: { [fake = bed.fake] in _ = fake.journal.count })
+        bed.fake.registerSigningKey(key, keyID: Self.probeKeyID, teamID: T.teamID)
+        _ = bed.fake.handle(Self.push(T.providerToken(keyID: Self.probeKeyID)))
+        #expect(key.finishedDuring.snapshot == [true])
+        #expect(bed.fake.journal.map(\.sequence) == [1, 2])
+    }
+
+    /// Every journal entry names its provider token's last 16 characters, whether the token
+    /// is new or the connection's own (whose fingerprint is kept with it, issue 41), and a
+    /// connection's new token is named as itself.
+    @Test func everyEntryFingerprintsItsOwnToken() {
+        let bed = T()
+        let key = ProbingKey(verdict: true, during: {})
+        bed.fake.registerSigningKey(key, keyID: Self.probeKeyID, teamID: T.teamID)
+        let first = T.providerToken(), second = T.providerToken(keyID: Self.probeKeyID, signature: [UInt8](repeating: 7, count: 64))
+        let tokens = [(first, 7), (first, 7), (second, 8), (first, 7), (second, 8), (second, 7), (first, 8)]
+        for (token, connection) in tokens { _ = bed.fake.handle(Self.push(token, connection: UInt64(connection))) }
+        #expect(first.suffix(16) != second.suffix(16))
+        #expect(bed.fake.journal.map(\.providerTokenFingerprint) == tokens.map { Optional(String($0.0.suffix(16))) })
+    }
+
     /// The answer to a new token of the probing key while `change` runs on the fake.
     static func answer(while change: @escaping @Sendable (FakeAPNs) -> Void) -> (bed: T, key: ProbingKey, answer: HTTPResponse) {
         let bed = T { $0.goAwayAfterProviderTokenFailures = nil }

@@ -119,6 +119,41 @@ private func pairs(_ fields: [(name: String, value: String)]) -> [String] { fiel
         }
     }
 
+    /// The static-table-only encoder keeps each name's representation after its first block
+    /// (issue 41): blocks from that cache are the bytes the tables give, on every block after
+    /// the first, with and without Huffman, for names in the static table (with and without a
+    /// value there) and names that are not.
+    @Test(arguments: [false, true])
+    func staticTableOnlyBlocksFromCachedNamesMatchTheTables(huffman: Bool) throws {
+        let blocks: [[(name: String, value: String)]] = [
+            [(":status", "200"), ("apns-id", "6B2A8E51-7C1D-4F7E-9A0B-3C5D2E1F4A6B")],
+            [(":status", "400"), ("content-type", "application/json"), ("apns-id", "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")],
+            [(":status", "418"), ("apns-unique-id", "a1b2c3d4-e5f6-4789-8abc-def012345678"), ("content-length", "0")],
+            [(":status", "200"), ("apns-id", "6B2A8E51-7C1D-4F7E-9A0B-3C5D2E1F4A6B")],
+        ]
+        // A second encoder whose cache is full of other names encodes these from the tables.
+        var fromTables = HPACKEncoder(huffman: huffman)
+        var scratch: [UInt8] = []
+        fromTables.encode((0..<HPACKEncoder.cachedNamesKept).map { ("x-filler-\($0)", "v") }, into: &scratch)
+        var cached = HPACKEncoder(huffman: huffman)
+        for round in 0..<3 {
+            for fields in blocks {
+                var expected: [UInt8] = []
+                fromTables.encode(fields, into: &expected)
+                var out: [UInt8] = []
+                cached.encode(fields, into: &out)
+                #expect(out == expected, "round \(round): \(fields)")
+                var decoder = HPACKDecoder()
+                #expect(pairs(try decoder.decode(out)) == pairs(fields))
+            }
+        }
+        if !huffman {
+            var out: [UInt8] = []
+            cached.encode([(":status", "200"), (":status", "418"), ("apns-id", "x")], into: &out)
+            #expect(out == hexBytes("88 0803 343138 0007 61706e732d6964 0178"))
+        }
+    }
+
     @Test(arguments: appendixC)
     func decodesAppendixCSequence(_ sequence: HPACKSequence) throws {
         var decoder = HPACKDecoder(maximumTableSize: sequence.tableSize)

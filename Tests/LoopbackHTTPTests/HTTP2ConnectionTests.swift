@@ -87,6 +87,26 @@ import Testing
         #expect(peer.connection.activity == .idle)
     }
 
+    /// HTTP/1.1 framing fields a handler sets are dropped, its content-length kept once, and
+    /// every other field sent, whatever letter it starts with (issue 41: only names starting
+    /// with c, k, p, t or u are compared with the framing names).
+    @Test func framingFieldsAreDroppedAndOthersSent() {
+        var peer = HTTP2TestPeer()
+        _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(method: "GET"), endStream: true)])
+        let dropped = ["Connection", "Keep-Alive", "Proxy-Connection", "Transfer-Encoding", "Upgrade"]
+        var headers = HTTPFields()
+        for name in dropped { headers.append(name: name, value: "x") }
+        let kept = ["apns-id", "cache-control", "kind", "priority", "te-x", "unrelated", "zeta", "content-length"]
+        for name in kept { headers.append(name: name, value: name == "content-length" ? "2" : "v") }
+        let output = peer.respond(HTTPResponse(status: .ok, headers: headers, body: [0x7b, 0x7d]), stream: 1)
+        var expected = [":status": "200"]
+        for name in kept { expected[name] = name == "content-length" ? "2" : "v" }
+        #expect(peer.responseFields(output, stream: 1) == expected)
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") {
+            #expect(HTTP2Connection.mayBeFramingName(startingWith: byte) == "ckptu".utf8.contains(byte))
+        }
+    }
+
     @Test func emptyBodyEndsStreamOnHeaders() {
         var peer = HTTP2TestPeer()
         _ = peer.send([peer.headers(1, HTTP2TestPeer.requestFields(), endStream: true)])

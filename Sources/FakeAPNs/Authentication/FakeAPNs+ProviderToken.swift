@@ -83,6 +83,8 @@ extension FakeAPNs {
         }
 
         connection.token = token
+        connection.tokenFingerprint = Self.fingerprint(of: token)
+        connection.authorization = header
         connection.teamID = parts.teamID
         connection.issuedAt = issuedAt
         connection.installedAt = now
@@ -100,8 +102,11 @@ extension FakeAPNs {
         guard let authorization else { return }
         let token = presented ?? Self.bearerToken(authorization)
         guard !token.isEmpty else { return }
-        entry.providerTokenFingerprint = Self.fingerprint(of: token)
-        guard var connection = a.connections[connectionID], connection.token == token else { return }
+        guard var connection = a.connections[connectionID], connection.token == token else {
+            entry.providerTokenFingerprint = Self.fingerprint(of: token)
+            return
+        }
+        entry.providerTokenFingerprint = connection.tokenFingerprint  // the connection's token: taken at install
         entry.providerTokenIssuedAt = connection.issuedAt / 1000
         if case .reason(let reason)? = fault, reason == .expiredProviderToken {
             connection.issuedAt = now &- settings.providerTokenLifetimeSeconds &* 1000 &- 1000

@@ -1,8 +1,10 @@
 import LoopbackHTTP
 
 extension FakeAPNs {
-    /// A request's provider token as read before its request took the state lock: the bearer
-    /// token (parsed once per request) and, when it needed verifying, the outcome of
+    /// A request's provider token as read before the critical section that answers it (a
+    /// push reads it in the one before, or takes its connection's installed token there when
+    /// the header is the same): the bearer token (read once per request) and, when it needed
+    /// verifying, the outcome of
     /// ``verifyToken(_:keys:note:)`` and the version of the registered keys it was checked
     /// against (``ProviderAuthenticationState/keysVersion``).
     struct PreverifiedToken {
@@ -35,17 +37,36 @@ extension FakeAPNs {
     /// - Returns: nil for a certificate or no bearer token; no `result` when the locked check
     ///   needs no verification (tokens not verified, or a token the connection already knows).
     func preverifyProviderToken(_ request: HTTPRequest, authorization: String?) -> PreverifiedToken? {
+        guard let presented = presentedProviderToken(request, authorization: authorization) else { return nil }
+        let keys = state.withLock { s in keysToVerify(presented, connectionID: request.connectionID, in: s.authentication) }
+        guard let keys else { return presented }
+        return verified(presented, against: keys)
+    }
+
+    /// The registered keys and their version.
+    typealias KeysToVerify = (keys: [String: ProviderAuthenticationState.SigningKey], version: UInt64)
+
+    /// The bearer token a request presents, read before the lock and not yet verified: nil
+    /// for a certificate or no bearer token.
+    func presentedProviderToken(_ request: HTTPRequest, authorization: String?) -> PreverifiedToken? {
         guard request.tlsClientCertificate == nil, let authorization else { return nil }
         let token = Self.bearerToken(authorization)
-        guard !token.isEmpty else { return nil }
-        guard settings.providerTokens == .verify else { return PreverifiedToken(token: token) }
-        let keys = state.withLock { s -> (keys: [String: ProviderAuthenticationState.SigningKey], version: UInt64)? in
-            if let connection = s.authentication.connections[request.connectionID], connection.knows(token) { return nil }
-            return (s.authentication.keys, s.authentication.keysVersion)
-        }
-        guard let keys else { return PreverifiedToken(token: token) }
+        return token.isEmpty ? nil : PreverifiedToken(token: token)
+    }
+
+    /// Under the lock: the keys `presented` is to be verified against outside it, or nil when
+    /// the locked check needs no verification (tokens are not verified, or the connection
+    /// already knows the token: its verified token, or one it refused).
+    func keysToVerify(_ presented: PreverifiedToken, connectionID: UInt64, in a: ProviderAuthenticationState) -> KeysToVerify? {
+        guard settings.providerTokens == .verify else { return nil }
+        if let connection = a.connections[connectionID], connection.knows(presented.token) { return nil }
+        return (a.keys, a.keysVersion)
+    }
+
+    /// `presented`, verified (outside the lock) against `keys`.
+    func verified(_ presented: PreverifiedToken, against keys: KeysToVerify) -> PreverifiedToken {
         var note: String?
-        let result = verifyToken(token, keys: keys.keys, note: &note)
-        return PreverifiedToken(token: token, keysVersion: keys.version, result: result, note: note)
+        let result = verifyToken(presented.token, keys: keys.keys, note: &note)
+        return PreverifiedToken(token: presented.token, keysVersion: keys.version, result: result, note: note)
     }
 }

@@ -13,6 +13,12 @@ struct ProviderAuthenticationState {
     /// path), its team (later tokens must be related) and the error count.
     struct Connection {
         var token: String?
+        /// `token`'s ``FakeAPNs/fingerprint(of:)``, taken when it was installed: every request
+        /// carrying it journals it.
+        var tokenFingerprint = ""
+        /// The `authorization` header `token` was installed from: the same header again
+        /// carries the same token, read without parsing it (``installedToken(sentAs:on:)``).
+        var authorization: String?
         var teamID: String?
         var issuedAt: Int64 = 0
         var installedAt: Int64 = 0
@@ -51,6 +57,13 @@ struct ProviderAuthenticationState {
     mutating func removeKey(keyID: String) {
         _ = keys.removeValue(forKey: keyID)
         keysVersion &+= 1
+    }
+
+    /// Connection `id`'s verified token when `header` is, byte for byte, the `authorization`
+    /// header it was installed from (every push but a connection's first): nil otherwise.
+    func installedToken(sentAs header: String, on id: UInt64) -> String? {
+        guard let connection = connections[id], let token = connection.token, connection.authorization == header else { return nil }
+        return token
     }
 
     /// A connection's record, or a fresh one.

@@ -9,23 +9,26 @@ enum APNsIdentifier {
         var low = generator.next() as UInt64
         high = (high & ~0xF000) | 0x4000                       // version 4
         low = (low & ~(0xC << 60)) | (0x8 << 60)               // variant 10xx
+        let letters: UInt8 = uppercase ? 55 : 87  // 10 + 55 = "A", 10 + 87 = "a"
         return String(unsafeUninitializedCapacity: 36) { out in
-            var position = 0
-            for index in 0..<2 {
-                let word = index == 0 ? high : low
-                for nibble in 0..<16 {
-                    let digits = index * 16 + nibble
-                    if digits == 8 || digits == 12 || digits == 16 || digits == 20 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let value = UInt8(truncatingIfNeeded: (word >> UInt64(60 - nibble * 4)) & 0xF)
-                    // 0-9, then A-F (a-f in lowercase): no table, no intermediate array.
-                    out[position] = value < 10 ? 48 + value : (uppercase ? 55 : 87) + value
-                    position += 1
+            // `count` hex digits of `word` from its nibble `first` (0: the top one) at `position`:
+            // the groups are written one after another, no per-digit test for a dash.
+            func digits(_ word: UInt64, from first: Int, count: Int, at position: Int) {
+                for i in 0..<count {
+                    let value = UInt8(truncatingIfNeeded: (word >> UInt64(60 &- (first &+ i) &* 4)) & 0xF)
+                    out[position &+ i] = value < 10 ? 48 &+ value : letters &+ value  // 0-9, then A-F / a-f
                 }
             }
-            return position
+            digits(high, from: 0, count: 8, at: 0)       // 8-4-4-4-12
+            out[8] = UInt8(ascii: "-")
+            digits(high, from: 8, count: 4, at: 9)
+            out[13] = UInt8(ascii: "-")
+            digits(high, from: 12, count: 4, at: 14)
+            out[18] = UInt8(ascii: "-")
+            digits(low, from: 0, count: 4, at: 19)
+            out[23] = UInt8(ascii: "-")
+            digits(low, from: 4, count: 12, at: 24)
+            return 36
         }
     }
 

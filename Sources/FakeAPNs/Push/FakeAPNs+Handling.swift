@@ -28,10 +28,30 @@ extension FakeAPNs {
             inspection = inspectIfReadable(request.body)
         }
         let hostEnvironment = request.authority.flatMap(APNsEnvironment.init(host:))
-        // The token's signature is checked before the lock (a request that fails framing never gets that far).
-        let preverified = pathToken == nil ? nil : preverifyProviderToken(request, authorization: headers.authorization)
+        // Answered in one critical section when the connection knows the token (every push but
+        // a connection's first, or a new token's); otherwise nothing is done there but reading
+        // the bearer token and the keys, the signature is verified outside the lock, and the
+        // push answered after. A request that fails framing never gets that far. The header
+        // its connection's token was installed from, sent again, is not parsed again.
+        var presented: PreverifiedToken?
+        var keys: KeysToVerify?
+        if let response = journaling(unless: { s in
+            guard pathToken != nil else { return false }
+            if request.tlsClientCertificate == nil, let header = headers.authorization,
+               let token = s.authentication.installedToken(sentAs: header, on: request.connectionID) {
+                presented = PreverifiedToken(token: token)
+                return false
+            }
+            presented = presentedProviderToken(request, authorization: headers.authorization)
+            keys = presented.flatMap { keysToVerify($0, connectionID: request.connectionID, in: s.authentication) }
+            return keys != nil
+        }, { s, wakeups in answer(&s, &wakeups, preverified: presented) }) {
+            return response
+        }
+        let preverified = presented.flatMap { presented in keys.map { verified(presented, against: $0) } }
+        return journaling { s, wakeups in answer(&s, &wakeups, preverified: preverified) }
 
-        return journaling { s, wakeups -> (HTTPResponse, APNsJournalEntry) in
+        func answer(_ s: inout FakeAPNsState, _ wakeups: inout Wakeups, preverified: PreverifiedToken?) -> (HTTPResponse, APNsJournalEntry) {
             let sequence = s.journal.nextSequence()
             let environment = hostEnvironment ?? settings.environment
             let sentID = headers.apnsID

@@ -1,3 +1,4 @@
+import Foundation
 import PushCore
 
 /// Remembers the inspection of recent payloads, so a fan-out (one notification sent to many
@@ -21,13 +22,25 @@ final class PayloadInspectionCache: Sendable {
     /// The cached inspection of `payload`, or `inspect(payload)` (then cached).
     func inspection(of payload: [UInt8], _ inspect: PayloadInspector) -> PayloadInspection {
         let key = Self.key(of: payload)
-        if let hit = entries.withLock({ $0[key] }), hit.payload == payload { return hit.inspection }
+        if let hit = entries.withLock({ $0[key] }), Self.sameBytes(hit.payload, payload) { return hit.inspection }
         let inspection = inspect(payload)
         entries.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[key] = Entry(payload: payload, inspection: inspection)
         }
         return inspection
+    }
+
+    /// `a == b`, by memcmp: `==` on two byte arrays compared a hit's payload element by
+    /// element (~2,100 instructions for 300 bytes, on every push the cache answers).
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let xs = x.baseAddress, let ys = y.baseAddress else { return true }  // both empty
+                return memcmp(xs, ys, x.count) == 0
+            }
+        }
     }
 
     /// A fast 64-bit hash of the bytes, eight at a time (FNV-1a's prime over words, then a

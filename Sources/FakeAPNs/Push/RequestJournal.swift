@@ -18,7 +18,7 @@ struct RequestJournal {
         return sequence
     }
 
-    mutating func append(_ entry: APNsJournalEntry) { entries.append(entry) }
+    mutating func append(_ entry: consuming APNsJournalEntry) { entries.append(entry) }
 
     /// Forgets the entries; the sequence keeps counting (a `?since=` cursor stays valid).
     mutating func removeAll() { entries.removeAll() }
@@ -32,15 +32,27 @@ extension FakeAPNs {
     @inline(__always)
     func journaling(_ answer: (_ state: inout FakeAPNsState, _ wakeups: inout Wakeups) -> (HTTPResponse, APNsJournalEntry))
         -> HTTPResponse {
+        journaling(unless: { _ in false }, answer) ?? HTTPResponse(status: .internalServerError)
+    }
+
+    /// ``journaling(_:)``, unless `notYet`, asked first in the same critical section, says
+    /// the request cannot be answered yet (a push whose provider token is to be verified
+    /// outside the lock): then nothing is changed, journaled or answered, and nil is returned.
+    @inline(__always)
+    func journaling(unless notYet: (_ state: inout FakeAPNsState) -> Bool,
+                    _ answer: (_ state: inout FakeAPNsState, _ wakeups: inout Wakeups) -> (HTTPResponse, APNsJournalEntry))
+        -> HTTPResponse? {
         var wakeups = Wakeups()
         var journaled: APNsJournalEntry?
-        let response = state.withLock { s -> HTTPResponse in
+        let response = state.withLock { s -> HTTPResponse? in
+            if notYet(&s) { return nil }
             let (response, entry) = answer(&s, &wakeups)
-            s.journal.append(entry)
             collectRequestWakeups(for: entry, waits: &s.waits, into: &wakeups)
             if onRequest != nil { journaled = entry }
+            s.journal.append(entry)  // its last use: the entry is moved into the journal, not copied
             return response
         }
+        guard let response else { return nil }
         wakeups.resume()
         if let journaled { onRequest?(journaled) }
         return response

@@ -6,8 +6,11 @@ import PushCore
 ///
 /// Its methods are `@inlinable`, so each fake's calls (one or two on every request) are
 /// specialised for its fault and target types rather than run as unspecialised generic code
-/// (callgrind: about 3,000 instructions per call, even with no plan in force).
-package struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hashable>: Sendable {
+/// (callgrind: about 3,000 instructions per call, even with no plan in force). The type is
+/// `public` (its API is `package`) for that, as ``BoundedRing`` is: the compiler does not
+/// serialise an `@inlinable` body for a `package` type, so with the type `package` every
+/// call stayed unspecialised, with generic metadata look-ups, whatever its attributes said.
+public struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hashable>: Sendable {
     @usableFromInline
     struct Active: Sendable {
         @usableFromInline var plan: FaultPlan<Fault, Target>
@@ -24,6 +27,7 @@ package struct ActiveFaults<Fault: Sendable & Hashable, Target: Sendable & Hasha
 
     @usableFromInline var active: [Active] = []
 
+    /// `plans` in force, in order (``add(_:)`` each).
     @inlinable
     package init(_ plans: [FaultPlan<Fault, Target>] = []) {
         for plan in plans { add(plan) }

@@ -244,7 +244,7 @@ extension HTTP2Connection {
             s.receiveWindow -= flowLength
             s.heldConnectionCredit += flowLength
             guard s.body.count + data.count <= maxBodyBytes else { return true }
-            s.body.append(contentsOf: data)
+            if s.body.isEmpty { s.body = data } else { s.body.append(contentsOf: data) }  // one DATA frame: no copy
             return false
         } ?? false
         if tooLarge {

@@ -225,6 +225,10 @@ package struct HTTP2Connection: ConnectionCodec {
     // MARK: Output
 
     mutating func write(_ frame: HTTP2Frame) {
+        // Room first: `output` starts empty after every flush, and grown as a frame is encoded
+        // (its header, then its block) it was reallocated two or three times per response.
+        let needed = output.count + frame.encodedSize
+        if output.capacity < needed { output.reserveCapacity(max(needed, 2 * output.capacity, 256)) }
         frame.encode(into: &output)
     }
 

@@ -76,6 +76,20 @@ extension HTTP2Frame {
         output[headerStart + 8] = UInt8(truncatingIfNeeded: stream)
     }
 
+    /// At least the octets ``encode(into:)`` appends: the 9-octet header and the payload.
+    var encodedSize: Int {
+        switch payload {
+        case .data(let data, _, let padding): return 10 + data.count + Int(padding ?? 0)
+        case .headers(let block, _, _, _, let padding): return 15 + block.count + Int(padding ?? 0)
+        case .settings(_, let settings): return 9 + 6 * settings.count
+        case .pushPromise(_, let block, _, let padding): return 14 + block.count + Int(padding ?? 0)
+        case .goAway(_, _, let debugData): return 17 + debugData.count
+        case .continuation(let block, _): return 9 + block.count
+        case .unknown(_, _, let bytes): return 9 + bytes.count
+        case .priority, .rstStream, .ping, .windowUpdate: return 17
+        }
+    }
+
     /// The frame's wire form.
     package var bytes: [UInt8] {
         var output: [UInt8] = []
