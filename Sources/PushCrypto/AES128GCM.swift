@@ -24,7 +24,10 @@ package struct AES128GCM: Sendable {
     private let hashKey: GHASHKey
 
     /// Prepares a 16-byte key; `nil` for any other length.
-    package init?(key: [UInt8]) {
+    /// - Parameter fewRecords: true for a key that protects a few short records (a TLS
+    ///   handshake's): GHASH builds only H's table (4 KiB, not 16) and hashes a block per
+    ///   reduction. The bytes sealed and opened are the same either way.
+    package init?(key: [UInt8], fewRecords: Bool = false) {
         guard key.count == 16, let cipher = AES(key: key) else { return nil }
         self.cipher = cipher
         let h = cipher.roundKeys.withUnsafeBufferPointer { keys in
@@ -32,7 +35,7 @@ package struct AES128GCM: Sendable {
                 AES128GCM.encrypt((0, 0, 0, 0), keys, cipher.rounds, tables)
             }
         }
-        hashKey = GHASHKey(h: (UInt64(h.0) << 32 | UInt64(h.1), UInt64(h.2) << 32 | UInt64(h.3)))
+        hashKey = GHASHKey(h: (UInt64(h.0) << 32 | UInt64(h.1), UInt64(h.2) << 32 | UInt64(h.3)), powers: !fewRecords)
     }
 
     /// Encrypts and authenticates.
@@ -110,13 +113,16 @@ package struct AES128GCM: Sendable {
                               let products = productBuffer.baseAddress, let reduction = reductionBuffer.baseAddress else {
                             return (0, 0)
                         }
-                        let counter0 = firstCounterBlock(nonce, products, reduction)
+                        let four = hashKey.hasPowers
+                        let counter0 = firstCounterBlock(nonce, products, reduction, four)
                         let ciphertext = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
                         var state: (high: UInt64, low: UInt64) = (0, 0)
-                        additionalData.withUnsafeBytes { GHASHKey.update(&state, $0, products: products, reduction: reduction) }
-                        if !encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction) }
+                        additionalData.withUnsafeBytes {
+                            GHASHKey.update(&state, $0, products: products, reduction: reduction, fourBlocks: four)
+                        }
+                        if !encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction, fourBlocks: four) }
                         AES.xorKeyStream128(bytes, count: count, after: counter0, keys: keys, tables: tables)
-                        if encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction) }
+                        if encrypting { GHASHKey.update(&state, ciphertext, products: products, reduction: reduction, fourBlocks: four) }
                         state.high ^= UInt64(additionalData.count) &* 8
                         state.low ^= UInt64(count) &* 8
                         GHASHKey.multiply(&state, products: products, reduction: reduction)
@@ -130,7 +136,7 @@ package struct AES128GCM: Sendable {
 
     /// J0: nonce ‖ 0^31 ‖ 1 for a 12-byte nonce, else GHASH(nonce ‖ padding ‖ 0^64 ‖ bit length).
     private func firstCounterBlock(
-        _ nonce: [UInt8], _ products: UnsafePointer<UInt64>, _ reduction: UnsafePointer<UInt64>
+        _ nonce: [UInt8], _ products: UnsafePointer<UInt64>, _ reduction: UnsafePointer<UInt64>, _ four: Bool
     ) -> (UInt32, UInt32, UInt32, UInt32) {
         if nonce.count == 12 {
             return nonce.withUnsafeBytes { bytes in
@@ -140,7 +146,7 @@ package struct AES128GCM: Sendable {
             }
         }
         var state: (high: UInt64, low: UInt64) = (0, 0)
-        nonce.withUnsafeBytes { GHASHKey.update(&state, $0, products: products, reduction: reduction) }
+        nonce.withUnsafeBytes { GHASHKey.update(&state, $0, products: products, reduction: reduction, fourBlocks: four) }
         state.low ^= UInt64(nonce.count) &* 8
         GHASHKey.multiply(&state, products: products, reduction: reduction)
         return (UInt32(truncatingIfNeeded: state.high >> 32), UInt32(truncatingIfNeeded: state.high),

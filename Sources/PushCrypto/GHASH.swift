@@ -12,26 +12,33 @@
 // Runs of four whole blocks are hashed with aggregated reduction: Y ← (Y⊕X1)·H⁴ ⊕ X2·H³ ⊕
 // X3·H² ⊕ X4·H, the four Horner evaluations interleaved byte by byte so that they share one
 // multiplication by x^8 (and its reduction) per byte position. That takes tables for H², H³
-// and H⁴ too (16 KiB per key, built in `init`). Like the single-block path, the lookups are
+// and H⁴ too (16 KiB per key, built in `init`; a key made for a few short records, a TLS
+// handshake's, builds only H's 4 KiB and hashes one block per reduction). Like the single-block path, the lookups are
 // indexed by secret bytes: not constant-time (a loopback test fake's cipher).
 
 /// The per-key table for multiplying by the hash key H.
 struct GHASHKey: Sendable {
-    /// Four tables of 512 words, for H, H², H³ and H⁴ in that order: in table k,
-    /// products[512·k + 2·b] and products[512·k + 2·b + 1] are the high and low words of
-    /// b·H^(k+1), where the byte b's top bit is the coefficient of x^0 (GCM's order).
+    /// Four tables of 512 words, for H, H², H³ and H⁴ in that order (only H's without
+    /// `powers`): in table k, products[512·k + 2·b] and products[512·k + 2·b + 1] are the
+    /// high and low words of b·H^(k+1), where the byte b's top bit is the coefficient of x^0
+    /// (GCM's order).
     let products: [UInt64]
 
     /// Words per power's table.
     static let tableWords = 512
 
-    /// Builds the tables for H (two big-endian words) and its powers up to H⁴.
-    init(h: (high: UInt64, low: UInt64)) {
-        var table = [UInt64](repeating: 0, count: 4 * GHASHKey.tableWords)
+    /// True when the tables for H², H³ and H⁴ are built: runs of four blocks are hashed
+    /// with one reduction per byte position.
+    var hasPowers: Bool { products.count == 4 * GHASHKey.tableWords }
+
+    /// Builds the table for H (two big-endian words) and, with `powers`, those of H² to H⁴.
+    init(h: (high: UInt64, low: UInt64), powers: Bool = true) {
+        let tables = powers ? 4 : 1
+        var table = [UInt64](repeating: 0, count: tables * GHASHKey.tableWords)
         var power = h
-        for k in 0..<4 {
+        for k in 0..<tables {
             GHASHKey.fill(&table, at: k * GHASHKey.tableWords, power)
-            guard k < 3 else { break }
+            guard k < tables - 1 else { break }
             table.withUnsafeBufferPointer { products in
                 GHASHKey.reduction.withUnsafeBufferPointer { reduction in
                     guard let products = products.baseAddress, let reduction = reduction.baseAddress else { return }
@@ -105,15 +112,16 @@ struct GHASHKey: Sendable {
         state = (high, low)
     }
 
-    /// Absorbs `bytes` into `state`, the last partial block padded with zeros.
+    /// Absorbs `bytes` into `state`, the last partial block padded with zeros; runs of four
+    /// blocks at once when `fourBlocks` (the key `hasPowers`).
     @inline(__always)
     static func update(
         _ state: inout (high: UInt64, low: UInt64), _ bytes: UnsafeRawBufferPointer,
-        products: UnsafePointer<UInt64>, reduction: UnsafePointer<UInt64>
+        products: UnsafePointer<UInt64>, reduction: UnsafePointer<UInt64>, fourBlocks: Bool
     ) {
         var offset = 0
         let count = bytes.count
-        if count >= 64, let base = bytes.baseAddress {
+        if fourBlocks, count >= 64, let base = bytes.baseAddress {
             while count - offset >= 64 {
                 multiplyFour(&state, base + offset, products: products, reduction: reduction)
                 offset += 64

@@ -100,6 +100,10 @@ import PushTestSupport
             let sealed = aead.seal(plaintext, nonce: nonce, additionalData: additionalData)
             #expect(sealed == expected, "length \(length), AAD \(additionalData.count), nonce \(nonceLength)")
             #expect(aead.open(expected[...], nonce: nonce, additionalData: additionalData) == plaintext)
+            // A handshake's key (no GHASH power tables) seals and opens the same bytes.
+            let fewRecords = try #require(AES128GCM(key: key, fewRecords: true))
+            #expect(fewRecords.seal(plaintext, nonce: nonce, additionalData: additionalData) == expected, "fewRecords, length \(length)")
+            #expect(fewRecords.open(expected[...], nonce: nonce, additionalData: additionalData) == plaintext)
         }
     }
 

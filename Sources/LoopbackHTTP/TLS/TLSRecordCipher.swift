@@ -11,9 +11,11 @@ struct TLSRecordCipher {
     private var nonce: [UInt8]
     private var additionalData: [UInt8] = [TLSContentType.applicationData.rawValue, 0x03, 0x03, 0, 0]
 
-    init?(trafficSecret: [UInt8]) {
+    /// - Parameter handshake: true for a handshake traffic secret, whose cipher protects a few
+    ///   records only (`AES128GCM`'s `fewRecords`: no GHASH power tables to build).
+    init?(trafficSecret: [UInt8], handshake: Bool = false) {
         let key = TLSKeySchedule.expandLabel(trafficSecret, "key", context: [], length: TLSKeySchedule.keyLength)
-        guard let aead = AES128GCM(key: key) else { return nil }
+        guard let aead = AES128GCM(key: key, fewRecords: handshake) else { return nil }
         self.aead = aead
         iv = TLSKeySchedule.expandLabel(trafficSecret, "iv", context: [], length: TLSKeySchedule.ivLength)
         nonce = iv

@@ -75,8 +75,8 @@ extension TLSServerConnection {
         }
         transcript.update(serverHello)
         let secrets = TLSKeySchedule.Secrets(sharedSecret: sharedSecret, helloHash: transcript.currentHash)
-        guard var handshakeWriter = TLSRecordCipher(trafficSecret: secrets.serverHandshake),
-              let handshakeReader = TLSRecordCipher(trafficSecret: secrets.clientHandshake) else {
+        guard var handshakeWriter = TLSRecordCipher(trafficSecret: secrets.serverHandshake, handshake: true),
+              let handshakeReader = TLSRecordCipher(trafficSecret: secrets.clientHandshake, handshake: true) else {
             throw TLSAlert(.internalError, "AES-128-GCM refused a derived key")
         }
         var output = Self.plaintextRecord(.handshake, serverHello)
