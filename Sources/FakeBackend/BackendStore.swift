@@ -22,11 +22,8 @@ struct BackendStore {
     private var countsByEndpoint = [Int](repeating: 0, count: FakeBackend.Endpoint.allCases.count)
     var sequence: UInt64 = 0
     /// The fault plans in force: changed only through ``addFault(_:)``, ``removeFaults()``
-    /// and ``drawFault(for:)``, which keep ``hasFaults``.
+    /// and ``drawFault(for:)``.
     private(set) var faults: ActiveFaults<BackendFault, FakeBackend.Endpoint>
-    /// `!faults.isEmpty`, kept as a Bool: asked on every request, where ActiveFaults' getter,
-    /// generic and unspecialised here, costs ~900 instructions (callgrind).
-    private(set) var hasFaults: Bool
     var isOffline = false
     var sessions: SessionTable
     var acceptsAnyBearer: Bool
@@ -40,7 +37,6 @@ struct BackendStore {
         sessions = SessionTable(configuration.sessions)
         acceptsAnyBearer = configuration.acceptsAnyBearer
         faults = ActiveFaults(configuration.faults)
-        hasFaults = !faults.isEmpty
         isOffline = configuration.faults.contains { $0.fault == .offline }
     }
 
@@ -149,21 +145,17 @@ struct BackendStore {
 
     /// Picks the fault for a request to `endpoint`: the first plan that strikes. Spent plans go.
     mutating func drawFault(for endpoint: FakeBackend.Endpoint) -> BackendFault? {
-        guard hasFaults else { return nil }
-        defer { hasFaults = !faults.isEmpty }
-        return faults.take(for: endpoint) { $0 == .offline }  // offline is server-wide: setOffline(_:)
+        faults.take(for: endpoint) { $0 == .offline }  // offline is server-wide: setOffline(_:)
     }
 
     /// Puts `plan` in force, after those already in force.
     mutating func addFault(_ plan: BackendFaultPlan) {
         faults.add(plan)
-        hasFaults = hasFaults || !faults.isEmpty  // a plan of no requests is not added
     }
 
     /// Takes every fault plan out of force.
     mutating func removeFaults() {
         faults.removeAll()
-        hasFaults = false
     }
 
     /// Appends to the journal and counts the request; returns the entry.

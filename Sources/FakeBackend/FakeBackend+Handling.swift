@@ -208,7 +208,7 @@ extension FakeBackend {
             let token = ASCII.lowercasedString(parameter)
             let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.
-                guard !store.isOffline, !store.hasFaults,
+                guard !store.isOffline, store.faults.isEmpty,
                       case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
                 // The general path's `existing.sameRegistration(as: device)`, without the
                 // device: a device is stored under its own token, so the key found is its token.
