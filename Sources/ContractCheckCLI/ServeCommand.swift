@@ -297,11 +297,8 @@ extension ServeCommand {
     /// Runs for every device PUT serve answers, with the device as FakeBackend holds it (its
     /// token lowercase); a device FakeAPNs knows so already costs one lookup.
     static func learnDevice(_ device: RegisteredDevice, into apns: FakeAPNs, topics: [String]) {
-        // `APNsEnvironment(rawValue:)`, by comparing small strings (no string switch). FakeAPNs
-        // checks the token (only when it is not the one it learnt last).
-        let declared = device.environment
-        let environment: APNsEnvironment? = declared == "production" ? .production : declared == "sandbox" ? .sandbox : nil
-        apns.learn(lowercaseToken: device.token, topics: topics, environment: environment)
+        // FakeAPNs checks the token (only when it is not the one it learnt last).
+        apns.learn(lowercaseToken: device.token, topics: topics, environment: APNsEnvironment(rawValue: device.environment))
     }
 
     /// `{"admin":"http://…","backend":"http://…","pid":123}`, written to a temporary file in

@@ -20,6 +20,16 @@ struct DeviceStore {
         var acceptedPushes: [Int64] = []
         var streams: [UInt64: AsyncStream<DeliveredNotification>.Continuation] = [:]
 
+        /// Registered in `environment` for `topics` (empty: any topic); ends any earlier
+        /// unregistration.
+        mutating func register(in environment: APNsEnvironment, for newTopics: some Collection<String>) {
+            registered = true
+            self.environment = environment
+            if newTopics.isEmpty { anyTopic = true }
+            for topic in newTopics { topics.insert(topic) }
+            unregisteredAt = nil
+        }
+
         /// The newest `keep` deliveries (the list itself is trimmed in batches).
         func keptDeliveries(_ keep: Int) -> [DeliveredNotification] { Array(delivered.suffix(max(1, keep))) }
     }
@@ -57,13 +67,7 @@ struct DeviceStore {
     /// Registers `token` for `topic` (nil: any topic) in `environment`, in place (one lookup,
     /// no copy: `serve` calls this for every device PUT); ends any earlier unregistration.
     mutating func register(_ token: String, topic: String?, environment: APNsEnvironment) {
-        func register(_ device: inout Device) {
-            device.registered = true
-            device.environment = environment
-            if let topic { device.topics.insert(topic) } else { device.anyTopic = true }
-            device.unregisteredAt = nil
-        }
-        register(&devices[token, default: Device(environment: environment)])
+        devices[token, default: Device(environment: environment)].register(in: environment, for: CollectionOfOne(topic).compactMap { $0 })
     }
 
     /// ``register(_:topic:environment:)`` for each of `topics` (empty: any topic), in one
@@ -76,11 +80,7 @@ struct DeviceStore {
                topics.isEmpty ? device.anyTopic : topics.allSatisfy({ device.topics.contains($0) }) {
                 return false
             }
-            device.registered = true
-            device.environment = environment
-            if topics.isEmpty { device.anyTopic = true }
-            for topic in topics { device.topics.insert(topic) }
-            device.unregisteredAt = nil
+            device.register(in: environment, for: topics)
             return true
         }
         if let learnt, learnt.generation == generation, learnt.environment == environment,
