@@ -142,6 +142,11 @@ import PushTestSupport
             server.refuseConnections(true)
             let refused = (try? RawClient(port: port)) == nil
             let relistened = server.refuseConnections(false)
+            // A failed re-listen is the cause of every "refused" below: report it, not them.
+            guard relistened == nil else {
+                server.stop()
+                return (refused, relistened, connections, connections, true)
+            }
             var clients: [RawClient] = []
             for _ in 0..<connections { clients.append(try RawClient(port: port, timeoutSeconds: 20)) }
             let answered = try answeredEchoRequests(from: clients)
