@@ -231,6 +231,33 @@ private func pairs(_ fields: [(name: String, value: String)]) -> [String] { fiel
         #expect(throws: HPACKError.invalidHuffmanPadding) { try HPACKHuffman.decode([0b0001_1111, 0xff][...], into: &out) }
     }
 
+    /// Long literal values sent again in the same octets are taken from the decoder's kept
+    /// ones (issue 41): over blocks that repeat, vary by one octet (same length, Huffman or
+    /// not) and bring more long values than are kept, one long-lived decoder gives what a new
+    /// decoder gives for each block alone.
+    @Test func repeatedLongLiteralsDecodeAsSent() throws {
+        let token = "bearer " + String(repeating: "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyMyJ9", count: 4)
+        // The paths differ in their last octet only, which is not in a whole word (75 octets sent).
+        let path = "/3/device/" + String(repeating: "ab", count: 32)
+        var values = [token, token.replacingOccurrences(of: "kid", with: "kiD"), path, path.dropLast() + "c"]
+        values += (0..<HPACKDecoder.repeatedLiteralsKept + 2).map { "value \($0) " + String(repeating: "x", count: 40) }
+        var kept = HPACKDecoder()
+        for round in 0..<3 {
+            for (offset, value) in values.enumerated() {
+                for huffman in [true, false] {
+                    let fields = [(name: "authorization", value: value), (name: "x-extra", value: values[(offset + round) % values.count])]
+                    var encoder = HPACKEncoder(indexing: .staticTableOnly, huffman: huffman)
+                    var block: [UInt8] = []
+                    encoder.encode(fields, sensitive: ["authorization"], into: &block)
+                    var fresh = HPACKDecoder()
+                    let expected = try fresh.decode(block)
+                    #expect(pairs(expected) == pairs(fields))
+                    #expect(try pairs(kept.decode(block)) == pairs(expected))
+                }
+            }
+        }
+    }
+
     @Test func decoderErrorsAreValues() {
         var decoder = HPACKDecoder()
         #expect(throws: HPACKError.indexOutOfRange(62)) { try decoder.decode([0xbe]) }

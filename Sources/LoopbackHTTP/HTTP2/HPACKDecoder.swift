@@ -12,6 +12,31 @@ package struct HPACKDecoder: Sendable {
     var maximumTableSizeSetting: Int
     /// Our SETTINGS_MAX_HEADER_LIST_SIZE (sum of name + value + 32 per field).
     var maximumHeaderListSize: Int
+    /// The last long literal values read (``RepeatedLiteral``), at most
+    /// ``repeatedLiteralsKept``, the oldest replaced first; one is reused when a value is
+    /// sent in the very same octets again.
+    private var lastLiterals: [RepeatedLiteral] = []
+    private var nextReplaced = 0
+
+    /// A literal value as it was sent (its length prefix, then the octets, Huffman-coded or
+    /// not) and what it decoded to. Clients send a literal they keep out of the dynamic table
+    /// again with every request: nghttp2 (h2load, curl) never indexes `authorization`, so an
+    /// APNs sender's ~200-octet bearer token arrives as the same literal on every push, and
+    /// Huffman-decoding it with its String cost ~8,000 instructions each time (callgrind,
+    /// `Benchmarks/callgrind.sh tls`). nghttp2 sends `:path` that way too. The same octets
+    /// always decode to the same value, so comparing them is enough.
+    private struct RepeatedLiteral: Sendable {
+        var sent: [UInt8]
+        var value: String
+        var octets: Int
+    }
+
+    /// Literal values shorter than this are decoded every time: the copy kept for a
+    /// comparison costs more than decoding them.
+    static let repeatedLiteralMinimum = 32
+    /// How many long literals are kept: a request's few unindexed values (bounded in memory:
+    /// each is at most one header block's octets).
+    static let repeatedLiteralsKept = 4
 
     package init(maximumTableSize: Int = 4096, maximumHeaderListSize: Int = Int(UInt32.max)) {
         table = HPACKDynamicTable(maximumSize: maximumTableSize)
@@ -63,18 +88,68 @@ package struct HPACKDecoder: Sendable {
                     name = entry.name
                     nameOctets = entry.octets
                 }
-                let rawValue = try HPACKPrimitives.readString(block, at: &position)
-                let value = String(decoding: rawValue, as: UTF8.self)
+                let (value, valueOctets) = try readLiteralValue(block, at: &position)
                 if indexing {
-                    table.insert(name: name, value: value, nameOctets: nameOctets, valueOctets: rawValue.count)
+                    table.insert(name: name, value: value, nameOctets: nameOctets, valueOctets: valueOctets)
                 }
                 sawField = true
-                listSize += nameOctets + rawValue.count + 32
+                listSize += nameOctets + valueOctets + 32
                 if listSize > maximumHeaderListSize { tooLarge = true } else { fields.append(Field(name: name, value: value)) }
             }
         }
         if tooLarge { throw .headerListTooLarge }
         return fields
+    }
+
+    /// Reads a literal's value at `position`, advancing it: the value and its decoded length
+    /// in octets. A long one sent in the same octets as one kept is that one's value.
+    private mutating func readLiteralValue(_ block: [UInt8], at position: inout Int) throws(HPACKError) -> (String, Int) {
+        let start = position
+        var end = position
+        let length = try HPACKPrimitives.readInteger(block, at: &end, prefixBits: 7)
+        guard length <= block.count - end else { throw .stringTooLong }
+        end += length
+        guard length >= Self.repeatedLiteralMinimum else {
+            let raw = try HPACKPrimitives.readString(block, at: &position)
+            return (String(decoding: raw, as: UTF8.self), raw.count)
+        }
+        for kept in lastLiterals where Self.sameOctets(kept.sent, block, from: start, to: end) {
+            position = end
+            return (kept.value, kept.octets)
+        }
+        let raw = try HPACKPrimitives.readString(block, at: &position)
+        let value = String(decoding: raw, as: UTF8.self)
+        let literal = RepeatedLiteral(sent: Array(block[start..<end]), value: value, octets: raw.count)
+        if lastLiterals.count < Self.repeatedLiteralsKept {
+            lastLiterals.append(literal)
+        } else {
+            lastLiterals[nextReplaced] = literal
+            nextReplaced = (nextReplaced + 1) % Self.repeatedLiteralsKept
+        }
+        return (value, raw.count)
+    }
+
+    /// Whether `block[start..<end]` holds the same octets as `kept`, compared a word at a time.
+    private static func sameOctets(_ kept: [UInt8], _ block: [UInt8], from start: Int, to end: Int) -> Bool {
+        let count = end - start
+        guard kept.count == count else { return false }
+        return kept.withUnsafeBytes { a in
+            block.withUnsafeBytes { whole in
+                guard let x = a.baseAddress, let y = whole.baseAddress.map({ $0 + start }) else { return count == 0 }
+                var offset = 0
+                while offset + 8 <= count {
+                    if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                        return false
+                    }
+                    offset += 8
+                }
+                while offset < count {
+                    if x.load(fromByteOffset: offset, as: UInt8.self) != y.load(fromByteOffset: offset, as: UInt8.self) { return false }
+                    offset += 1
+                }
+                return true
+            }
+        }
     }
 
     private func lookup(_ index: Int) throws(HPACKError) -> (String, String, Int) {
