@@ -5,6 +5,8 @@
 #   scripts/sanitizers.sh                 thread sanitizer, every test target
 #   scripts/sanitizers.sh thread address  both, one after the other
 #   SANITIZER_FILTER=LoopbackHTTPTests scripts/sanitizers.sh thread   one target
+#   scripts/sanitizers.sh --build-only thread   only the build (.ci/run starts it early, niced, in the
+#                                               background; the later full run finds it done)
 #
 # The whole suite runs under TSan, once built (the build dominates: about 4 minutes on 2
 # cores), one test target per process, all but the cryptography suites' pure functions
@@ -16,18 +18,27 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+build_only=0
+if [[ "${1:-}" == --build-only ]]; then
+    build_only=1
+    shift
+fi
 sanitizers=("$@")
 [[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread)
 
 for sanitizer in "${sanitizers[@]}"; do
     case "$sanitizer" in
         thread|address) ;;
-        *) echo "Usage: scripts/sanitizers.sh [thread] [address]" >&2; exit 64 ;;
+        *) echo "Usage: scripts/sanitizers.sh [--build-only] [thread] [address]" >&2; exit 64 ;;
     esac
     scratch="$root/.build-${sanitizer:0:1}san"
     echo "==> swift build --build-tests --sanitize=$sanitizer (build folder ${scratch#"$root"/})" >&2
     started=$(date +%s)
     swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+    if [[ "$build_only" == 1 ]]; then
+        echo "<== $sanitizer sanitizer: built ($(( $(date +%s) - started ))s)" >&2
+        continue
+    fi
     # One test target per process: FakeAPNs' P-256 tests are CPU-bound and, slowed down by
     # a sanitizer, hold the two cooperative threads for ~30 s; in a shared process that
     # stalls other targets' awaits (a LoopbackHTTP stop() test then exceeds its bound).
