@@ -18,6 +18,10 @@
 #                                              with the share in TLSRecordCipher (records, AES-GCM) beside it
 #   Benchmarks/callgrind.sh apns-fixed [BINARY] as apns, apns.sh's fixed 300-byte payload on every
 #                                              push (its first line: the inspection cache answers)
+#   Benchmarks/callgrind.sh handshakes [BINARY] fake-apns-bench-server --tls, full TLS 1.3 handshakes from
+#                                              openssl s_time -new (tls.sh's handshakes), counted for
+#                                              HANDSHAKE_SECONDS (default 15) after a warm-up; the whole
+#                                              process divided by s_time's count
 #
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
@@ -142,7 +146,33 @@ tls)
         "$first" "$first_records" "$second" "$second_records" "$counted" "$(basename "$BINARY"), h2load, one fixed payload"
     exit 0
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la|apns-fixed|tls [BINARY]" >&2; exit 64 ;;
+handshakes)
+    BINARY="${2:-$BENCH_BIN_DIR/fake-apns-bench-server}"
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" --tls >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
+    PID=$!
+    for _ in $(seq 1 600); do grep -q '^token ' "$WORK/serve.log" && break; sleep 0.1; done
+    URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
+    [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
+    # handshakes SECONDS: tls.sh's client (full handshakes, TLS 1.3, x25519, no session reuse).
+    handshakes() {
+        openssl s_time -connect "127.0.0.1:${URL##*:}" -new -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 \
+            -time "$1" >"$WORK/s_time.out" 2>&1 || true
+    }
+    handshakes 3  # through valgrind's translation first, not counted
+    callgrind_control -z "$PID" >/dev/null 2>&1
+    handshakes "${HANDSHAKE_SECONDS:-15}"
+    rm -f "$WORK"/out.*
+    callgrind_control -d "$PID" >/dev/null 2>&1
+    sleep 1
+    dump="$(ls -t "$WORK"/out.* | head -1)"
+    [ -n "${CALLGRIND_OUT:-}" ] && cp "$dump" "$CALLGRIND_OUT"
+    count="$(sed -n 's/^\([0-9]*\) connections in [0-9.]*s;.*/\1/p' "$WORK/s_time.out" | head -n 1)"
+    [ -n "$count" ] && [ "$count" -gt 0 ] || { echo "Error: no handshakes counted:" >&2; cat "$WORK/s_time.out" >&2; exit 1; }
+    python3 -c 'import sys; t,n=int(sys.argv[1]),int(sys.argv[2]); print("handshakes (%s): %d instructions / %d full TLS 1.3 handshakes = %.0f per handshake" % (sys.argv[3], t, n, t/n))' \
+        "$(total_instructions "$dump")" "$count" "$(basename "$BINARY"), openssl s_time -new"
+    exit 0
+    ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la|apns-fixed|tls|handshakes [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 

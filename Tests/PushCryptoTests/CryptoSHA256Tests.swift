@@ -37,6 +37,18 @@ import PushTestSupport
         }
     }
 
+    /// Every message length from 0 to 199 octets (one and two padding blocks, every boundary
+    /// of the final block): the SHA-256 of their 200 digests in a row, as Python's hashlib
+    /// gives it (`hashlib.sha256(b"".join(hashlib.sha256(bytes((i * 7 + n) & 0xff for i in
+    /// range(n))).digest() for n in range(200))).hexdigest()`).
+    @Test func everyLengthUpToThreeBlocksMatchesHashlib() {
+        var digests: [UInt8] = []
+        for length in 0..<200 {
+            digests += SHA256.hash((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ length) })
+        }
+        #expect(CryptoHex.string(SHA256.hash(digests)) == "8c7c9ff69da76fc28823a1cb97268672663e628e1ea955868b16db46bab0545d")
+    }
+
     @Test func genericCollectionOverload() {
         let text = "abc"
         #expect(SHA256.hash(text.utf8) == SHA256.hash([0x61, 0x62, 0x63]))
