@@ -69,6 +69,17 @@ wrk.headers["Authorization"] = "Bearer bench"
 ''' % body)
 PY
 
+# start_tls_server BINARY: fake-apns-bench-server --tls under callgrind; sets BINARY, PID, URL, JWT.
+start_tls_server() {
+    BINARY="$1"
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" --tls >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
+    PID=$!
+    for _ in $(seq 1 600); do grep -q '^token ' "$WORK/serve.log" && break; sleep 0.1; done
+    URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
+    JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
+    [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
+}
+
 case "$MODE" in
 serve|log|handler|defaults)
     BINARY="${2:-$BIN_DIR/contract-check}"
@@ -99,13 +110,7 @@ echo|apns|apns-la)
     JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
     ;;
 tls)
-    BINARY="${2:-$BENCH_BIN_DIR/fake-apns-bench-server}"
-    valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" --tls >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
-    PID=$!
-    for _ in $(seq 1 600); do grep -q '^token ' "$WORK/serve.log" && break; sleep 0.1; done
-    URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
-    JWT="$(sed -n 's/^token //p' "$WORK/serve.log")"
-    [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
+    start_tls_server "${2:-$BENCH_BIN_DIR/fake-apns-bench-server}"
     # tls.sh's payload (write_apns_payload; a subshell: h2-common.sh sets its own WORK and trap).
     (payload="$WORK/payload"; source Benchmarks/h2-common.sh; write_apns_payload "$payload")
     device="$(printf 'ab%.0s' $(seq 1 32))"
@@ -147,12 +152,7 @@ tls)
     exit 0
     ;;
 handshakes)
-    BINARY="${2:-$BENCH_BIN_DIR/fake-apns-bench-server}"
-    valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" --tls >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
-    PID=$!
-    for _ in $(seq 1 600); do grep -q '^token ' "$WORK/serve.log" && break; sleep 0.1; done
-    URL="$(sed -n 's/^listening //p' "$WORK/serve.log")"
-    [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
+    start_tls_server "${2:-$BENCH_BIN_DIR/fake-apns-bench-server}"
     # handshakes SECONDS: tls.sh's client (full handshakes, TLS 1.3, x25519, no session reuse).
     handshakes() {
         openssl s_time -connect "127.0.0.1:${URL##*:}" -new -tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256 \
