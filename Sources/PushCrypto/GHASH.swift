@@ -34,37 +34,47 @@ struct GHASHKey: Sendable {
     /// Builds the table for H (two big-endian words) and, with `powers`, those of H² to H⁴.
     init(h: (high: UInt64, low: UInt64), powers: Bool = true) {
         let tables = powers ? 4 : 1
-        var table = [UInt64](repeating: 0, count: tables * GHASHKey.tableWords)
-        var power = h
-        for k in 0..<tables {
-            GHASHKey.fill(&table, at: k * GHASHKey.tableWords, power)
-            guard k < tables - 1 else { break }
-            table.withUnsafeBufferPointer { products in
-                GHASHKey.reduction.withUnsafeBufferPointer { reduction in
-                    guard let products = products.baseAddress, let reduction = reduction.baseAddress else { return }
-                    GHASHKey.multiply(&power, products: products, reduction: reduction)  // × H: the next power
+        let words = tables * GHASHKey.tableWords
+        // Every word is written by `fill` (uninitialized first: zeroing 16 KiB per key was
+        // wasted work, four keys per TLS handshake).
+        products = [UInt64](unsafeUninitializedCapacity: words) { table, initialized in
+            guard let base = table.baseAddress else { return }
+            var power = h
+            GHASHKey.reduction.withUnsafeBufferPointer { reduction in
+                guard let reduction = reduction.baseAddress else { return }
+                for k in 0..<tables {
+                    GHASHKey.fill(base + k * GHASHKey.tableWords, power)
+                    if k < tables - 1 {
+                        GHASHKey.multiply(&power, products: UnsafePointer(base), reduction: reduction)  // × H: the next power
+                    }
                 }
             }
+            initialized = words
         }
-        products = table
     }
 
-    /// Writes the 256 products b·value at `table[offset...]`.
-    private static func fill(_ table: inout [UInt64], at offset: Int, _ value: (high: UInt64, low: UInt64)) {
+    /// Writes the 256 products b·value (512 words) at `table`.
+    private static func fill(_ table: UnsafeMutablePointer<UInt64>, _ value: (high: UInt64, low: UInt64)) {
+        table[0] = 0
+        table[1] = 0
         // 0x80 is x^0, so it maps to the value itself; each lower bit is one more factor of x.
         var power = value
         var bit = 0x80
         while bit > 0 {
-            table[offset + 2 * bit] = power.high
-            table[offset + 2 * bit + 1] = power.low
+            table[2 &* bit] = power.high
+            table[2 &* bit &+ 1] = power.low
             power = GHASHKey.timesX(power)
             bit >>= 1
         }
-        // Every other byte is a sum (XOR) of its bits' entries.
-        for byte in 1..<256 where byte & (byte - 1) != 0 {
-            let top = 1 << (Int.bitWidth - 1 - byte.leadingZeroBitCount)
-            table[offset + 2 * byte] = table[offset + 2 * top] ^ table[offset + 2 * (byte ^ top)]
-            table[offset + 2 * byte + 1] = table[offset + 2 * top + 1] ^ table[offset + 2 * (byte ^ top) + 1]
+        // Every other byte is a sum (XOR) of its bits' entries: top + rest, rest below top.
+        var top = 2
+        while top < 256 {
+            let high = table[2 &* top], low = table[2 &* top &+ 1]
+            for rest in 1..<top {
+                table[2 &* (top &+ rest)] = high ^ table[2 &* rest]
+                table[2 &* (top &+ rest) &+ 1] = low ^ table[2 &* rest &+ 1]
+            }
+            top &<<= 1
         }
     }
 
