@@ -95,12 +95,13 @@ struct Curve25519Field: Sendable {
     /// The product, limbs back below 2^51 (l1 a little above). Inputs' limbs must be below 2^54.
     @inline(__always)
     static func * (a: Curve25519Field, b: Curve25519Field) -> Curve25519Field {
-        let b1 = 19 * b.l1, b2 = 19 * b.l2, b3 = 19 * b.l3, b4 = 19 * b.l4
-        var c0 = Wide(a.l0, b.l0), c1 = Wide(a.l0, b.l1), c2 = Wide(a.l0, b.l2), c3 = Wide(a.l0, b.l3), c4 = Wide(a.l0, b.l4)
-        c0.add(a.l1, b4); c1.add(a.l1, b.l0); c2.add(a.l1, b.l1); c3.add(a.l1, b.l2); c4.add(a.l1, b.l3)
-        c0.add(a.l2, b3); c1.add(a.l2, b4); c2.add(a.l2, b.l0); c3.add(a.l2, b.l1); c4.add(a.l2, b.l2)
-        c0.add(a.l3, b2); c1.add(a.l3, b3); c2.add(a.l3, b4); c3.add(a.l3, b.l0); c4.add(a.l3, b.l1)
-        c0.add(a.l4, b1); c1.add(a.l4, b2); c2.add(a.l4, b3); c3.add(a.l4, b4); c4.add(a.l4, b.l0)
+        let b1 = 19 &* b.l1, b2 = 19 &* b.l2, b3 = 19 &* b.l3, b4 = 19 &* b.l4
+        // Column by column: one 128-bit sum live at a time, not five (fewer spills).
+        var c0 = Wide(a.l0, b.l0); c0.add(a.l1, b4); c0.add(a.l2, b3); c0.add(a.l3, b2); c0.add(a.l4, b1)
+        var c1 = Wide(a.l0, b.l1); c1.add(a.l1, b.l0); c1.add(a.l2, b4); c1.add(a.l3, b3); c1.add(a.l4, b2)
+        var c2 = Wide(a.l0, b.l2); c2.add(a.l1, b.l1); c2.add(a.l2, b.l0); c2.add(a.l3, b4); c2.add(a.l4, b3)
+        var c3 = Wide(a.l0, b.l3); c3.add(a.l1, b.l2); c3.add(a.l2, b.l1); c3.add(a.l3, b.l0); c3.add(a.l4, b4)
+        var c4 = Wide(a.l0, b.l4); c4.add(a.l1, b.l3); c4.add(a.l2, b.l2); c4.add(a.l3, b.l1); c4.add(a.l4, b.l0)
         return carried(c0, c1, c2, c3, c4)
     }
 
