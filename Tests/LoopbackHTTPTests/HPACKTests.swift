@@ -258,6 +258,27 @@ private func pairs(_ fields: [(name: String, value: String)]) -> [String] { fiel
         }
     }
 
+    /// What a decoder keeps of long literals is bounded (issue 41): a value over
+    /// `repeatedLiteralMaximum` octets is decoded, not kept, and many long ones keep at most
+    /// `repeatedLiteralsKept` of them.
+    @Test func keptLiteralsStayBounded() throws {
+        var decoder = HPACKDecoder()
+        let huge = String(repeating: "t", count: 20_000)
+        var encoder = HPACKEncoder(indexing: .staticTableOnly, huffman: false)
+        var block: [UInt8] = []
+        encoder.encode([(name: "authorization", value: huge)], sensitive: ["authorization"], into: &block)
+        #expect(try pairs(decoder.decode(block)) == ["authorization: \(huge)"])
+        #expect(decoder.keptLiteralOctets == 0)
+        for index in 0..<10 {
+            let value = "\(index) " + String(repeating: "v", count: HPACKDecoder.repeatedLiteralMaximum - 2)
+            block = []
+            encoder.encode([(name: "x-long", value: value)], into: &block)
+            #expect(try pairs(decoder.decode(block)) == ["x-long: \(value)"])
+        }
+        #expect(decoder.keptLiteralOctets > 0)
+        #expect(decoder.keptLiteralOctets <= HPACKDecoder.repeatedLiteralsKept * (HPACKDecoder.repeatedLiteralMaximum + 3))
+    }
+
     @Test func decoderErrorsAreValues() {
         var decoder = HPACKDecoder()
         #expect(throws: HPACKError.indexOutOfRange(62)) { try decoder.decode([0xbe]) }

@@ -34,9 +34,14 @@ package struct HPACKDecoder: Sendable {
     /// Literal values shorter than this are decoded every time: the copy kept for a
     /// comparison costs more than decoding them.
     static let repeatedLiteralMinimum = 32
-    /// How many long literals are kept: a request's few unindexed values (bounded in memory:
-    /// each is at most one header block's octets).
+    /// How many long literals are kept: a request's few unindexed values.
     static let repeatedLiteralsKept = 4
+    /// Longer literal values are not kept, so what a connection keeps stays near 4 KiB, the
+    /// size of its dynamic table (a header block may reach 33 KiB; a bearer token is ~250).
+    static let repeatedLiteralMaximum = 1024
+
+    /// The octets the kept literals hold (at most ``repeatedLiteralsKept`` × (``repeatedLiteralMaximum`` + 3)).
+    var keptLiteralOctets: Int { lastLiterals.reduce(0) { $0 + $1.sent.count } }
 
     package init(maximumTableSize: Int = 4096, maximumHeaderListSize: Int = Int(UInt32.max)) {
         table = HPACKDynamicTable(maximumSize: maximumTableSize)
@@ -109,7 +114,7 @@ package struct HPACKDecoder: Sendable {
         let length = try HPACKPrimitives.readInteger(block, at: &end, prefixBits: 7)
         guard length <= block.count - end else { throw .stringTooLong }
         end += length
-        guard length >= Self.repeatedLiteralMinimum else {
+        guard length >= Self.repeatedLiteralMinimum, length <= Self.repeatedLiteralMaximum else {
             let raw = try HPACKPrimitives.readString(block, at: &position)
             return (String(decoding: raw, as: UTF8.self), raw.count)
         }
