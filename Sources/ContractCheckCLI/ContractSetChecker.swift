@@ -8,10 +8,13 @@ package struct ContractSetChecker: DocumentChecker {
     /// Each contract's validation, captured once: the call borrows the captured contract,
     /// where reading it out of the array copied it (retaining every part) once per file.
     private let validators: [@Sendable (JSONNode, ValidationOptions) -> [Violation]]
+    /// Each contract's clean check on bytes (``Contracts/Contract/isClean(_:options:)``), captured alike.
+    private let cleanChecks: [@Sendable (UnsafeBufferPointer<UInt8>, ValidationOptions) -> Bool]
 
     package init(_ contracts: ContractSet) {
         self.contracts = contracts
         self.validators = contracts.contracts.map { contract in { contract.validate($0, options: $1) } }
+        self.cleanChecks = contracts.contracts.map { contract in { contract.isClean($0, options: $1) } }
     }
 
     package var contractNames: [String] { contracts.contracts.map(\.name) }
@@ -52,12 +55,17 @@ package struct ContractSetChecker: DocumentChecker {
         guard let index = contracts.contracts.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) else {
             return .checked([Violation(pointer: "", ruleID: "file.unknown-contract", message: "no contract named '\(name)' in this contract set")])
         }
+        let options = ValidationOptions(sourceByteCount: bytes.count)
+        // A plain clean document (most of a CI run) is answered without a tree to build and free.
+        if bytes.withUnsafeBufferPointer({ cleanChecks[index]($0, options) }) {
+            return .checked([])
+        }
         let document: JSONNode
         do throws(JSONSyntaxError) {
             document = try JSONReader.parse(bytes)
         } catch {
             return .syntaxError(position: error.position, message: Contract.syntaxViolation(error).message)
         }
-        return .checked(validators[index](document, ValidationOptions(sourceByteCount: bytes.count)))
+        return .checked(validators[index](document, options))
     }
 }

@@ -7,25 +7,27 @@
 /// nesting deeper than 64); the caller then runs the validator, so a false costs time,
 /// never an answer. The tests compare the two over random and mutated documents.
 final class SchemaAdmission: Sendable {
-    private enum Tag { case any, object, string, integer, number, boolean, integerFlag, constants, array, nullable, anyOf, forbidden }
+    enum Tag { case any, object, string, integer, number, boolean, integerFlag, constants, array, nullable, anyOf, forbidden }
 
-    private let tag: Tag
+    let tag: Tag
     /// Bit `typeBit(node)` set when ``SchemaValidator/accepts(_:_:)`` holds for a node of that JSON type.
     let acceptedTypes: UInt8
-    private let string: StringSchema?
-    private let integerBounds: IntegerSchema?
-    private let numberBounds: NumberSchema?
-    private let constants: [JSONConstant]
-    private let itemBounds: (minimum: Int?, maximum: Int?)
+    let string: StringSchema?
+    let integerBounds: IntegerSchema?
+    let numberBounds: NumberSchema?
+    let constants: [JSONConstant]
+    let itemBounds: (minimum: Int?, maximum: Int?)
     /// Array items (one), the nullable's inner schema (one), the alternatives, or the
     /// declared members' schemas.
-    private let children: [SchemaAdmission]
+    let children: [SchemaAdmission]
     /// Object: declared names, and as bit masks (at most 64 members) which are required
     /// and which forbidden.
-    private let names: [String]
-    private let required: UInt64
-    private let forbidden: UInt64
-    private let rejectsUnknown: Bool
+    let names: [String]
+    /// ``names`` as UTF-8, for keys read without a `String` (``FlatJSON``).
+    let nameBytes: [[UInt8]]
+    let required: UInt64
+    let forbidden: UInt64
+    let rejectsUnknown: Bool
 
     /// Compiles `schema`, or nil when an object declares more than 64 members.
     init?(_ schema: Schema) {
@@ -75,6 +77,7 @@ final class SchemaAdmission: Sendable {
         self.constants = constants
         self.children = children
         self.names = names
+        self.nameBytes = names.map { Array($0.utf8) }
         self.itemBounds = itemBounds
         self.required = required
         self.forbidden = forbidden
