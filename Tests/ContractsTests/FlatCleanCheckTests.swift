@@ -69,4 +69,27 @@ import Testing
         }
         #expect(Array((String(repeating: "[", count: 16) + String(repeating: "]", count: 16)).utf8).withUnsafeBufferPointer { FlatJSON($0) } != nil)
     }
+
+    @Test func stringSchemasAdmitTheSameASCIIBytesAsStrings() {
+        let schemas = [StringSchema(minLength: 1, format: .base64), StringSchema(minLength: 1, maxLength: 8, format: .identifier),
+                       StringSchema(allowedValues: ["ORDER_UPDATE", "OFFER"]), StringSchema(format: .httpsURL),
+                       StringSchema(minLength: 2, maxLength: 3), StringSchema(format: .hexBytes)]
+        var g = SplitMix64(seed: 0xB64)
+        let alphabet = Array("AZaz09+/=-_:.ORDEFUPT ~\"".utf8)
+        var texts = ["", "QQ==", "QUI=", "QUJD", "Q===", "ORDER_UPDATE", "OFFER", "offer", "https://a.example/x", "http://a", "0a", "0A1"]
+        for _ in 0..<3_000 {
+            texts.append(String(decoding: (0..<Int.random(in: 0..<14, using: &g)).map { _ in alphabet.randomElement(using: &g) ?? 0 }, as: UTF8.self))
+        }
+        var admitted = 0
+        for schema in schemas {
+            for text in texts {
+                let expected = schema.admits(text)
+                if expected { admitted += 1 }
+                let isBase64 = schema.format == .base64
+                #expect(Array(text.utf8).withUnsafeBufferPointer { schema.admits(ascii: $0, isBase64: isBase64) } == expected, "\(text)")
+            }
+        }
+        #expect(admitted > 500)
+    }
 }
+

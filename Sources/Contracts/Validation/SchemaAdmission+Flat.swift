@@ -17,7 +17,7 @@ extension SchemaAdmission {
             return admitsObject(document, index, depth: depth)
         case .string:
             guard node.kind == .string else { return false }
-            return string?.admits(document.string(index)) ?? false
+            return string?.admits(ascii: document.utf8(index), isBase64: isBase64) ?? false
         case .integer:
             // FlatJSON reads integer literals only, each within Int64.
             guard node.kind == .number else { return false }
@@ -90,11 +90,7 @@ extension SchemaAdmission {
             }
             let value = key &+ 1
             key = document.nodes[value].next
-            var declared = 0
-            while declared < nameBytes.count && !nameBytes[declared].withUnsafeBufferPointer({ SWAR.equal($0, keyBytes) }) {
-                declared += 1
-            }
-            guard declared < nameBytes.count else {
+            guard let declared = declaredIndex(keyBytes) else {
                 if rejectsUnknown { return false }
                 continue
             }
@@ -103,5 +99,41 @@ extension SchemaAdmission {
             present |= bit
         }
         return required & ~present == 0
+    }
+
+    /// The index in ``names`` of the member spelled `key`, if declared.
+    private func declaredIndex(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        nameBytes.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            var start = 0
+            var index = 0
+            while index < nameEnds.count {
+                let end = nameEnds[index]
+                if end &- start == key.count, SWAR.equal(UnsafeBufferPointer(start: base + start, count: end &- start), key) { return index }
+                start = end
+                index &+= 1
+            }
+            return nil
+        }
+    }
+}
+
+extension StringSchema {
+    /// ``admits(_:)`` for ASCII `text` (a scalar a byte); `isBase64`: the format is
+    /// ``StringFormat/base64``, which plain base64 passes without a `String`. A `String` is
+    /// made only for another format.
+    func admits(ascii text: UnsafeBufferPointer<UInt8>, isBase64: Bool) -> Bool {
+        if let minLength, text.count < minLength { return false }
+        if let maxLength, text.count > maxLength { return false }
+        // Equal bytes are equal strings; an allowed value equal only by canonical
+        // equivalence (not ASCII) declines, which is safe.
+        if allowedValues?.contains(where: { value in
+            var value = value
+            return value.withUTF8 { SWAR.equal($0, text) }
+        }) == false {
+            return false
+        }
+        if isBase64 && SWAR.isPlainBase64(text) { return true }
+        return format?.matches(String(decoding: text, as: UTF8.self)) ?? true
     }
 }

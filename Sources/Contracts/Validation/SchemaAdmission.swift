@@ -23,8 +23,12 @@ final class SchemaAdmission: Sendable {
     /// Object: declared names, and as bit masks (at most 64 members) which are required
     /// and which forbidden.
     let names: [String]
-    /// ``names`` as UTF-8, for keys read without a `String` (``FlatJSON``).
-    let nameBytes: [[UInt8]]
+    /// ``names`` as UTF-8, one after another, and where each ends: for keys read without a
+    /// `String` (``FlatJSON``), compared without retaining an array per name.
+    let nameBytes: [UInt8]
+    let nameEnds: [Int]
+    /// The string's format is ``StringFormat/base64``, which a byte check passes.
+    let isBase64: Bool
     let required: UInt64
     let forbidden: UInt64
     let rejectsUnknown: Bool
@@ -77,7 +81,9 @@ final class SchemaAdmission: Sendable {
         self.constants = constants
         self.children = children
         self.names = names
-        self.nameBytes = names.map { Array($0.utf8) }
+        self.nameBytes = names.flatMap(\.utf8)
+        self.nameEnds = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count) }
+        self.isBase64 = string?.format == .base64
         self.itemBounds = itemBounds
         self.required = required
         self.forbidden = forbidden
