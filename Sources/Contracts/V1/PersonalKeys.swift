@@ -61,9 +61,18 @@ enum PersonalKeys {
     static func contains(_ key: String) -> Bool {
         guard let hash = normalizedHash(key), mayBePersonal(hash),
               hashes.contains(hash) else { return false }
-        var normalized = ""
-        for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {
-            normalized.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+        // A key with a hash is ASCII (normalizedHash says nil otherwise), so lowercasing is
+        // byte by byte: the Unicode lowercase mapping of an ASCII letter is its ASCII one.
+        var key = key
+        let normalized = key.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count) { buffer in
+                var count = 0
+                for byte in utf8 where byte != 0x2D && byte != 0x5F {
+                    buffer[count] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    count += 1
+                }
+                return count
+            }
         }
         return names.contains(normalized)
     }
