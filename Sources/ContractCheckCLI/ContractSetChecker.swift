@@ -49,16 +49,22 @@ package struct ContractSetChecker: DocumentChecker {
                          message: "expected at most \(limit) bytes, found a \(byteCount)-byte file — more than \(Self.unparsedSizeFactor) times the limit, so it was not parsed; APNs answers 413 PayloadTooLarge; send an id the app fetches with.")
     }
 
-    package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
-        // Lengths first: names of another length are told apart without a string compare.
+    /// A plain clean document (most of a CI run) is answered without a tree to build and free.
+    package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract name: String) -> Bool {
+        guard let index = index(of: name) else { return false }
+        return cleanChecks[index](bytes, ValidationOptions(sourceByteCount: bytes.count))
+    }
+
+    /// The index of the contract called `name`. Lengths first: names of another length are
+    /// told apart without a string compare.
+    private func index(of name: String) -> Int? {
         let length = name.utf8.count
-        guard let index = contracts.contracts.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) else {
+        return contracts.contracts.firstIndex { $0.name.utf8.count == length && $0.name == name }
+    }
+
+    package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
+        guard let index = index(of: name) else {
             return .checked([Violation(pointer: "", ruleID: "file.unknown-contract", message: "no contract named '\(name)' in this contract set")])
-        }
-        let options = ValidationOptions(sourceByteCount: bytes.count)
-        // A plain clean document (most of a CI run) is answered without a tree to build and free.
-        if bytes.withUnsafeBufferPointer({ cleanChecks[index]($0, options) }) {
-            return .checked([])
         }
         let document: JSONNode
         do throws(JSONSyntaxError) {
@@ -66,6 +72,6 @@ package struct ContractSetChecker: DocumentChecker {
         } catch {
             return .syntaxError(position: error.position, message: Contract.syntaxViolation(error).message)
         }
-        return .checked(validators[index](document, options))
+        return .checked(validators[index](document, ValidationOptions(sourceByteCount: bytes.count)))
     }
 }
