@@ -8,10 +8,13 @@ package struct ContractSetChecker: DocumentChecker {
     /// Each contract's validation, captured once: the call borrows the captured contract,
     /// where reading it out of the array copied it (retaining every part) once per file.
     private let validators: [@Sendable (JSONNode, ValidationOptions) -> [Violation]]
+    /// Each contract's clean check on bytes (``Contracts/Contract/isClean(_:options:)``), captured alike.
+    private let cleanChecks: [@Sendable (UnsafeBufferPointer<UInt8>, ValidationOptions) -> Bool]
 
     package init(_ contracts: ContractSet) {
         self.contracts = contracts
         self.validators = contracts.contracts.map { contract in { contract.validate($0, options: $1) } }
+        self.cleanChecks = contracts.contracts.map { contract in { contract.isClean($0, options: $1) } }
     }
 
     package var contractNames: [String] { contracts.contracts.map(\.name) }
@@ -46,10 +49,21 @@ package struct ContractSetChecker: DocumentChecker {
                          message: "expected at most \(limit) bytes, found a \(byteCount)-byte file — more than \(Self.unparsedSizeFactor) times the limit, so it was not parsed; APNs answers 413 PayloadTooLarge; send an id the app fetches with.")
     }
 
-    package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
-        // Lengths first: names of another length are told apart without a string compare.
+    /// A plain clean document (most of a CI run) is answered without a tree to build and free.
+    package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract name: String) -> Bool {
+        guard let index = index(of: name) else { return false }
+        return cleanChecks[index](bytes, ValidationOptions(sourceByteCount: bytes.count))
+    }
+
+    /// The index of the contract called `name`. Lengths first: names of another length are
+    /// told apart without a string compare.
+    private func index(of name: String) -> Int? {
         let length = name.utf8.count
-        guard let index = contracts.contracts.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) else {
+        return contracts.contracts.firstIndex { $0.name.utf8.count == length && $0.name == name }
+    }
+
+    package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
+        guard let index = index(of: name) else {
             return .checked([Violation(pointer: "", ruleID: "file.unknown-contract", message: "no contract named '\(name)' in this contract set")])
         }
         let document: JSONNode

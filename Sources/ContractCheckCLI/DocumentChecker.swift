@@ -24,6 +24,9 @@ package protocol DocumentChecker: Sendable {
     /// The size violation for a document of `byteCount` bytes so far over the contract's size
     /// limit that no reading of it could fit, found without parsing it; nil to parse and check.
     func sizeViolation(byteCount: Int, contract: String) -> Violation?
+    /// True only when `bytes` are a document ``check(_:contract:)`` would answer with no
+    /// violation, decided without parsing it into a tree; false means nothing (check it).
+    func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract: String) -> Bool
 }
 
 extension DocumentChecker {
@@ -31,6 +34,7 @@ extension DocumentChecker {
     package var fileExtensions: [String] { [] }
     package func folderName(forContract contract: String) -> String? { nil }
     package func sizeViolation(byteCount: Int, contract: String) -> Violation? { nil }
+    package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract: String) -> Bool { false }
 }
 
 /// The outcome of checking one document.

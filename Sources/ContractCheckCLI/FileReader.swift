@@ -65,6 +65,20 @@ package enum FileReader {
     /// `stat` for the common case; only an empty or unreadable result asks `fstat` what the
     /// path is (an empty file, a folder, a pipe).
     package static func read(_ path: String, scratch: inout [UInt8]) -> ReadResult {
+        switch readInPlace(path, scratch: &scratch) {
+        case .success(let count): return .bytes(Array(scratch[..<count]))
+        case .failure(let other): return other.result
+        }
+    }
+
+    /// A read that gave no bytes to check: a folder or a problem (an `Error` only to ride in a `Result`).
+    package struct NotRead: Error {
+        package let result: ReadResult
+    }
+
+    /// Reads the whole file at `path` into `scratch` (as ``read(_:scratch:)``, without the copy
+    /// out): the file is `scratch[..<count]`, valid until the next read into `scratch`.
+    package static func readInPlace(_ path: String, scratch: inout [UInt8]) -> Result<Int, NotRead> {
         var fd: Int32
         repeat {
             // O_NONBLOCK: a named pipe must not hang the run.
@@ -72,8 +86,8 @@ package enum FileReader {
         } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             let code = errno
-            if code == ENOENT || code == ENOTDIR { return .problem(.notFound(describe(code))) }
-            return .problem(.unreadable(describe(code)))
+            if code == ENOENT || code == ENOTDIR { return .failure(NotRead(result: .problem(.notFound(describe(code))))) }
+            return .failure(NotRead(result: .problem(.unreadable(describe(code)))))
         }
         defer { _ = close(fd) }
         if scratch.count < scratchSize { scratch = [UInt8](repeating: 0, count: scratchSize) }
@@ -84,8 +98,8 @@ package enum FileReader {
                 // grow to it in one allocation (appending zeros element by element costs
                 // seconds in a debug build for a 50 MB file).
                 let known = knownSize(fd)
-                if known > maximumSize { return .problem(.tooLarge(known, limit: maximumSize)) }
-                guard count < maximumSize else { return .problem(.tooLarge(count, limit: maximumSize)) }
+                if known > maximumSize { return .failure(NotRead(result: .problem(.tooLarge(known, limit: maximumSize)))) }
+                guard count < maximumSize else { return .failure(NotRead(result: .problem(.tooLarge(count, limit: maximumSize)))) }
                 grow(&scratch, keeping: count, to: nextCapacity(filled: count, knownSize: known))
             }
             let result = scratch.withUnsafeMutableBytes { raw -> Int in
@@ -100,13 +114,13 @@ package enum FileReader {
                 continue
             } else {
                 let code = errno
-                if code == EISDIR { return .folder }
-                if let special = specialKind(fd) { return special }
-                return .problem(.unreadable(describe(code)))
+                if code == EISDIR { return .failure(NotRead(result: .folder)) }
+                if let special = specialKind(fd) { return .failure(NotRead(result: special)) }
+                return .failure(NotRead(result: .problem(.unreadable(describe(code)))))
             }
         }
-        if count == 0, let special = specialKind(fd) { return special }
-        return .bytes(Array(scratch[..<count]))
+        if count == 0, let special = specialKind(fd) { return .failure(NotRead(result: special)) }
+        return .success(count)
     }
 
     /// The buffer size after `filled` bytes filled it: the file's known size and one byte

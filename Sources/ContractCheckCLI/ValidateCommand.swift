@@ -135,12 +135,27 @@ package enum ValidateCommand: Subcommand {
     ///   - location: the path as opened.
     ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
     package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> ParallelChecker.Outcome {
-        let bytes: [UInt8]
-        switch FileReader.read(location, scratch: &scratch) {
-        case .folder: return .folder(path: path, location: location)
-        case .problem(let finding): return .report(FileReport(path: path, contract: contract, findings: [finding], wasRead: false))
-        case .bytes(let read): bytes = read
+        let count: Int
+        switch FileReader.readInPlace(location, scratch: &scratch) {
+        case .success(let read): count = read
+        case .failure(let other):
+            switch other.result {
+            case .folder: return .folder(path: path, location: location)
+            case .problem(let finding): return .report(FileReport(path: path, contract: contract, findings: [finding], wasRead: false))
+            case .bytes(let read): return check(path, contract: contract, read, checker: checker)
+            }
         }
+        // A plain clean document needs no copy out of the read buffer: not empty, binary or
+        // blank (it holds a JSON value), not too large (its contract passed its size).
+        if let contract, scratch.withUnsafeBufferPointer({ checker.isClean(UnsafeBufferPointer(rebasing: $0[..<count]), contract: contract) }),
+           checker.sizeViolation(byteCount: count, contract: contract) == nil {
+            return .report(FileReport(path: path, contract: contract, findings: []))
+        }
+        return check(path, contract: contract, Array(scratch[..<count]), checker: checker)
+    }
+
+    /// Checks the bytes read from `path` against `contract`.
+    static func check(_ path: String, contract: String?, _ bytes: [UInt8], checker: any DocumentChecker) -> ParallelChecker.Outcome {
         guard let contract else {
             return .report(FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)]))
         }

@@ -67,6 +67,14 @@ public struct Contract: Sendable, Hashable {
         return validateFully(document, options: options)
     }
 
+    /// True only when `bytes` are one JSON document that ``JSONReader`` reads and `validate`
+    /// passes without a violation, decided without building its tree (plain payloads as
+    /// written: see ``FlatJSON``). False means nothing: parse and validate to know.
+    package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> Bool {
+        guard let isCleanFlat = cleanCheck.isCleanFlat, let document = FlatJSON(bytes) else { return false }
+        return isCleanFlat(document, options)
+    }
+
     /// The schema walk and every rule, without ``cleanCheck``.
     func validateFully(_ document: JSONNode, options: ValidationOptions) -> [Violation] {
         var walker = SchemaValidator(ids: genericRuleIDs)
@@ -108,9 +116,13 @@ public struct Contract: Sendable, Hashable {
 /// a contract's identity: every two checks are equal.
 struct CleanCheck: Sendable, Hashable {
     var isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)?
+    /// The same question on a ``FlatJSON`` document (no tree), when the contract has one.
+    var isCleanFlat: (@Sendable (_ document: FlatJSON, _ options: ValidationOptions) -> Bool)?
 
-    init(_ isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)? = nil) {
+    init(_ isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)? = nil,
+         flat isCleanFlat: (@Sendable (_ document: FlatJSON, _ options: ValidationOptions) -> Bool)? = nil) {
         self.isClean = isClean
+        self.isCleanFlat = isCleanFlat
     }
 
     static func == (lhs: CleanCheck, rhs: CleanCheck) -> Bool { true }

@@ -11,9 +11,11 @@ enum APNsContracts {
             folderName: "payloads")
         // A valid payload (FakeAPNs checks every push) is passed in one walk of its tree.
         if let admission = SchemaAdmission(PayloadSchema.payload) {
-            contract.cleanCheck = CleanCheck { document, options in
+            contract.cleanCheck = CleanCheck({ document, options in
                 admission.admits(document) && PayloadRules.allHold(document, options: options)
-            }
+            }, flat: { document, options in
+                admission.admits(document, 0) && PayloadRules.allHold(document, options: options)
+            })
         }
         return contract
     }()

@@ -239,29 +239,13 @@ enum PayloadRules {
                 guard PersonalKeys.noneIn(key, apsMembers[index].value, depth: 1) else { return false }
             }
         }
-        let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
-        if let route, !isOrderRoute, route != "home", !StringFormat.offerRoute.matches(route) {
-            return false  // payload.unknown-route (a warning)
-        }
-        switch category {
-        case "ORDER_UPDATE"?:
-            guard hasAccount, hasOrderVersion, isOrderRoute, let route, let thread,
-                  isThread(thread, of: route) else { return false }
-        case "OFFER"?:
-            guard let route, StringFormat.offerRoute.matches(route) else { return false }
-        case nil:
-            break
-        default:
-            return false  // not a category the schema admits
-        }
-        if needsMutableContent && !mutableContent { return false }
-        if mutableContent && !hasAlert { return false }
-        if contentAvailable && (hasAlert || hasBadgeOrSound) { return false }
-        return true
+        return holds(route: route, category: category, thread: thread, hasAccount: hasAccount, hasOrderVersion: hasOrderVersion,
+                     needsMutableContent: needsMutableContent, mutableContent: mutableContent, hasAlert: hasAlert,
+                     hasBadgeOrSound: hasBadgeOrSound, contentAvailable: contentAvailable)
     }
 
     /// True when `thread` is `order-<id>` for the `orders/<id>` of `route` (an order route).
-    private static func isThread(_ thread: String, of route: String) -> Bool {
+    static func isThread(_ thread: String, of route: String) -> Bool {
         var thread = thread, route = route
         return thread.withUTF8 { thread in
             route.withUTF8 { route in

@@ -18,16 +18,19 @@ enum PersonalKeys {
     /// key can match (non-ASCII, or too short or long).
     static func normalizedHash(_ key: String) -> UInt64? {
         var key = key
-        return key.withUTF8 { utf8 -> UInt64? in
-            guard utf8.count >= 4, utf8.count <= 32 else { return nil }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in utf8 where byte != 0x5F && byte != 0x2D {
-                guard byte < 0x80 else { return nil }
-                let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
-            }
-            return hash
+        return key.withUTF8(normalizedHash)
+    }
+
+    /// ``normalizedHash(_:)`` of a key's UTF-8 bytes.
+    static func normalizedHash(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard utf8.count >= 4, utf8.count <= 32 else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in utf8 where byte != 0x5F && byte != 0x2D {
+            guard byte < 0x80 else { return nil }
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
         }
+        return hash
     }
 
     /// A 256-bit Bloom filter over ``hashes`` (two probes, from the top 16 bits):
@@ -58,9 +61,18 @@ enum PersonalKeys {
     static func contains(_ key: String) -> Bool {
         guard let hash = normalizedHash(key), mayBePersonal(hash),
               hashes.contains(hash) else { return false }
-        var normalized = ""
-        for scalar in key.unicodeScalars where scalar != "_" && scalar != "-" {
-            normalized.unicodeScalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+        // A key with a hash is ASCII (normalizedHash says nil otherwise), so lowercasing is
+        // byte by byte: the Unicode lowercase mapping of an ASCII letter is its ASCII one.
+        var key = key
+        let normalized = key.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count) { buffer in
+                var count = 0
+                for byte in utf8 where byte != 0x2D && byte != 0x5F {
+                    buffer[count] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    count += 1
+                }
+                return count
+            }
         }
         return names.contains(normalized)
     }

@@ -7,25 +7,31 @@
 /// nesting deeper than 64); the caller then runs the validator, so a false costs time,
 /// never an answer. The tests compare the two over random and mutated documents.
 final class SchemaAdmission: Sendable {
-    private enum Tag { case any, object, string, integer, number, boolean, integerFlag, constants, array, nullable, anyOf, forbidden }
+    enum Tag { case any, object, string, integer, number, boolean, integerFlag, constants, array, nullable, anyOf, forbidden }
 
-    private let tag: Tag
+    let tag: Tag
     /// Bit `typeBit(node)` set when ``SchemaValidator/accepts(_:_:)`` holds for a node of that JSON type.
     let acceptedTypes: UInt8
-    private let string: StringSchema?
-    private let integerBounds: IntegerSchema?
-    private let numberBounds: NumberSchema?
-    private let constants: [JSONConstant]
-    private let itemBounds: (minimum: Int?, maximum: Int?)
+    let string: StringSchema?
+    let integerBounds: IntegerSchema?
+    let numberBounds: NumberSchema?
+    let constants: [JSONConstant]
+    let itemBounds: (minimum: Int?, maximum: Int?)
     /// Array items (one), the nullable's inner schema (one), the alternatives, or the
     /// declared members' schemas.
-    private let children: [SchemaAdmission]
+    let children: [SchemaAdmission]
     /// Object: declared names, and as bit masks (at most 64 members) which are required
     /// and which forbidden.
-    private let names: [String]
-    private let required: UInt64
-    private let forbidden: UInt64
-    private let rejectsUnknown: Bool
+    let names: [String]
+    /// ``names`` as UTF-8, one after another, and where each ends: for keys read without a
+    /// `String` (``FlatJSON``), compared without retaining an array per name.
+    let nameBytes: [UInt8]
+    let nameEnds: [Int]
+    /// The string's format is ``StringFormat/base64``, which a byte check passes.
+    let isBase64: Bool
+    let required: UInt64
+    let forbidden: UInt64
+    let rejectsUnknown: Bool
 
     /// Compiles `schema`, or nil when an object declares more than 64 members.
     init?(_ schema: Schema) {
@@ -75,6 +81,9 @@ final class SchemaAdmission: Sendable {
         self.constants = constants
         self.children = children
         self.names = names
+        self.nameBytes = names.flatMap(\.utf8)
+        self.nameEnds = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count) }
+        self.isBase64 = string?.format == .base64
         self.itemBounds = itemBounds
         self.required = required
         self.forbidden = forbidden

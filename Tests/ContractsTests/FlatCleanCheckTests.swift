@@ -1,0 +1,95 @@
+@testable import PushCore
+@testable import Contracts
+import Testing
+
+/// The payload contract's clean check on bytes (``FlatJSON``, ``SchemaAdmission`` and
+/// ``PayloadRules/allHold`` without a tree) against the reader and the full validation:
+/// whatever it passes, ``JSONReader`` reads and `validateFully` passes, and it passes the
+/// plain clean payloads the tree's clean check passes.
+@Suite struct FlatCleanCheckTests {
+    /// Random payloads, the fixtures, and both with one byte changed (often breaking the syntax).
+    static func documents() -> [[UInt8]] {
+        var g = SplitMix64(seed: 0xF1A7)
+        let interesting: [UInt8] = Array("{}[]\",:0123456789-+.eE truefalsnul\\u/~é\t\n".utf8)
+        var documents: [[UInt8]] = []
+        var originals = FixtureCatalog.all.map(\.bytes).filter { !$0.isEmpty }
+        for _ in 0..<2_000 { originals.append(Array(PayloadFastPathTests.randomPayload(&g).utf8)) }
+        for original in originals {
+            documents.append(original)
+            for _ in 0..<2 {
+                var bytes = original
+                bytes[Int.random(in: 0..<bytes.count, using: &g)] = interesting.randomElement(using: &g) ?? 0
+                documents.append(bytes)
+            }
+        }
+        documents += ["", " ", "{}", "[]", "1", "-0", "01", "1.0", "1e2", "\u{FEFF}{}", "{\"a\":1}x", "{\"a\" 1}", "[1,]", "{,}",
+                      "{\"aps\":{\"alert\":\"x\"},\"notificationId\":\"n1\"}", "{\"aps\":{\"alert\":\"x\"},\"notificationId\":\"n1\",\"notificationId\":\"n1\"}",
+                      "{\"aps\":{\"alert\":\"x\",\"badge\":123456789012345678901},\"notificationId\":\"n1\"}"].map { Array($0.utf8) }
+        return documents
+    }
+
+    @Test func passesOnlyWhatTheReaderReadsAndTheValidatorPasses() throws {
+        let payload = try #require(ContractSet.v1.contract(named: "payload"))
+        let isClean = try #require(payload.cleanCheck.isClean)
+        var passed = 0, treePassedPlain = 0
+        for (round, bytes) in Self.documents().enumerated() {
+            let limit = round % 13 == 0 ? 40 : ValidationOptions.standardPayloadLimit
+            let options = ValidationOptions(sourceByteCount: round % 11 == 0 ? nil : bytes.count, maximumPayloadBytes: limit)
+            let flat = bytes.withUnsafeBufferPointer { payload.isClean($0, options: options) }
+            let document = try? JSONReader.parse(bytes)
+            if flat {
+                passed += 1
+                let text = String(decoding: bytes, as: UTF8.self)
+                let parsed = try #require(document, "\(text)")
+                #expect(payload.validateFully(parsed, options: options).isEmpty, "\(text)")
+            }
+            // A document FlatJSON reads (plain ASCII, no escape, no fraction) that the tree's check passes, the flat one passes too.
+            let readable = bytes.withUnsafeBufferPointer { FlatJSON($0) != nil }
+            if let document, readable, isClean(document, options) {
+                treePassedPlain += 1
+                #expect(flat, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(passed > 300)
+        #expect(passed == treePassedPlain)
+    }
+
+    @Test func readsTheValuesTheReaderReads() throws {
+        let text = #" { "a" : [ 1 , -23, true,false , null, "x y", {}, [] ], "b": {"c": 123456789012345678} } "#
+        let bytes = Array(text.utf8)
+        let flat = try #require(bytes.withUnsafeBufferPointer { FlatJSON($0).map { ($0.nodes, $0.nodes.map(\.kind)) } })
+        #expect(flat.1 == [.object, .string, .array, .number, .number, .bool, .bool, .null, .string, .object, .array,
+                           .string, .object, .string, .number])
+        #expect(flat.0[3].integer == 1 && flat.0[4].integer == -23 && flat.0[5].flag && !flat.0[6].flag)
+        #expect(flat.0[14].integer == 123_456_789_012_345_678)
+        #expect(flat.0[0].count == 2 && flat.0[2].count == 8 && flat.0[2].next == 11 && flat.0[0].next == 15)
+        for declined in ["\"\\n\"", "\"é\"", "1.5", "1e3", "-0", "0123", "1234567890123456789", "[1 2]", "{\"a\":1,}", "tru", "\u{FEFF}1",
+                         String(repeating: "[", count: 17) + String(repeating: "]", count: 17)] {
+            #expect(Array(declined.utf8).withUnsafeBufferPointer { FlatJSON($0) } == nil, "\(declined)")
+        }
+        #expect(Array((String(repeating: "[", count: 16) + String(repeating: "]", count: 16)).utf8).withUnsafeBufferPointer { FlatJSON($0) } != nil)
+    }
+
+    @Test func stringSchemasAdmitTheSameASCIIBytesAsStrings() {
+        let schemas = [StringSchema(minLength: 1, format: .base64), StringSchema(minLength: 1, maxLength: 8, format: .identifier),
+                       StringSchema(allowedValues: ["ORDER_UPDATE", "OFFER"]), StringSchema(format: .httpsURL),
+                       StringSchema(minLength: 2, maxLength: 3), StringSchema(format: .hexBytes)]
+        var g = SplitMix64(seed: 0xB64)
+        let alphabet = Array("AZaz09+/=-_:.ORDEFUPT ~\"".utf8)
+        var texts = ["", "QQ==", "QUI=", "QUJD", "Q===", "ORDER_UPDATE", "OFFER", "offer", "https://a.example/x", "http://a", "0a", "0A1"]
+        for _ in 0..<3_000 {
+            texts.append(String(decoding: (0..<Int.random(in: 0..<14, using: &g)).map { _ in alphabet.randomElement(using: &g) ?? 0 }, as: UTF8.self))
+        }
+        var admitted = 0
+        for schema in schemas {
+            for text in texts {
+                let expected = schema.admits(text)
+                if expected { admitted += 1 }
+                let isBase64 = schema.format == .base64
+                #expect(Array(text.utf8).withUnsafeBufferPointer { schema.admits(ascii: $0, isBase64: isBase64) } == expected, "\(text)")
+            }
+        }
+        #expect(admitted > 500)
+    }
+}
+
