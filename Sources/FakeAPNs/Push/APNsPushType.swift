@@ -26,7 +26,10 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     /// The suffix `apns-topic` must carry after the bundle id (nil: the bare bundle id).
     ///
     /// `mdm` topics are MDM certificate topics, not bundle ids, so no suffix is checked.
-    public var topicSuffix: String? {
+    public var topicSuffix: String? { staticTopicSuffix.map { "\($0)" } }
+
+    /// ``topicSuffix`` as a static string: its bytes are read in place on every push.
+    var staticTopicSuffix: StaticString? {
         switch self {
         case .alert, .background, .mdm: return nil
         case .voip: return ".voip"
@@ -59,23 +62,26 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     /// Byte-wise (suffixes are ASCII): this runs on every request.
     static func bundleID(ofTopic topic: String) -> String {
         var contiguous = topic
-        let cut = contiguous.withUTF8 { bytes -> Int? in
-            for suffix in allSuffixBytes where bytes.count > suffix.count && bytes[(bytes.count - suffix.count)...].elementsEqual(suffix) {
-                return suffix.count
-            }
-            return nil
-        }
-        guard let cut else { return topic }
+        guard let cut = contiguous.withUTF8({ knownSuffixLength(of: $0) }) else { return topic }
         return String(decoding: topic.utf8.dropLast(cut), as: UTF8.self)
+    }
+
+    /// The length of the known push-type suffix `topic` ends with (longest first, and never
+    /// the whole topic), or nil: what ``bundleID(ofTopic:)`` cuts off.
+    static func knownSuffixLength(of topic: UnsafeBufferPointer<UInt8>) -> Int? {
+        for suffix in allSuffixBytes where topic.count > suffix.count && topic[(topic.count - suffix.count)...].elementsEqual(suffix) {
+            return suffix.count
+        }
+        return nil
     }
 
     /// ``allSuffixes`` as bytes, in the same order.
     private static let allSuffixBytes: [[UInt8]] = allSuffixes.map { Array($0.utf8) }
 
-    /// Whether `bytes` ends with `suffix`'s UTF-8, compared byte for byte.
-    static func hasByteSuffix(_ bytes: String.UTF8View, _ suffix: String) -> Bool {
-        let tail = suffix.utf8
-        guard bytes.count >= tail.count else { return false }
-        return bytes.suffix(tail.count).elementsEqual(tail)
+    /// Whether `bytes` ends with `suffix`, compared byte for byte.
+    static func hasByteSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        return UnsafeBufferPointer(start: suffix.utf8Start, count: count).elementsEqual(bytes[(bytes.count - count)...])
     }
 }

@@ -144,23 +144,27 @@ package struct APNsRequestValidator: Sendable {
             collapseID: collapseID, payload: payload))
     }
 
-    /// `BadTopic` or `TopicDisallowed`, or nil when the topic fits the push type.
+    /// `BadTopic` or `TopicDisallowed`, or nil when the topic fits the push type. Byte-wise,
+    /// in place (this runs on every push): the bundle id is made a `String` only to look it up
+    /// in ``topics``.
     func checkTopic(_ topic: String, pushType: APNsPushType) -> APNsReason? {
-        guard !topic.isEmpty, topic.utf8.count <= 255,
-              !topic.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
-        var bundleID: String?  // computed once, when needed
-        if pushType != .mdm {
-            if let suffix = pushType.topicSuffix {
-                guard APNsPushType.hasByteSuffix(topic.utf8, suffix), topic.utf8.count > suffix.utf8.count else { return .badTopic }
+        var topic = topic
+        return topic.withUTF8 { bytes -> APNsReason? in
+            guard !bytes.isEmpty, bytes.count <= 255, !bytes.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
+            if pushType == .mdm { return nil }
+            let cut: Int?
+            if let suffix = pushType.staticTopicSuffix {
+                guard bytes.count > suffix.utf8CodeUnitCount, APNsPushType.hasByteSuffix(bytes, suffix) else { return .badTopic }
+                cut = topics.isEmpty ? nil : APNsPushType.knownSuffixLength(of: bytes)
             } else {
-                bundleID = APNsPushType.bundleID(ofTopic: topic)
-                if bundleID != topic { return .badTopic }
+                cut = APNsPushType.knownSuffixLength(of: bytes)
+                if cut != nil { return .badTopic }  // a bare bundle id carries no push type's suffix
             }
+            if !topics.isEmpty && !topics.contains(String(decoding: bytes[..<(bytes.count - (cut ?? 0))], as: UTF8.self)) {
+                return .topicDisallowed
+            }
+            return nil
         }
-        if !topics.isEmpty && pushType != .mdm && !topics.contains(bundleID ?? APNsPushType.bundleID(ofTopic: topic)) {
-            return .topicDisallowed
-        }
-        return nil
     }
 
     /// The hex token in lowercase (the registry's form): only A–F change, so a token that
