@@ -64,6 +64,22 @@ struct DeviceStore {
         devices[token] = device
     }
 
+    /// Where `token`'s record is, if the fake has one: a push hashes its token once and then
+    /// works on the record in place through ``subscript(slot:)``.
+    typealias Slot = Dictionary<String, Device>.Index
+
+    /// ``Slot`` of `token`'s record, or nil (one lookup).
+    func slot(of token: String) -> Slot? {
+        devices.index(forKey: token)
+    }
+
+    /// The record at `slot` (from ``slot(of:)``, with nothing added or removed since),
+    /// changed in place: its arrays stay uniquely referenced (no copy-on-write).
+    subscript(slot slot: Slot) -> Device {
+        get { devices.values[slot] }
+        _modify { yield &devices.values[slot] }
+    }
+
     /// Registers `token` for `topic` (nil: any topic) in `environment`, in place (one lookup,
     /// no copy: `serve` calls this for every device PUT); ends any earlier unregistration.
     mutating func register(_ token: String, topic: String?, environment: APNsEnvironment) {
