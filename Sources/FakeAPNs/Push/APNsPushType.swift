@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `apns-push-type` values APNs accepts, with the topic suffix each one requires.
 public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     /// A visible notification (topic: the bundle id).
@@ -55,8 +57,10 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// Every suffix a topic may carry, longest first, so `.voip-ptt` is not read as `.voip`.
-    static let allSuffixes: [String] = allCases.compactMap(\.topicSuffix).sorted { $0.count > $1.count }
+    /// Every suffix a topic may carry, longest first, so `.voip-ptt` is not read as `.voip`
+    /// (static strings: read in place, no reference counting on the way).
+    static let allSuffixes: [StaticString] = allCases.compactMap(\.staticTopicSuffix)
+        .sorted { $0.utf8CodeUnitCount > $1.utf8CodeUnitCount }
 
     /// The bundle id a topic names: the topic without any known push-type suffix.
     /// Byte-wise (suffixes are ASCII): this runs on every request.
@@ -67,21 +71,22 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The length of the known push-type suffix `topic` ends with (longest first, and never
-    /// the whole topic), or nil: what ``bundleID(ofTopic:)`` cuts off.
+    /// the whole topic), or nil: what ``bundleID(ofTopic:)`` cuts off. A suffix whose last
+    /// byte differs is passed over without a comparison.
     static func knownSuffixLength(of topic: UnsafeBufferPointer<UInt8>) -> Int? {
-        for suffix in allSuffixBytes where topic.count > suffix.count && topic[(topic.count - suffix.count)...].elementsEqual(suffix) {
-            return suffix.count
+        guard let last = topic.last else { return nil }
+        for suffix in allSuffixes {
+            let count = suffix.utf8CodeUnitCount
+            if topic.count > count && suffix.utf8Start[count - 1] == last && hasByteSuffix(topic, suffix) { return count }
         }
         return nil
     }
 
-    /// ``allSuffixes`` as bytes, in the same order.
-    private static let allSuffixBytes: [[UInt8]] = allSuffixes.map { Array($0.utf8) }
-
-    /// Whether `bytes` ends with `suffix`, compared byte for byte.
+    /// Whether `bytes` ends with `suffix`, compared as memory.
     static func hasByteSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
         let count = suffix.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        return UnsafeBufferPointer(start: suffix.utf8Start, count: count).elementsEqual(bytes[(bytes.count - count)...])
+        guard count > 0 else { return true }
+        guard bytes.count >= count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + (bytes.count - count), suffix.utf8Start, count) == 0
     }
 }
