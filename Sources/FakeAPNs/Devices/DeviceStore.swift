@@ -50,12 +50,8 @@ struct DeviceStore {
     subscript(token: String) -> Device? { devices[token] }
 
     /// Takes `token`'s record out while it is worked on, so its arrays stay uniquely
-    /// referenced (no copy-on-write of the delivery list); ``put(_:for:)`` returns it.
-    mutating func take(_ token: String) -> Device? {
-        devices.removeValue(forKey: token)
-    }
-
-    /// ``take(_:)``, or a fresh record in `environment`.
+    /// referenced (no copy-on-write of the delivery list), or a fresh record in
+    /// `environment`; ``put(_:for:)`` returns it.
     mutating func take(_ token: String, orNewIn environment: APNsEnvironment) -> Device {
         devices.removeValue(forKey: token) ?? Device(environment: environment)
     }
