@@ -86,6 +86,25 @@ enum APNsReasonTable {
                    configure: { $0.topics = [APNsTestbed.topic] }) { _ in
             [T.push(headers: [("apns-topic", "com.other.app")])]
         },
+        // A suffixed topic is served by its bundle id (the suffix cut off before the lookup).
+        ReasonCase(status: 200, reason: nil, note: "voip push to a served bundle id's .voip topic",
+                   configure: { $0.topics = [APNsTestbed.topic] }) { bed in
+            bed.fake.register(token: T.token, topic: T.topic + ".voip")
+            return [T.push(headers: [("apns-push-type", "voip"), ("apns-topic", T.topic + ".voip")])]
+        },
+        ReasonCase(status: 400, reason: "TopicDisallowed", note: "voip push to another bundle id's .voip topic",
+                   configure: { $0.topics = [APNsTestbed.topic] }) { _ in
+            [T.push(headers: [("apns-push-type", "voip"), ("apns-topic", "com.other.app.voip")])]
+        },
+        ReasonCase(status: 400, reason: "BadTopic", note: "voip push to a topic that is only the suffix") { _ in
+            [T.push(headers: [("apns-push-type", "voip"), ("apns-topic", ".voip")])]
+        },
+        ReasonCase(status: 400, reason: "BadTopic", note: "voip push to a .voip-ptt topic") { _ in
+            [T.push(headers: [("apns-push-type", "voip"), ("apns-topic", T.topic + ".voip-ptt")])]
+        },
+        ReasonCase(status: 400, reason: "BadTopic", note: "a topic with a space") { _ in
+            [T.push(headers: [("apns-topic", "com.example app")])]
+        },
         ReasonCase(status: 400, reason: "BadPriority", note: "apns-priority: 7") { _ in
             [T.push(headers: [("apns-priority", "7")])]
         },

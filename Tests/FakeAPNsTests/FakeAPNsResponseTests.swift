@@ -212,7 +212,8 @@ final class CountingKey: ProviderTokenVerificationKey {
 
     @Test func agreesWithTheSubscriptAndSeesDuplicates() {
         var generator = SplitMix64(seed: 7)
-        let spellings = Self.names + ["APNS-Topic", "Authorization", "apns-idx", "apns-i", "x-apns-id", "apns-collapse-iD", "content-type"]
+        let spellings = Self.names + ["APNS-Topic", "Authorization", "apns-idx", "apns-i", "x-apns-id", "apns-collapse-iD", "content-type",
+                                      "AUTHORIZATION", "apns-Priority", "auns-priority", "aXthorization", "apns-topix"]
         for _ in 0..<2_000 {
             var fields = HTTPFields()
             var seen: [String: Int] = [:]

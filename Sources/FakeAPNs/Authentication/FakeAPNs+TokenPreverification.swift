@@ -7,12 +7,23 @@ extension FakeAPNs {
     /// verifying, the outcome of
     /// ``verifyToken(_:keys:note:)`` and the version of the registered keys it was checked
     /// against (``ProviderAuthenticationState/keysVersion``).
-    struct PreverifiedToken {
-        var token: String
-        var keysVersion: UInt64 = 0
+    ///
+    /// A class, read only: a push hands it through several calls and a closure, and each
+    /// copy of the struct (an optional of a result of two structs) went through generic
+    /// value witnesses, ~800 instructions a push; a reference is retained instead.
+    final class PreverifiedToken {
+        let token: String
+        let keysVersion: UInt64
         /// nil: not verified before the lock (the connection knows the token, or tokens are not verified).
-        var result: Result<DecodedProviderToken, Rejection>?
-        var note: String?
+        let result: Result<DecodedProviderToken, Rejection>?
+        let note: String?
+
+        init(token: String, keysVersion: UInt64 = 0, result: Result<DecodedProviderToken, Rejection>? = nil, note: String? = nil) {
+            self.token = token
+            self.keysVersion = keysVersion
+            self.result = result
+            self.note = note
+        }
     }
 
     /// Verifies a request's provider token (decoding, key, team, and the ES256 signature,

@@ -50,18 +50,30 @@ struct DeviceStore {
     subscript(token: String) -> Device? { devices[token] }
 
     /// Takes `token`'s record out while it is worked on, so its arrays stay uniquely
-    /// referenced (no copy-on-write of the delivery list); ``put(_:for:)`` returns it.
-    mutating func take(_ token: String) -> Device? {
-        devices.removeValue(forKey: token)
-    }
-
-    /// ``take(_:)``, or a fresh record in `environment`.
+    /// referenced (no copy-on-write of the delivery list), or a fresh record in
+    /// `environment`; ``put(_:for:)`` returns it.
     mutating func take(_ token: String, orNewIn environment: APNsEnvironment) -> Device {
         devices.removeValue(forKey: token) ?? Device(environment: environment)
     }
 
     mutating func put(_ device: Device, for token: String) {
         devices[token] = device
+    }
+
+    /// Where `token`'s record is, if the fake has one: a push hashes its token once and then
+    /// works on the record in place through ``subscript(slot:)``.
+    typealias Slot = Dictionary<String, Device>.Index
+
+    /// ``Slot`` of `token`'s record, or nil (one lookup).
+    func slot(of token: String) -> Slot? {
+        devices.index(forKey: token)
+    }
+
+    /// The record at `slot` (from ``slot(of:)``, with nothing added or removed since),
+    /// changed in place: its arrays stay uniquely referenced (no copy-on-write).
+    subscript(slot slot: Slot) -> Device {
+        get { devices.values[slot] }
+        _modify { yield &devices.values[slot] }
     }
 
     /// Registers `token` for `topic` (nil: any topic) in `environment`, in place (one lookup,

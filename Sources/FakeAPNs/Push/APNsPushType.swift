@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `apns-push-type` values APNs accepts, with the topic suffix each one requires.
 public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     /// A visible notification (topic: the bundle id).
@@ -26,7 +28,10 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
     /// The suffix `apns-topic` must carry after the bundle id (nil: the bare bundle id).
     ///
     /// `mdm` topics are MDM certificate topics, not bundle ids, so no suffix is checked.
-    public var topicSuffix: String? {
+    public var topicSuffix: String? { staticTopicSuffix.map { "\($0)" } }
+
+    /// ``topicSuffix`` as a static string: its bytes are read in place on every push.
+    var staticTopicSuffix: StaticString? {
         switch self {
         case .alert, .background, .mdm: return nil
         case .voip: return ".voip"
@@ -52,30 +57,36 @@ public enum APNsPushType: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// Every suffix a topic may carry, longest first, so `.voip-ptt` is not read as `.voip`.
-    static let allSuffixes: [String] = allCases.compactMap(\.topicSuffix).sorted { $0.count > $1.count }
+    /// Every suffix a topic may carry, longest first, so `.voip-ptt` is not read as `.voip`
+    /// (static strings: read in place, no reference counting on the way).
+    static let allSuffixes: [StaticString] = allCases.compactMap(\.staticTopicSuffix)
+        .sorted { $0.utf8CodeUnitCount > $1.utf8CodeUnitCount }
 
     /// The bundle id a topic names: the topic without any known push-type suffix.
     /// Byte-wise (suffixes are ASCII): this runs on every request.
     static func bundleID(ofTopic topic: String) -> String {
         var contiguous = topic
-        let cut = contiguous.withUTF8 { bytes -> Int? in
-            for suffix in allSuffixBytes where bytes.count > suffix.count && bytes[(bytes.count - suffix.count)...].elementsEqual(suffix) {
-                return suffix.count
-            }
-            return nil
-        }
-        guard let cut else { return topic }
+        guard let cut = contiguous.withUTF8({ knownSuffixLength(of: $0) }) else { return topic }
         return String(decoding: topic.utf8.dropLast(cut), as: UTF8.self)
     }
 
-    /// ``allSuffixes`` as bytes, in the same order.
-    private static let allSuffixBytes: [[UInt8]] = allSuffixes.map { Array($0.utf8) }
+    /// The length of the known push-type suffix `topic` ends with (longest first, and never
+    /// the whole topic), or nil: what ``bundleID(ofTopic:)`` cuts off. A suffix whose last
+    /// byte differs is passed over without a comparison.
+    static func knownSuffixLength(of topic: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let last = topic.last else { return nil }
+        for suffix in allSuffixes {
+            let count = suffix.utf8CodeUnitCount
+            if topic.count > count && suffix.utf8Start[count - 1] == last && hasByteSuffix(topic, suffix) { return count }
+        }
+        return nil
+    }
 
-    /// Whether `bytes` ends with `suffix`'s UTF-8, compared byte for byte.
-    static func hasByteSuffix(_ bytes: String.UTF8View, _ suffix: String) -> Bool {
-        let tail = suffix.utf8
-        guard bytes.count >= tail.count else { return false }
-        return bytes.suffix(tail.count).elementsEqual(tail)
+    /// Whether `bytes` ends with `suffix`, compared as memory.
+    static func hasByteSuffix(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard count > 0 else { return true }
+        guard bytes.count >= count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + (bytes.count - count), suffix.utf8Start, count) == 0
     }
 }

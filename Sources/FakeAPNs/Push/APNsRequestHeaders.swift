@@ -17,9 +17,18 @@ struct APNsRequestHeaders {
     /// One of the headers above came more than once (`DuplicateHeaders`).
     var hasDuplicates = false
 
-    /// The names read, lowercase, in the order of ``slot(named:)``'s answers.
-    static let names: [[UInt8]] = ["authorization", "apns-id", "apns-topic", "apns-push-type",
-                                   "apns-priority", "apns-expiration", "apns-collapse-id"].map { Array($0.utf8) }
+    /// The name read into `slot`, lowercase, in the order of ``slot(named:)``'s answers.
+    static func name(ofSlot slot: Int) -> StaticString {
+        switch slot {
+        case 0: "authorization"
+        case 1: "apns-id"
+        case 2: "apns-topic"
+        case 3: "apns-push-type"
+        case 4: "apns-priority"
+        case 5: "apns-expiration"
+        default: "apns-collapse-id"
+        }
+    }
 
     init(_ fields: HTTPFields) {
         for field in fields {
@@ -33,19 +42,23 @@ struct APNsRequestHeaders {
         }
     }
 
-    /// The index in ``names`` of `name` (ASCII case-insensitive, as `HTTPFields` compares), or nil.
+    /// The slot of `name` (ASCII case-insensitive, as `HTTPFields` compares), or nil: the
+    /// length picks the one candidate (the second byte tells the two of 13), then the bytes
+    /// are compared.
     static func slot(named name: UnsafeBufferPointer<UInt8>) -> Int? {
-        let count = name.count
-        guard count >= 7 && count <= 16 && count != 8 && count != 9 && count != 11 && count != 12 else { return nil }
-        for (index, candidate) in names.enumerated() where candidate.count == count {
-            var equal = true
-            for i in 0..<count {
-                let byte = name[i]
-                if (ASCII.lowercase(byte)) != candidate[i] { equal = false; break }
-            }
-            if equal { return index }
+        let slot: Int
+        switch name.count {
+        case 7: slot = 1
+        case 10: slot = 2
+        case 13: slot = ASCII.lowercase(name[1]) == UInt8(ascii: "u") ? 0 : 4
+        case 14: slot = 3
+        case 15: slot = 5
+        case 16: slot = 6
+        default: return nil
         }
-        return nil
+        let candidate = Self.name(ofSlot: slot).utf8Start
+        for i in 0..<name.count where ASCII.lowercase(name[i]) != candidate[i] { return nil }
+        return slot
     }
 
     private func value(at slot: Int) -> String? {

@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 import LoopbackHTTP
 
 /// The request-local checks of `POST /3/device/<token>`: everything APNs can say about a
@@ -72,21 +73,30 @@ package struct APNsRequestValidator: Sendable {
     }
 
     /// "/3/device/" then the token, up to any query; the token lowercased. Byte-wise: this
-    /// runs on every request.
+    /// runs on every request (`memcmp` and `memchr` over the path, no per-byte bounds checks).
     static func deviceToken(inPath path: UnsafeBufferPointer<UInt8>) -> Result<String, APNsReason> {
         let prefix = Self.devicePathPrefix
-        guard path.count >= prefix.count, path[0..<prefix.count].elementsEqual(prefix) else { return .failure(.badPath) }
-        var end = prefix.count
-        while end < path.count && path[end] != UInt8(ascii: "?") { end += 1 }
-        let rest = end - prefix.count
-        if rest == 0 || (rest == 1 && path[prefix.count] == UInt8(ascii: "/")) { return .failure(.missingDeviceToken) }
-        guard path[prefix.count] == UInt8(ascii: "/") else { return .failure(.badPath) }
-        let token = UnsafeBufferPointer(rebasing: path[(prefix.count + 1)..<end])
-        guard !token.contains(UInt8(ascii: "/")) else { return .failure(.badPath) }
-        return .success(lowercasedHex(token))
+        let prefixCount = prefix.utf8CodeUnitCount
+        guard path.count >= prefixCount, let base = path.baseAddress,
+              memcmp(base, prefix.utf8Start, prefixCount) == 0 else { return .failure(.badPath) }
+        let end = Self.offset(of: UInt8(ascii: "?"), in: path, from: prefixCount) ?? path.count
+        let rest = end - prefixCount
+        if rest == 0 || (rest == 1 && path[prefixCount] == UInt8(ascii: "/")) { return .failure(.missingDeviceToken) }
+        guard path[prefixCount] == UInt8(ascii: "/") else { return .failure(.badPath) }
+        guard Self.offset(of: UInt8(ascii: "/"), in: UnsafeBufferPointer(rebasing: path[..<end]), from: prefixCount + 1) == nil else {
+            return .failure(.badPath)
+        }
+        return .success(lowercasedHex(UnsafeBufferPointer(rebasing: path[(prefixCount + 1)..<end])))
     }
 
-    private static let devicePathPrefix: [UInt8] = Array("/3/device".utf8)
+    private static let devicePathPrefix: StaticString = "/3/device"
+
+    /// The offset of the first `byte` in `bytes` at or after `start`, or nil (`memchr`).
+    static func offset(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+              let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+    }
 
     /// Steps 6–9: headers, device token syntax and payload. `token` is ``checkFraming(_:)``'s;
     /// `isJSONObject` answers whether the bytes are a JSON object (it runs only when the
@@ -144,30 +154,38 @@ package struct APNsRequestValidator: Sendable {
             collapseID: collapseID, payload: payload))
     }
 
-    /// `BadTopic` or `TopicDisallowed`, or nil when the topic fits the push type.
+    /// `BadTopic` or `TopicDisallowed`, or nil when the topic fits the push type. Byte-wise,
+    /// in place (this runs on every push): the bundle id is made a `String` only to look it up
+    /// in ``topics``.
     func checkTopic(_ topic: String, pushType: APNsPushType) -> APNsReason? {
-        guard !topic.isEmpty, topic.utf8.count <= 255,
-              !topic.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
-        var bundleID: String?  // computed once, when needed
-        if pushType != .mdm {
-            if let suffix = pushType.topicSuffix {
-                guard APNsPushType.hasByteSuffix(topic.utf8, suffix), topic.utf8.count > suffix.utf8.count else { return .badTopic }
+        var topic = topic
+        return topic.withUTF8 { bytes -> APNsReason? in
+            guard !bytes.isEmpty, bytes.count <= 255, !bytes.contains(where: { $0 <= 32 || $0 == 127 }) else { return .badTopic }
+            if pushType == .mdm { return nil }
+            let cut: Int?
+            if let suffix = pushType.staticTopicSuffix {
+                guard bytes.count > suffix.utf8CodeUnitCount, APNsPushType.hasByteSuffix(bytes, suffix) else { return .badTopic }
+                cut = topics.isEmpty ? nil : APNsPushType.knownSuffixLength(of: bytes)
             } else {
-                bundleID = APNsPushType.bundleID(ofTopic: topic)
-                if bundleID != topic { return .badTopic }
+                cut = APNsPushType.knownSuffixLength(of: bytes)
+                if cut != nil { return .badTopic }  // a bare bundle id carries no push type's suffix
             }
+            if !topics.isEmpty && !topics.contains(String(decoding: bytes[..<(bytes.count - (cut ?? 0))], as: UTF8.self)) {
+                return .topicDisallowed
+            }
+            return nil
         }
-        if !topics.isEmpty && pushType != .mdm && !topics.contains(bundleID ?? APNsPushType.bundleID(ofTopic: topic)) {
-            return .topicDisallowed
-        }
-        return nil
     }
 
     /// The hex token in lowercase (the registry's form): only A–F change, so a token that
     /// is not hex stays as sent for ``isDeviceToken(_:)`` to refuse.
     static func lowercasedHex(_ token: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: token.count) { output in
-            for (i, byte) in token.enumerated() { output[i] = byte >= 65 && byte <= 70 ? byte + 32 : byte }
+            guard let source = token.baseAddress, let target = output.baseAddress else { return 0 }
+            for i in 0..<token.count {
+                let byte = source[i]
+                target[i] = byte &- 65 < 6 ? byte | 0x20 : byte
+            }
             return token.count
         }
     }

@@ -247,53 +247,69 @@ extension FakeAPNs {
                                         channels: &s.channels, devices: s.devices, identifiers: &s.identifiers)
         }
 
-        // Device state. The record is taken out of the store while it is worked on, so its
-        // arrays stay uniquely referenced (no copy-on-write of the delivery list).
-        let accepting = settings.acceptAnyDeviceToken
-        var device: DeviceStore.Device
-        if let known = s.devices.take(push.deviceToken) {
-            device = known
-            var refusal: (APNsReason, Int64?, String?)?
-            if let at = device.unregisteredAt {
-                refusal = (.unregistered, at, "unregistered at \(AdminJSON.timestamp(milliseconds: at))")
-            } else if accepting {
-                refusal = nil
-            } else if !device.registered {
-                refusal = (.badDeviceToken, nil, "the token is not registered")
-            } else if device.environment != environment {
-                refusal = (.badDeviceToken, nil, Self.environmentMismatch(device.environment, request: request, environment: environment))
-            } else if !device.anyTopic && !device.topics.contains(push.topic) {
-                refusal = (.deviceTokenNotForTopic, nil,
-                           "the token is registered for \(device.topics.sorted().joined(separator: ", ")), not \(push.topic)")
-            }
-            if let (reason, timestamp, detail) = refusal {
-                s.devices.put(device, for: push.deviceToken)
-                return reject(reason, push: push, timestamp: timestamp, detail: detail)
-            }
-        } else if accepting {
-            device = DeviceStore.Device(environment: environment)
+        // Device state: a known token's record is worked on in place (one lookup); a record
+        // `acceptAnyDeviceToken` creates is stored after.
+        let admitted: Result<DeliveryOutcome, DeviceRefusal>
+        if let slot = s.devices.slot(of: push.deviceToken) {
+            admitted = admit(push, apnsID: apnsID, request: request, environment: environment, now: now, known: true,
+                             device: &s.devices[slot: slot], faults: &s.faults, waits: &s.waits, wakeups: &wakeups)
+        } else if settings.acceptAnyDeviceToken {
+            var device = DeviceStore.Device(environment: environment)
             s.devices.rememberImplicitDevice(push.deviceToken, cap: max(1, settings.maxImplicitDevices), isAwaited: s.waits.isAwaited)
+            admitted = admit(push, apnsID: apnsID, request: request, environment: environment, now: now, known: false,
+                             device: &device, faults: &s.faults, waits: &s.waits, wakeups: &wakeups)
+            s.devices.put(device, for: push.deviceToken)
         } else {
             return reject(.badDeviceToken, push: push, detail: "the token is not registered")
         }
+        switch admitted {
+        case .failure(let refusal):
+            return reject(refusal.reason, push: push, timestamp: refusal.timestamp, detail: refusal.detail)
+        case .success(let outcome):
+            return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
+                           response: acceptedResponse(apnsID: apnsID, environment: environment, identifiers: &s.identifiers))
+        }
+    }
 
+    /// Why a device's state or rate refused a push (steps 10–11).
+    struct DeviceRefusal: Error {
+        var reason: APNsReason
+        var timestamp: Int64?
+        var detail: String
+    }
+
+    /// Steps 10–11 on the device's record (`known`: the fake had one before this push): its
+    /// state, its rate, then delivery.
+    private func admit(_ push: APNsPushRequest, apnsID: String, request: HTTPRequest, environment: APNsEnvironment, now: Int64,
+                       known: Bool, device: inout DeviceStore.Device, faults: inout InjectedFaults, waits: inout PendingWaits,
+                       wakeups: inout Wakeups) -> Result<DeliveryOutcome, DeviceRefusal> {
+        if known {
+            if let at = device.unregisteredAt {
+                return .failure(DeviceRefusal(reason: .unregistered, timestamp: at, detail: "unregistered at \(AdminJSON.timestamp(milliseconds: at))"))
+            }
+            if settings.acceptAnyDeviceToken {
+                // Any state but unregistered is accepted.
+            } else if !device.registered {
+                return .failure(DeviceRefusal(reason: .badDeviceToken, detail: "the token is not registered"))
+            } else if device.environment != environment {
+                return .failure(DeviceRefusal(reason: .badDeviceToken,
+                                              detail: Self.environmentMismatch(device.environment, request: request, environment: environment)))
+            } else if !device.anyTopic && !device.topics.contains(push.topic) {
+                return .failure(DeviceRefusal(reason: .deviceTokenNotForTopic,
+                                              detail: "the token is registered for \(device.topics.sorted().joined(separator: ", ")), not \(push.topic)"))
+            }
+        }
         // Rate.
         if let throttle = settings.throttle {
             let windowStart = now &- Int64(throttle.windowSeconds * 1000)
             device.acceptedPushes.removeAll { $0 <= windowStart }
             if device.acceptedPushes.count >= throttle.limit {
-                s.devices.put(device, for: push.deviceToken)
-                return reject(.tooManyRequests, push: push,
-                              detail: "\(throttle.limit) pushes to this token in \(String(format: "%g", throttle.windowSeconds)) s already")
+                return .failure(DeviceRefusal(reason: .tooManyRequests,
+                                              detail: "\(throttle.limit) pushes to this token in \(String(format: "%g", throttle.windowSeconds)) s already"))
             }
             device.acceptedPushes.append(now)
         }
-
-        let outcome = accept(push, apnsID: apnsID, now: now, device: &device, faults: &s.faults, waits: &s.waits, wakeups: &wakeups)
-        s.devices.put(device, for: push.deviceToken)
-
-        return Verdict(status: 200, reason: nil, push: push, delivery: outcome,
-                       response: acceptedResponse(apnsID: apnsID, environment: environment, identifiers: &s.identifiers))
+        return .success(accept(push, apnsID: apnsID, now: now, device: &device, faults: &faults, waits: &waits, wakeups: &wakeups))
     }
 
     /// The journal's detail for a token of the other environment: both named, and why the

@@ -164,7 +164,7 @@ extension HTTP2Connection {
                 peerInitialWindowSize = value
                 if delta > 0 { windowGrants &+= 1 }
                 for id in Array(streams.keys) {
-                    let window = streams[id]?.update { stream -> Int in
+                    let window = withStream(id) { stream -> Int in
                         stream.sendWindow += delta
                         return stream.sendWindow
                     } ?? 0
@@ -198,7 +198,7 @@ extension HTTP2Connection {
             throw HTTP2ProtocolError(.protocolError, "WINDOW_UPDATE on idle stream \(stream)")
         }
         if increment == 0 { throw HTTP2ProtocolError(.protocolError, stream: stream, "WINDOW_UPDATE with increment 0") }
-        guard let window = streams[stream]?.update({ s -> Int in
+        guard let window = withStream(stream, { s -> Int in
             s.sendWindow += increment
             return s.sendWindow
         }) else { return }
@@ -240,10 +240,11 @@ extension HTTP2Connection {
             try spendResetBudget()
             return
         }
-        let tooLarge = streams[stream]?.update { s -> Bool in
+        let limit = maxBodyBytes
+        let tooLarge = withStream(stream) { s -> Bool in
             s.receiveWindow -= flowLength
             s.heldConnectionCredit += flowLength
-            guard s.body.count + data.count <= maxBodyBytes else { return true }
+            guard s.body.count + data.count <= limit else { return true }
             if s.body.isEmpty { s.body = data } else { s.body.append(contentsOf: data) }  // one DATA frame: no copy
             return false
         } ?? false
@@ -265,7 +266,7 @@ extension HTTP2Connection {
     /// DATA of a body over the limit: credited as it arrives (so the client can finish its
     /// upload and read the answer) and dropped; at END_STREAM an answered stream closes.
     mutating func discardData(stream: UInt32, flowLength: Int, endStream: Bool) throws(HTTP2ProtocolError) {
-        let (exceeded, dropped) = streams[stream]?.update { s -> (Bool, Int) in
+        let (exceeded, dropped) = withStream(stream) { s -> (Bool, Int) in
             guard flowLength <= s.receiveWindow else { return (true, 0) }
             s.receiveWindow -= flowLength
             s.discardedBytes += flowLength
@@ -302,7 +303,7 @@ extension HTTP2Connection {
 
     mutating func creditStream(_ stream: UInt32, _ length: Int) {
         let threshold = max(configuration.initialWindowSize / 2, 1)
-        let credit = streams[stream]?.update { s -> Int in
+        let credit = withStream(stream) { s -> Int in
             s.uncreditedBytes += length
             guard s.uncreditedBytes >= threshold else { return 0 }
             let credit = s.uncreditedBytes

@@ -37,7 +37,7 @@ extension HTTP2Connection {
             return
         }
         let now = TimerQueue<Never>.now
-        streams[stream]?.update { s in
+        withStream(stream) { s in
             s.pendingData = response.body
             s.pendingOffset = 0
             s.state = .sending
@@ -58,11 +58,12 @@ extension HTTP2Connection {
     /// The answer is written in full: the stream closes, unless the client is still sending
     /// a body that was over the limit (then it closes at that body's END_STREAM).
     mutating func finishStream(_ stream: UInt32) {
-        if streams[stream]?.discardingBody == true {
-            streams[stream]?.answered = true
-        } else {
-            closeStream(stream)
-        }
+        // Asked in place: `streams[stream]?.discardingBody` copied the whole stream to read one flag.
+        let discarding = withStream(stream) { s -> Bool in
+            if s.discardingBody { s.answered = true }
+            return s.discardingBody
+        } ?? false
+        if !discarding { closeStream(stream) }
     }
 
     /// HEADERS then as many CONTINUATION frames as the peer's SETTINGS_MAX_FRAME_SIZE needs.
@@ -90,7 +91,7 @@ extension HTTP2Connection {
             let limit = connectionSendWindow
             let maxFrame = peerMaxFrameSize
             var chunks: [(data: [UInt8], end: Bool)] = []
-            let finished = streams[id]?.update { s -> Bool in
+            let finished = withStream(id) { s -> Bool in
                 var budget = min(limit, s.sendWindow)
                 while budget > 0 && s.pendingOffset < s.pendingData.count {
                     let count = min(budget, maxFrame, s.pendingData.count - s.pendingOffset)

@@ -292,6 +292,16 @@ package struct HTTP2Connection: ConnectionCodec {
         }
     }
 
+    /// `body` on `stream`'s state where the table keeps it, or nil when there is none: one
+    /// lookup, then the slot in place. (`streams[stream]?.update { … }` went through the
+    /// dictionary's optional `_modify`, which copied the whole stream out and back through
+    /// generic value witnesses, ~500 instructions a call.)
+    @discardableResult
+    mutating func withStream<Result>(_ stream: UInt32, _ body: (inout HTTP2Stream) -> Result) -> Result? {
+        guard let slot = streams.index(forKey: stream) else { return nil }
+        return body(&streams.values[slot])
+    }
+
     mutating func closeStream(_ stream: UInt32) {
         guard let state = streams.removeValue(forKey: stream) else { return }
         if state.state == .sending { sendQueue.removeAll { $0 == stream } }

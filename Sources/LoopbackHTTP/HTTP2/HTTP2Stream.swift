@@ -50,8 +50,4 @@ struct HTTP2Stream: Sendable {
         self.sendWindow = sendWindow
         self.receiveWindow = receiveWindow
     }
-
-    /// Mutates the stream in place (`streams[id]?.update { … }` avoids copying the body).
-    @discardableResult
-    mutating func update<Result>(_ body: (inout HTTP2Stream) -> Result) -> Result { body(&self) }
 }
