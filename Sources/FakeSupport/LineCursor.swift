@@ -99,11 +99,14 @@ package struct LineCursor {
             for byte in token { write(ASCII.lowercase(byte)) }
             return
         }
-        for index in 0..<8 { write(ASCII.lowercase(token[index])) }
-        write(0xE2)
-        write(0x80)
-        write(0xA6)
-        for index in token.count - 4..<token.count { write(ASCII.lowercase(token[index])) }
+        defer { count += 15 }
+        guard capacity - count >= 15 else { return }
+        let shown = base + count
+        for index in 0..<8 { shown[index] = ASCII.lowercase(token[index]) }
+        shown[8] = 0xE2
+        shown[9] = 0x80
+        shown[10] = 0xA6
+        for index in 0..<4 { shown[11 + index] = ASCII.lowercase(token[token.count - 4 + index]) }
     }
 
     /// Writes the request target `bytes` as ``LogText/path(_:)`` shows it: each hex segment
