@@ -61,15 +61,14 @@ struct ServeLog: Sendable {
     /// ``append(_:to:)-(BackendJournalEntry,_)``, the clock's second taken from `clock` while
     /// lines fall in the same second (a batch of lines is written with one).
     func append(_ entry: borrowing BackendJournalEntry, clock: inout Clock, to line: inout [UInt8]) {
-        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations, clock: &clock, to: &line) {
-            entry.appendLogLine(to: &$0)
-        }
+        format(time: entry.time, fake: .backend, status: entry.status, violations: entry.violations, clock: &clock,
+               to: &line, capacity: entry.logLineCapacity) { entry.writeLogLine(to: &$0) }
     }
 
     /// ``append(_:to:)-(APNsJournalEntry,_)``, the clock's second taken from `clock`.
     func append(_ entry: borrowing APNsJournalEntry, clock: inout Clock, to line: inout [UInt8]) {
         format(time: entry.time, fake: .apns, status: entry.status == 0 ? nil : entry.status,
-               violations: entry.violations, clock: &clock, to: &line) { entry.appendLogLine(to: &$0) }
+               violations: entry.violations, clock: &clock, to: &line, capacity: entry.logLineCapacity) { entry.writeLogLine(to: &$0) }
     }
 
     /// A line of serve's own (forwarding, preloaded faults), with the time and a tag.
@@ -82,20 +81,23 @@ struct ServeLog: Sendable {
     }
 
     private func format(time: Date, fake: Fake, status: Int?, violations: [Violation], clock: inout Clock,
-                        to line: inout [UInt8], text: (inout [UInt8]) -> Void) {
+                        to line: inout [UInt8], capacity: Int, text: (inout LineCursor) -> Void) {
         let colour: Colour = switch status {
         case .some(200..<300): .green
         case .some(400..<500): .yellow
         default: .red
         }
-        paint(.dim, &line) { clock.append(time, to: &$0) }
-        line.append(UInt8(ascii: " "))
-        switch fake {
-        case .backend: paint(.cyan, &line) { $0.append(contentsOf: Self.backendTag) }
-        case .apns: paint(.magenta, &line) { $0.append(contentsOf: Self.apnsTag) }
+        // The line up to its violations in one copy: time, fake and text through one cursor.
+        LineCursor.append(to: &line, capacity: capacity + 21 + (self.colour ? 30 : 0)) { line in
+            paint(.dim, &line) { clock.write(time, to: &$0) }
+            line.write(UInt8(ascii: " "))
+            switch fake {
+            case .backend: paint(.cyan, &line) { $0.write(literal: "backend") }
+            case .apns: paint(.magenta, &line) { $0.write(literal: "apns") }
+            }
+            line.write(UInt8(ascii: " "))
+            paint(colour, &line, text)
         }
-        line.append(UInt8(ascii: " "))
-        paint(colour, &line, text)
         for violation in violations {
             // The root is `(document)` in every text output; JSON says `""`.
             let pointer = violation.pointer.isEmpty ? "(document)" : violation.pointer
@@ -143,6 +145,11 @@ struct ServeLog: Sendable {
 
         /// ``ServeLog/clock(_:)`` of `date`, appended.
         mutating func append(_ date: Date, to line: inout [UInt8]) {
+            LineCursor.append(to: &line, capacity: 12) { write(date, to: &$0) }
+        }
+
+        /// ``ServeLog/clock(_:)`` of `date`, written.
+        mutating func write(_ date: Date, to line: inout LineCursor) {
             let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
             // Floored, so that a date before 1970 keeps its own second too.
             let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds + 1) / 1000 - 1
@@ -153,27 +160,25 @@ struct ServeLog: Sendable {
                 text.removeLast(3)
             }
             let fraction = Int(milliseconds - second * 1000)
-            line.append(contentsOf: text)
-            line.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-            line.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-            line.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+            text.withUnsafeBufferPointer { line.write($0) }
+            line.write(UInt8(ascii: "0") + UInt8(fraction / 100))
+            line.write(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+            line.write(UInt8(ascii: "0") + UInt8(fraction % 10))
         }
     }
-
-    /// The fakes' names as a line shows them (as bytes: one copy each, on every line).
-    private static let backendTag = Array("backend".utf8)
-    private static let apnsTag = Array("apns".utf8)
 
     enum Colour: String {
         case red = "31", green = "32", yellow = "33", magenta = "35", cyan = "36", dim = "2"
     }
 
-    /// What `body` appends, between `colour`'s escape and the reset when colour is on.
-    private func paint(_ colour: Colour, _ line: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+    /// What `body` writes, between `colour`'s escape and the reset when colour is on.
+    private func paint(_ colour: Colour, _ line: inout LineCursor, _ body: (inout LineCursor) -> Void) {
         guard self.colour else { return body(&line) }
-        line.append(contentsOf: "\u{1B}[\(colour.rawValue)m".utf8)
+        line.write(literal: "\u{1B}[")
+        line.write(utf8: colour.rawValue)
+        line.write(UInt8(ascii: "m"))
         body(&line)
-        line.append(contentsOf: "\u{1B}[0m".utf8)
+        line.write(literal: "\u{1B}[0m")
     }
 
     func paint(_ text: String, _ colour: Colour) -> String {

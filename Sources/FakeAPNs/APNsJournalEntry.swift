@@ -78,22 +78,32 @@ public struct APNsJournalEntry: Sendable, Hashable {
 
     /// ``logLine``, appended to a line being built (`serve` writes one per request).
     package func appendLogLine(to line: inout [UInt8]) {
-        LogText.appendRequest(method: method, path: path, status: status == 0 ? nil : status, to: &line)
-        if let reason { line.append(contentsOf: " \(reason)".utf8) }
+        LineCursor.append(to: &line, capacity: logLineCapacity) { writeLogLine(to: &$0) }
+    }
+
+    /// ``logLine``, written through a cursor (`serve`'s line, with its time before it).
+    package func writeLogLine(to line: inout LineCursor) {
+        line.write(method: method, path: path, status: status == 0 ? nil : status)
+        if let reason { line.write(utf8: " \(reason)") }
         if let delivery {
-            line.append(contentsOf: " delivery=".utf8)
-            line.append(contentsOf: Self.caseName(delivery).utf8)
+            line.write(literal: " delivery=")
+            line.write(utf8: Self.caseName(delivery))
         }
-        if let fault { line.append(contentsOf: " fault=\(fault)".utf8) }
-        if let channelID { line.append(contentsOf: " channel=\(channelID)".utf8) }
+        if let fault { line.write(utf8: " fault=\(fault)") }
+        if let channelID { line.write(utf8: " channel=\(channelID)") }
         if let certificate {
-            line.append(contentsOf: " certificate=\(certificate.subject ?? "-")/\(certificate.serial)/\(certificate.environment ?? "-")".utf8)
+            line.write(utf8: " certificate=\(certificate.subject ?? "-")/\(certificate.serial)/\(certificate.environment ?? "-")")
         }
         if !violations.isEmpty {
-            line.append(contentsOf: " violations=".utf8)
-            LogText.appendDecimal(violations.count, to: &line)
+            line.write(literal: " violations=")
+            line.write(decimal: violations.count)
         }
-        LogText.appendDetail(detail, to: &line)
+        line.write(detail: detail)
+    }
+
+    /// Room enough for ``writeLogLine(to:)`` unless its words are long (then it measures again).
+    package var logLineCapacity: Int {
+        LineCursor.capacity(method: method, path: path) + 96 + (detail?.utf8.count ?? 0)
     }
 
     /// The case's name, as `"\(delivery)"` writes it, without reflection (every accepted push).

@@ -118,14 +118,26 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
 
     /// ``logLine``, appended to a line being built (`serve` writes one per request).
     package func appendLogLine(to line: inout [UInt8]) {
+        LineCursor.append(to: &line, capacity: logLineCapacity) { writeLogLine(to: &$0) }
+    }
+
+    /// ``logLine``, written through a cursor (`serve`'s line, with its time before it).
+    package func writeLogLine(to line: inout LineCursor) {
         let fields = storage.value
-        LogText.appendRequest(method: fields.method, path: fields.path, status: fields.status, to: &line)
-        LogText.append(literal: " account=", to: &line)
-        LogText.appendUTF8(fields.account ?? "-", to: &line)
-        LogText.append(literal: " violations=", to: &line)
-        LogText.appendDecimal(fields.violations.count, to: &line)
-        if let fault = fields.fault { line.append(contentsOf: " fault=\(fault)".utf8) }
-        LogText.appendDetail(fields.detail, to: &line)
+        line.write(method: fields.method, path: fields.path, status: fields.status)
+        line.write(literal: " account=")
+        line.write(utf8: fields.account ?? "-")
+        line.write(literal: " violations=")
+        line.write(decimal: fields.violations.count)
+        if let fault = fields.fault { line.write(utf8: " fault=\(fault)") }
+        line.write(detail: fields.detail)
+    }
+
+    /// Room enough for ``writeLogLine(to:)`` unless a fault is named (then it measures again).
+    package var logLineCapacity: Int {
+        let fields = storage.value
+        return LineCursor.capacity(method: fields.method, path: fields.path) + 42 + (fields.account?.utf8.count ?? 1)
+            + (fields.detail?.utf8.count ?? 0)
     }
 }
 

@@ -1,6 +1,3 @@
-import Contracts
-import Foundation  // memchr (the C library, on either platform)
-import LoopbackHTTP
 /// How both fakes write a request on one log line, so a backend line and an APNs line name
 /// the same device token the same way.
 ///
@@ -18,7 +15,9 @@ package enum LogText {
         }
         var shown: [UInt8] = []
         let ascii = Array(utf8)
-        ascii.withUnsafeBufferPointer { appendToken($0, to: &shown) }
+        ascii.withUnsafeBufferPointer { token in
+            LineCursor.append(to: &shown, capacity: token.count) { $0.write(token: token) }
+        }
         return String(decoding: shown, as: UTF8.self)
     }
 
@@ -35,53 +34,15 @@ package enum LogText {
 
     /// ``path(_:)``, appended to a line being built.
     package static func appendPath(_ target: String, to line: inout [UInt8]) {
-        var target = target
-        target.withUTF8 { bytes in
-            let lineStart = line.count
-            line.reserveCapacity(lineStart + bytes.count + ellipsis.count)
-            guard let base = bytes.baseAddress else { return }
-            // Where `byte` is first in `bytes[from..<to]`, or `to`: memchr, as the segments of
-            // a target are found once per request.
-            func find(_ byte: UInt8, from: Int, to: Int) -> Int {
-                guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
-                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
-            // Segments up to the query, each shortened when it is a long hex run; everything
-            // else (slashes, short segments, the query) copied as it is, in runs between the
-            // shortened ones. Only a long segment is checked for hex (a short one never is).
-            let pathEnd = find(UInt8(ascii: "?"), from: 0, to: bytes.count)
-            var start = 0
-            var copied = 0
-            while true {
-                let end = find(UInt8(ascii: "/"), from: start, to: pathEnd)
-                let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if segment.count >= 20 && SWAR.allHexDigits(segment) {
-                    if copied < start { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start])) }
-                    appendToken(segment, to: &line)
-                    copied = end
-                }
-                guard end < pathEnd else { break }
-                start = end + 1
-            }
-            if copied < bytes.count { line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...])) }
-            // Bytes bound characters: only a long target needs counting.
-            guard line.count - lineStart > maxPathCharacters else { return }
-            let text = String(decoding: line[lineStart...], as: UTF8.self)
-            guard text.count > maxPathCharacters else { return }
-            line.removeSubrange(lineStart...)
-            line.append(contentsOf: text.prefix(maxPathCharacters).utf8)
-            line.append(contentsOf: ellipsis)
-        }
+        LineCursor.append(to: &line, capacity: target.utf8.count + 3) { $0.write(path: target) }
     }
 
     /// `PUT /v1/devices/0a1b2c3d…e8f9 204`: how every log line starts (`---` when no status
     /// was sent).
     package static func appendRequest(method: String, path: String, status: Int?, to line: inout [UInt8]) {
-        appendUTF8(method, to: &line)
-        line.append(UInt8(ascii: " "))
-        appendPath(path, to: &line)
-        line.append(UInt8(ascii: " "))
-        if let status { appendDecimal(status, to: &line) } else { line.append(contentsOf: "---".utf8) }
+        LineCursor.append(to: &line, capacity: LineCursor.capacity(method: method, path: path)) {
+            $0.write(method: method, path: path, status: status)
+        }
     }
 
     /// `text`'s UTF-8, appended with one copy (appending `text.utf8` goes through the generic
@@ -98,53 +59,18 @@ package enum LogText {
 
     /// Appends `value` in decimal.
     package static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
-        if value < 0 { line.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { line.append(buffer[index]) }
-        }
+        LineCursor.append(to: &line, capacity: 21) { $0.write(decimal: value) }
     }
 
     /// ``detail(_:)``, appended to a line being built.
     package static func appendDetail(_ detail: String?, to line: inout [UInt8]) {
         guard let detail, !detail.isEmpty else { return }
-        line.append(contentsOf: " (".utf8)
-        line.append(contentsOf: detail.utf8)
-        line.append(UInt8(ascii: ")"))
+        LineCursor.append(to: &line, capacity: detail.utf8.count + 3) { $0.write(detail: detail) }
     }
 
     /// ` (why)`: a journal's detail, appended to a line when there is one.
     package static func detail(_ detail: String?) -> String {
         guard let detail, !detail.isEmpty else { return "" }
         return " (\(detail))"
-    }
-
-    /// `…` in UTF-8.
-    private static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
-
-    /// ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4: built in
-    /// 15 bytes on the stack and appended at once (one line per request goes through here).
-    private static func appendToken(_ token: UnsafeBufferPointer<UInt8>, to shown: inout [UInt8]) {
-        guard token.count > 20 else {
-            for byte in token { shown.append(ASCII.lowercase(byte)) }
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { short in
-            for index in 0..<8 { short[index] = ASCII.lowercase(token[index]) }
-            short[8] = 0xE2
-            short[9] = 0x80
-            short[10] = 0xA6
-            for index in 0..<4 { short[11 + index] = ASCII.lowercase(token[token.count - 4 + index]) }
-            shown.append(contentsOf: UnsafeBufferPointer(short))
-        }
     }
 }

@@ -26,6 +26,18 @@ import Testing
         }
     }
 
+    /// A line written in less room than it needs is written again in enough: whole, once.
+    @Test func aLineMeasuredShortIsWrittenWhole() {
+        let targets = ["/v1/devices/" + String(repeating: "AB", count: 40), "/" + String(repeating: "é/", count: 100)]
+        for target in targets {
+            for capacity in [0, 1, 20, 90, 170, 400] {
+                var line = Array("> ".utf8)
+                LineCursor.append(to: &line, capacity: capacity) { $0.write(method: "PUT", path: target, status: 204) }
+                #expect(String(decoding: line, as: UTF8.self) == "> PUT \(Self.referencePath(target)) 204", "capacity \(capacity)")
+            }
+        }
+    }
+
     @Test func agreesWithTheCharacterVersionOnRandomTargets() {
         var random = SplitMix64(seed: 12)
         let pieces = ["/", "/", "?", "a", "F", "0", "9", "g", "é", "🚀", "%2F", "00fa11ceabababababab", "ABABABABABABABABABAB", "&x="]

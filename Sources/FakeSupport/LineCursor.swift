@@ -1,0 +1,180 @@
+import Contracts
+import Foundation  // memchr (the C library, on either platform)
+import LoopbackHTTP
+
+/// Writes a log line's bytes through a pointer into scratch memory measured for it, so a
+/// line of many parts reaches the buffer being written with one copy. (Each
+/// `Array.append(contentsOf:)` of a part costs ~90 instructions beside its bytes, and a
+/// request line has a dozen parts: `serve` writes one per request.)
+///
+/// A write past the room measured is not made but counted: ``append(to:capacity:_:)`` then
+/// writes the line again in room for all of it, so a short measure costs time, never bytes.
+package struct LineCursor {
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    /// Bytes written so far, counting those that did not fit.
+    package private(set) var count = 0
+
+    private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// Whether every byte written so far fitted.
+    private var fits: Bool { count <= capacity }
+
+    /// Appends to `line` what `write` writes, with one copy, through scratch memory of
+    /// `capacity` bytes (more when the line needs more: then `write` runs again).
+    package static func append(to line: inout [UInt8], capacity: Int, _ write: (inout LineCursor) -> Void) {
+        var room = max(capacity, 16)
+        while true {
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { memory -> Int? in
+                guard let base = memory.baseAddress else { return nil }
+                var cursor = LineCursor(base: base, capacity: memory.count)
+                write(&cursor)
+                guard cursor.fits else {
+                    room = cursor.count + 16
+                    return nil
+                }
+                line.append(contentsOf: UnsafeBufferPointer(start: base, count: cursor.count))
+                return cursor.count
+            }
+            if written != nil { return }
+        }
+    }
+
+    /// Writes one byte.
+    @inline(__always)
+    package mutating func write(_ byte: UInt8) {
+        if count < capacity { base[count] = byte }
+        count += 1
+    }
+
+    /// Writes `bytes`.
+    @inline(__always)
+    package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let source = bytes.baseAddress, capacity - count >= bytes.count {
+            (base + count).update(from: source, count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    /// Writes a literal's UTF-8.
+    @inline(__always)
+    package mutating func write(literal: StaticString) {
+        write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Writes `text`'s UTF-8.
+    package mutating func write(utf8 text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    /// Writes `value` in decimal.
+    package mutating func write(decimal value: Int) {
+        if value < 0 { write(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var power: UInt = 10
+        while digits < 20 && magnitude >= power {
+            digits += 1
+            power = power &* 10
+        }
+        let end = count + digits
+        count = end
+        guard fits else { return }
+        var index = end
+        repeat {
+            index -= 1
+            base[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    /// Writes ASCII `token` lowercased, and past 20 bytes its first 8, `…` and its last 4
+    /// (``LogText/token(_:)``).
+    package mutating func write(token: UnsafeBufferPointer<UInt8>) {
+        guard token.count > 20 else {
+            for byte in token { write(ASCII.lowercase(byte)) }
+            return
+        }
+        defer { count += 15 }
+        guard capacity - count >= 15 else { return }
+        let shown = base + count
+        for index in 0..<8 { shown[index] = ASCII.lowercase(token[index]) }
+        shown[8] = 0xE2
+        shown[9] = 0x80
+        shown[10] = 0xA6
+        for index in 0..<4 { shown[11 + index] = ASCII.lowercase(token[token.count - 4 + index]) }
+    }
+
+    /// Writes the request target `bytes` as ``LogText/path(_:)`` shows it: each hex segment
+    /// of 20 or more digits shortened as ``write(token:)`` does, and cut at
+    /// ``LogText/maxPathCharacters`` characters.
+    package mutating func write(path bytes: UnsafeBufferPointer<UInt8>) {
+        let pathStart = count
+        guard let source = bytes.baseAddress else { return }
+        // Where `byte` is first in `bytes[from..<to]`, or `to`: memchr, as the segments of
+        // a target are found once per request.
+        func find(_ byte: UInt8, from: Int, to: Int) -> Int {
+            guard from < to, let found = memchr(source + from, Int32(byte), to - from) else { return to }
+            return source.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        // Segments up to the query, each shortened when it is a long hex run; everything
+        // else (slashes, short segments, the query) copied as it is, in runs between the
+        // shortened ones. Only a long segment is checked for hex (a short one never is).
+        let pathEnd = find(UInt8(ascii: "?"), from: 0, to: bytes.count)
+        var start = 0
+        var copied = 0
+        while true {
+            let end = find(UInt8(ascii: "/"), from: start, to: pathEnd)
+            let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if segment.count >= 20 && SWAR.allHexDigits(segment) {
+                if copied < start { write(UnsafeBufferPointer(rebasing: bytes[copied..<start])) }
+                write(token: segment)
+                copied = end
+            }
+            guard end < pathEnd else { break }
+            start = end + 1
+        }
+        if copied < bytes.count { write(UnsafeBufferPointer(rebasing: bytes[copied...])) }
+        // Bytes bound characters: only a long target needs counting (once it all fitted).
+        guard count - pathStart > LogText.maxPathCharacters, fits else { return }
+        let text = String(decoding: UnsafeBufferPointer(start: base + pathStart, count: count - pathStart), as: UTF8.self)
+        guard text.count > LogText.maxPathCharacters else { return }
+        count = pathStart
+        var shown = String(text.prefix(LogText.maxPathCharacters))
+        shown.withUTF8 { write($0) }
+        write(literal: "…")
+    }
+
+    /// ``write(path:)`` of `target`'s UTF-8.
+    package mutating func write(path target: String) {
+        var target = target
+        target.withUTF8 { write(path: $0) }
+    }
+
+    /// `PUT /v1/devices/0a1b2c3d…e8f9 204`: how every log line starts (`---` when no status
+    /// was sent).
+    package mutating func write(method: String, path: String, status: Int?) {
+        write(utf8: method)
+        write(UInt8(ascii: " "))
+        write(path: path)
+        write(UInt8(ascii: " "))
+        if let status { write(decimal: status) } else { write(literal: "---") }
+    }
+
+    /// ` (why)`: a journal's detail, when there is one.
+    package mutating func write(detail: String?) {
+        guard let detail, !detail.isEmpty else { return }
+        write(literal: " (")
+        write(utf8: detail)
+        write(UInt8(ascii: ")"))
+    }
+
+    /// Room for ``write(method:path:status:)``: the longest it writes.
+    package static func capacity(method: String, path: String) -> Int {
+        method.utf8.count + path.utf8.count + 3 + 22
+    }
+}
