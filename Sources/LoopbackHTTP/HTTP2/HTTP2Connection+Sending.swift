@@ -3,7 +3,8 @@ extension HTTP2Connection {
     /// Writes the response for `stream` if it is still waiting for one; a stream the client
     /// reset meanwhile is silently skipped.
     mutating func writeResponse(_ response: HTTPResponse, stream: UInt32) {
-        guard let current = streams[stream], current.state == .awaitingResponse else { return }
+        // Asked in place: `streams[stream]` copied the whole stream to read its state.
+        guard withStream(stream, { $0.state == .awaitingResponse }) == true else { return }
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(response.headers.count + 2)
         fields.append((":status", String(response.status.code)))
@@ -58,12 +59,14 @@ extension HTTP2Connection {
     /// The answer is written in full: the stream closes, unless the client is still sending
     /// a body that was over the limit (then it closes at that body's END_STREAM).
     mutating func finishStream(_ stream: UInt32) {
-        // Asked in place: `streams[stream]?.discardingBody` copied the whole stream to read one flag.
-        let discarding = withStream(stream) { s -> Bool in
+        // One lookup for the flag and the removal (`streams[stream]?.discardingBody` copied
+        // the whole stream to read one flag).
+        guard let slot = streams.index(forKey: stream) else { return }
+        let discarding = withStream(at: slot) { s -> Bool in
             if s.discardingBody { s.answered = true }
             return s.discardingBody
-        } ?? false
-        if !discarding { closeStream(stream) }
+        }
+        if !discarding { closeStream(at: slot) }
     }
 
     /// HEADERS then as many CONTINUATION frames as the peer's SETTINGS_MAX_FRAME_SIZE needs.

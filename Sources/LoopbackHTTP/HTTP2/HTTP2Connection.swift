@@ -159,7 +159,7 @@ package struct HTTP2Connection: ConnectionCodec {
 
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
         guard phase != .closed else { return }
-        if streams[stream] != nil { highestAnswered = max(highestAnswered, stream) }
+        if hasStream(stream) { highestAnswered = max(highestAnswered, stream) }
         writeResponse(response, stream: stream)
         if response.liftsStreamLimit { liftStreamLimit() }
         finishIfDrained()
@@ -248,7 +248,7 @@ package struct HTTP2Connection: ConnectionCodec {
             // A stream the client reset in the same read is not worth running the handler
             // for (Rapid Reset): its stream is gone, the answer would be dropped.
             for dispatch in dispatches {
-                if case .dispatch(_, let stream) = dispatch, streams[stream] == nil { continue }
+                if case .dispatch(_, let stream) = dispatch, !hasStream(stream) { continue }
                 actions.append(dispatch)
             }
             dispatches = []
@@ -302,11 +302,25 @@ package struct HTTP2Connection: ConnectionCodec {
         return body(&streams.values[slot])
     }
 
+    /// `body` on the stream in `slot` (from `streams.index(forKey:)`, the table unchanged
+    /// since), in place. Also for reads: `streams.values[slot].flag` copied the whole stream.
+    mutating func withStream<Result>(at slot: Dictionary<UInt32, HTTP2Stream>.Index, _ body: (inout HTTP2Stream) -> Result) -> Result {
+        body(&streams.values[slot])
+    }
+
     mutating func closeStream(_ stream: UInt32) {
-        guard let state = streams.removeValue(forKey: stream) else { return }
+        guard let slot = streams.index(forKey: stream) else { return }
+        closeStream(at: slot)
+    }
+
+    mutating func closeStream(at slot: Dictionary<UInt32, HTTP2Stream>.Index) {
+        let (stream, state) = streams.remove(at: slot)
         if state.state == .sending { sendQueue.removeAll { $0 == stream } }
         releaseBody(byteCount: state.body.count, connectionCredit: state.heldConnectionCredit)
     }
+
+    /// Whether `stream` is open, asked without copying its state out of the table.
+    func hasStream(_ stream: UInt32) -> Bool { streams.index(forKey: stream) != nil }
 
     /// A buffered body left the connection (to the handler, or dropped): its bytes go back
     /// to the shared budget and its DATA to the peer's connection window.
