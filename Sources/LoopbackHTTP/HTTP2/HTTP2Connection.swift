@@ -227,9 +227,14 @@ package struct HTTP2Connection: ConnectionCodec {
     mutating func write(_ frame: HTTP2Frame) {
         // Room first: `output` starts empty after every flush, and grown as a frame is encoded
         // (its header, then its block) it was reallocated two or three times per response.
-        let needed = output.count + frame.encodedSize
-        if output.capacity < needed { output.reserveCapacity(max(needed, 2 * output.capacity, 256)) }
+        reserveOutput(frame.encodedSize)
         frame.encode(into: &output)
+    }
+
+    /// Room in `output` for `count` more octets, reserved at once.
+    mutating func reserveOutput(_ count: Int) {
+        let needed = output.count + count
+        if output.capacity < needed { output.reserveCapacity(max(needed, 2 * output.capacity, 256)) }
     }
 
     /// Emits this call's actions: bytes first, then dispatches, then close or reset.

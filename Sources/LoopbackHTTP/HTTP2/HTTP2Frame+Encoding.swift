@@ -64,6 +64,12 @@ extension HTTP2Frame {
             flags = unknownFlags
             output.append(contentsOf: bytes)
         }
+        Self.fillHeader(at: headerStart, type: type, flags: flags, stream: stream, in: &output)
+    }
+
+    /// Fills the 9 octets at `headerStart` with a frame header whose payload is everything
+    /// in `output` after them.
+    static func fillHeader(at headerStart: Int, type: UInt8, flags: UInt8, stream: UInt32, in output: inout [UInt8]) {
         let length = output.count - headerStart - 9
         output[headerStart] = UInt8(truncatingIfNeeded: length >> 16)
         output[headerStart + 1] = UInt8(truncatingIfNeeded: length >> 8)
