@@ -16,7 +16,7 @@ extension HTTP2Connection {
         var room = 9 + 16 + 14 + (endStream ? 0 : 38)  // header, slack, :status, content-length
         for field in response.headers { room += field.name.utf8.count + field.value.utf8.count + 4 }
         reserveOutput(room)
-        output.append(contentsOf: repeatElement(0, count: 9))
+        HTTP2Frame.appendHeaderRoom(to: &output)
         encoder.beginBlock(into: &output)
         encoder.encodeField(name: ":status", value: String(response.status.code), into: &output)
         var hasLength = false
