@@ -50,44 +50,52 @@ package struct HPACKEncoder: Sendable {
     /// Appends the block for `fields` (names already lowercase) to `output`.
     /// `sensitive` names are sent as never-indexed literals (§6.2.3).
     package mutating func encode(_ fields: [(name: String, value: String)], sensitive: Set<String> = [], into output: inout [UInt8]) {
+        beginBlock(into: &output)
+        for field in fields { encodeField(name: field.name, value: field.value, sensitive: sensitive, into: &output) }
+    }
+
+    /// Starts a block in `output`: the table size update owed, if any. The block's fields
+    /// follow, each from ``encodeField(name:value:sensitive:into:)``.
+    mutating func beginBlock(into output: inout [UInt8]) {
         if let size = pendingSizeUpdate {
             HPACKPrimitives.appendInteger(size, prefixBits: 5, flags: 0x20, into: &output)
             pendingSizeUpdate = nil
         }
-        let staticCount = HPACKStaticTable.entries.count
-        for field in fields {
-            if indexing == .staticTableOnly && (sensitive.isEmpty || !sensitive.contains(field.name)),
-               let cached = cachedName(field.name) {
-                if let exact = cachedNames[cached].exact.first(where: { $0.value == field.value }) {
-                    HPACKPrimitives.appendInteger(exact.index, prefixBits: 7, flags: 0x80, into: &output)
-                } else {
-                    output.append(contentsOf: cachedNames[cached].literalPrefix)
-                    HPACKPrimitives.appendString(field.value, huffman: huffman, into: &output)
-                }
-                continue
-            }
-            let statics = HPACKStaticTable.lookup[field.name]
-            if let exact = statics?.values[field.value] {
-                HPACKPrimitives.appendInteger(exact, prefixBits: 7, flags: 0x80, into: &output)
-                continue
-            }
-            var nameIndex = statics?.nameIndex ?? 0
-            if indexing == .incrementalIndexing && !sensitive.contains(field.name) {
-                let dynamic = table.find(name: field.name, value: field.value)
-                if let exact = dynamic.exact {
-                    HPACKPrimitives.appendInteger(exact + staticCount, prefixBits: 7, flags: 0x80, into: &output)
-                    continue
-                }
-                if nameIndex == 0, let index = dynamic.name { nameIndex = index + staticCount }
-                HPACKPrimitives.appendInteger(nameIndex, prefixBits: 6, flags: 0x40, into: &output)
-                table.insert(name: field.name, value: field.value)
+    }
+
+    /// Appends one field (name already lowercase) of the block ``beginBlock(into:)`` started.
+    mutating func encodeField(name: String, value: String, sensitive: Set<String> = [], into output: inout [UInt8]) {
+        if indexing == .staticTableOnly && (sensitive.isEmpty || !sensitive.contains(name)),
+           let cached = cachedName(name) {
+            if let exact = cachedNames[cached].exact.first(where: { $0.value == value }) {
+                HPACKPrimitives.appendInteger(exact.index, prefixBits: 7, flags: 0x80, into: &output)
             } else {
-                let flags: UInt8 = sensitive.contains(field.name) ? 0x10 : 0x00
-                HPACKPrimitives.appendInteger(nameIndex, prefixBits: 4, flags: flags, into: &output)
+                output.append(contentsOf: cachedNames[cached].literalPrefix)
+                HPACKPrimitives.appendString(value, huffman: huffman, into: &output)
             }
-            if nameIndex == 0 { HPACKPrimitives.appendString(field.name, huffman: huffman, into: &output) }
-            HPACKPrimitives.appendString(field.value, huffman: huffman, into: &output)
+            return
         }
+        let statics = HPACKStaticTable.lookup[name]
+        if let exact = statics?.values[value] {
+            HPACKPrimitives.appendInteger(exact, prefixBits: 7, flags: 0x80, into: &output)
+            return
+        }
+        var nameIndex = statics?.nameIndex ?? 0
+        if indexing == .incrementalIndexing && !sensitive.contains(name) {
+            let dynamic = table.find(name: name, value: value)
+            if let exact = dynamic.exact {
+                HPACKPrimitives.appendInteger(exact + HPACKStaticTable.entries.count, prefixBits: 7, flags: 0x80, into: &output)
+                return
+            }
+            if nameIndex == 0, let index = dynamic.name { nameIndex = index + HPACKStaticTable.entries.count }
+            HPACKPrimitives.appendInteger(nameIndex, prefixBits: 6, flags: 0x40, into: &output)
+            table.insert(name: name, value: value)
+        } else {
+            let flags: UInt8 = sensitive.contains(name) ? 0x10 : 0x00
+            HPACKPrimitives.appendInteger(nameIndex, prefixBits: 4, flags: flags, into: &output)
+        }
+        if nameIndex == 0 { HPACKPrimitives.appendString(name, huffman: huffman, into: &output) }
+        HPACKPrimitives.appendString(value, huffman: huffman, into: &output)
     }
 
     /// Where `name`'s ``CachedName`` is in `cachedNames`, made on first sight; nil once

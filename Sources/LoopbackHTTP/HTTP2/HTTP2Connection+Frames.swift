@@ -214,25 +214,34 @@ extension HTTP2Connection {
         }
         connectionReceiveWindow -= flowLength
         if data.isEmpty && !endStream { try spendControlBudget() }
-        guard let current = streams[stream], !current.discardingBody, current.state == .receiving else {
+        // One lookup: the checks and the buffering below work on the stream in its slot
+        // (nothing changes the table in between).
+        let found = streams.index(forKey: stream)
+        var buffering: (window: Int, buffered: Int)?
+        if let slot = found {
+            buffering = withStream(at: slot) { s in
+                !s.discardingBody && s.state == .receiving ? (s.receiveWindow, s.body.count) : nil
+            }
+        }
+        guard let slot = found, let buffering else {
             // Not buffered: the connection window comes back at once.
             creditConnection(flowLength)
-            guard let current = streams[stream] else {
+            guard let slot = found else {
                 if stream > lastClientStream { throw HTTP2ProtocolError(.protocolError, "DATA on idle stream \(stream)") }
                 if recentlyReset.contains(stream) { return }
                 throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA on closed stream")
             }
-            if current.discardingBody {
+            if withStream(at: slot, { $0.discardingBody }) {
                 try discardData(stream: stream, flowLength: flowLength, endStream: endStream)
                 return
             }
             throw HTTP2ProtocolError(.streamClosed, stream: stream, "DATA after END_STREAM")
         }
-        if flowLength > current.receiveWindow {
+        if flowLength > buffering.window {
             creditConnection(flowLength)
             throw HTTP2ProtocolError(.flowControlError, stream: stream, "DATA exceeds the stream window")
         }
-        if current.body.count + data.count <= maxBodyBytes, !bodyBudget.reserve(data.count) {
+        if buffering.buffered + data.count <= maxBodyBytes, !bodyBudget.reserve(data.count) {
             // The process holds as much request body as it may: refuse this one rather than
             // buffer it (REFUSED_STREAM: the handler never ran, the client may retry).
             creditConnection(flowLength)
@@ -240,14 +249,7 @@ extension HTTP2Connection {
             try spendResetBudget()
             return
         }
-        let limit = maxBodyBytes
-        let tooLarge = withStream(stream) { s -> Bool in
-            s.receiveWindow -= flowLength
-            s.heldConnectionCredit += flowLength
-            guard s.body.count + data.count <= limit else { return true }
-            if s.body.isEmpty { s.body = data } else { s.body.append(contentsOf: data) }  // one DATA frame: no copy
-            return false
-        } ?? false
+        let tooLarge = Self.buffer(data, flowLength: flowLength, limit: maxBodyBytes, in: &streams.values[slot])
         if tooLarge {
             try refuseBody(stream, stillReceiving: !endStream)
             // The DATA that crossed the limit is dropped too: its window goes back, or a
@@ -261,6 +263,15 @@ extension HTTP2Connection {
         } else {
             creditStream(stream, flowLength)
         }
+    }
+
+    /// `data` joins the stream's body unless the body would exceed `limit` (then true).
+    private static func buffer(_ data: [UInt8], flowLength: Int, limit: Int, in s: inout HTTP2Stream) -> Bool {
+        s.receiveWindow -= flowLength
+        s.heldConnectionCredit += flowLength
+        guard s.body.count + data.count <= limit else { return true }
+        if s.body.isEmpty { s.body = data } else { s.body.append(contentsOf: data) }  // one DATA frame: no copy
+        return false
     }
 
     /// DATA of a body over the limit: credited as it arrives (so the client can finish its

@@ -114,19 +114,29 @@ extension HTTP2Connection {
 
     /// The request is complete: check content-length, dispatch it.
     mutating func finishRequest(_ stream: UInt32) throws(HTTP2ProtocolError) {
-        guard let current = streams[stream] else { return }
-        if let length = current.contentLength, length != current.body.count {
-            throw HTTP2ProtocolError(.protocolError, stream: stream, "content-length \(length) but \(current.body.count) octets of DATA")
-        }
-        var request = HTTPRequest(method: current.method, path: current.path, authority: current.authority,
-                                  headers: current.headers, body: [], version: .http2, connectionID: connectionID)
+        var request = HTTPRequest(method: "", path: "", version: .http2, connectionID: connectionID)
         request.streamID = stream
-        let credit = withStream(stream) { s -> Int in
+        var mismatch: (declared: Int, received: Int)?
+        // One lookup; the request's parts move out of the stream, which never reads them
+        // again (reading the stream out of the table, then copying its strings and fields
+        // into the request, retained and released each of them).
+        guard let credit = withStream(stream, { s -> Int in
+            if let length = s.contentLength, length != s.body.count {
+                mismatch = (length, s.body.count)
+                return 0
+            }
+            swap(&request.method, &s.method)
+            swap(&request.path, &s.path)
+            swap(&request.authority, &s.authority)
+            swap(&request.headers, &s.headers)
             swap(&request.body, &s.body)
             s.state = .awaitingResponse
             defer { s.heldConnectionCredit = 0 }
             return s.heldConnectionCredit
-        } ?? 0
+        }) else { return }
+        if let mismatch {
+            throw HTTP2ProtocolError(.protocolError, stream: stream, "content-length \(mismatch.declared) but \(mismatch.received) octets of DATA")
+        }
         // The body goes to the handler: its window goes back to the peer (not before).
         releaseBody(byteCount: request.body.count, connectionCredit: credit)
         dispatches.append(.dispatch(request, stream: stream))
@@ -245,18 +255,19 @@ extension HTTP2Connection {
                     if slot != nil { throw HTTP2ProtocolError(.protocolError, stream: stream, "duplicate \(field.name)") }
                     slot = field.value
                 }
-                switch field.name {
-                case ":method": try set(&method)
-                case ":scheme": try set(&scheme)
-                case ":path": try set(&path)
-                case ":authority": try set(&authority)
+                // By length first: a name is compared with at most two candidates.
+                switch field.name.utf8.count {
+                case 7 where field.name == ":method": try set(&method)
+                case 7 where field.name == ":scheme": try set(&scheme)
+                case 5 where field.name == ":path": try set(&path)
+                case 10 where field.name == ":authority": try set(&authority)
                 default: throw HTTP2ProtocolError(.protocolError, stream: stream, "pseudo-header \(field.name) is not allowed in a request")
                 }
                 continue
             }
             sawRegular = true
             try validateRegularField(field, stream: stream)
-            if field.name == "content-length" {
+            if field.name.utf8.count == 14 && field.name == "content-length" {
                 guard let length = Int(field.value), length >= 0, field.value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                     throw HTTP2ProtocolError(.protocolError, stream: stream, "content-length \(field.value) is not a number")
                 }

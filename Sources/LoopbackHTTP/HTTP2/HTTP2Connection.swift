@@ -159,7 +159,7 @@ package struct HTTP2Connection: ConnectionCodec {
 
     package mutating func respond(_ response: HTTPResponse, stream: UInt32, into actions: inout [ConnectionAction]) {
         guard phase != .closed else { return }
-        if streams[stream] != nil { highestAnswered = max(highestAnswered, stream) }
+        if hasStream(stream) { highestAnswered = max(highestAnswered, stream) }
         writeResponse(response, stream: stream)
         if response.liftsStreamLimit { liftStreamLimit() }
         finishIfDrained()
@@ -227,9 +227,14 @@ package struct HTTP2Connection: ConnectionCodec {
     mutating func write(_ frame: HTTP2Frame) {
         // Room first: `output` starts empty after every flush, and grown as a frame is encoded
         // (its header, then its block) it was reallocated two or three times per response.
-        let needed = output.count + frame.encodedSize
-        if output.capacity < needed { output.reserveCapacity(max(needed, 2 * output.capacity, 256)) }
+        reserveOutput(frame.encodedSize)
         frame.encode(into: &output)
+    }
+
+    /// Room in `output` for `count` more octets, reserved at once.
+    mutating func reserveOutput(_ count: Int) {
+        let needed = output.count + count
+        if output.capacity < needed { output.reserveCapacity(max(needed, 2 * output.capacity, 256)) }
     }
 
     /// Emits this call's actions: bytes first, then dispatches, then close or reset.
@@ -248,7 +253,7 @@ package struct HTTP2Connection: ConnectionCodec {
             // A stream the client reset in the same read is not worth running the handler
             // for (Rapid Reset): its stream is gone, the answer would be dropped.
             for dispatch in dispatches {
-                if case .dispatch(_, let stream) = dispatch, streams[stream] == nil { continue }
+                if case .dispatch(_, let stream) = dispatch, !hasStream(stream) { continue }
                 actions.append(dispatch)
             }
             dispatches = []
@@ -302,11 +307,25 @@ package struct HTTP2Connection: ConnectionCodec {
         return body(&streams.values[slot])
     }
 
+    /// `body` on the stream in `slot` (from `streams.index(forKey:)`, the table unchanged
+    /// since), in place. Also for reads: `streams.values[slot].flag` copied the whole stream.
+    mutating func withStream<Result>(at slot: Dictionary<UInt32, HTTP2Stream>.Index, _ body: (inout HTTP2Stream) -> Result) -> Result {
+        body(&streams.values[slot])
+    }
+
     mutating func closeStream(_ stream: UInt32) {
-        guard let state = streams.removeValue(forKey: stream) else { return }
+        guard let slot = streams.index(forKey: stream) else { return }
+        closeStream(at: slot)
+    }
+
+    mutating func closeStream(at slot: Dictionary<UInt32, HTTP2Stream>.Index) {
+        let (stream, state) = streams.remove(at: slot)
         if state.state == .sending { sendQueue.removeAll { $0 == stream } }
         releaseBody(byteCount: state.body.count, connectionCredit: state.heldConnectionCredit)
     }
+
+    /// Whether `stream` is open, asked without copying its state out of the table.
+    func hasStream(_ stream: UInt32) -> Bool { streams.index(forKey: stream) != nil }
 
     /// A buffered body left the connection (to the handler, or dropped): its bytes go back
     /// to the shared budget and its DATA to the peer's connection window.
