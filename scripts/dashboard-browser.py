@@ -19,7 +19,7 @@ import urllib.request
 
 os.environ.setdefault("SE_OFFLINE", "true")  # selenium must not download a driver or browser
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
+from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -45,6 +45,23 @@ def fail(message):
             print("  console %s: %s" % (entry.get("level"), entry.get("message")))
         print("  status: " + driver.find_element(By.ID, "live-status").text)
     sys.exit(1)
+
+
+def click(driver, element):
+    """Clicks element as a user would, from the middle of the viewport. The feed above it grows
+    as pushes arrive, so for a moment after scrolling another element can lie where it was
+    (a CI run with the machine busy saw the click land on the switch's own list item): the
+    click is tried again for up to 3 s while that is so."""
+    deadline = time.monotonic() + 3
+    while True:
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        try:
+            element.click()
+            return
+        except ElementClickInterceptedException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def ok(message):
@@ -225,12 +242,12 @@ def main():
         ok("a collapse-id push replaces the earlier one in place")
 
         switch = driver.find_element(By.ID, "switch-apns-429")
-        switch.click()
+        click(driver, switch)
         wait(driver, 5, "the 429 switch applied", lambda d: "on (201)" in d.find_element(By.ID, "fault-result").text)
         status = curl_push(urls, OTHER, {"aps": {"alert": "Throttled?"}, "notificationId": "n5"})
         if status != "429":
             fail("after the page switched 429 on, curl got %s" % status)
-        switch.click()
+        click(driver, switch)
         wait(driver, 5, "the 429 switch off", lambda d: "off (204)" in d.find_element(By.ID, "fault-result").text)
         if curl_push(urls, OTHER, {"aps": {"alert": "Back"}, "notificationId": "n6"}) != "200":
             fail("after the page switched 429 off, curl was still refused")
@@ -251,7 +268,7 @@ def main():
         editor.send_keys('{"aps": {"alert": {"title": "Order 92", "body": "Sent from the page"}, "thread-id": "order-92"}, "notificationId": "92"}')
         wait(driver, 5, "the payload passes", lambda d: d.find_element(By.ID, "payload-ok").is_displayed())
         driver.find_element(By.ID, "send-token").send_keys(OTHER)
-        driver.find_element(By.ID, "send").click()
+        click(driver, driver.find_element(By.ID, "send"))
         wait(driver, 5, "the page's push answered", lambda d: "APNs answered 200" in d.find_element(By.ID, "send-result").text)
         wait(driver, 3, "the page's push on its device",
              lambda d: any("Sent from the page" in n.text for n in notifications(d, OTHER)))
