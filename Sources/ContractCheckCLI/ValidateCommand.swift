@@ -58,6 +58,9 @@ package enum ValidateCommand: Subcommand {
 
     /// Runs against any contract set (a team's own, or a test's).
     package static func run(_ arguments: [String], io: CommandIO, checker: any DocumentChecker) -> Int32 {
+        // The helper threads start first: their start-up overlaps the argument handling.
+        let crew = ParallelChecker()
+        defer { crew.stop() }
         let parsed: ParsedArguments
         switch parse(arguments, io: io) {
         case .exit(let status): return status
@@ -74,23 +77,6 @@ package enum ValidateCommand: Subcommand {
         let format = parsed.value(for: "--format").flatMap(ReportFormatter.Format.init(rawValue:)) ?? .text
 
         var resolver = ContractResolver(checker: checker, currentDirectory: io.currentDirectory)
-        func jobs(_ items: [PathCollector.Item]) -> [ParallelChecker.Job] {
-            // A local copy for the loop, put back after: one exclusivity check on the captured
-            // variable per batch instead of one per path (its small cache is copied once).
-            var local = resolver
-            defer { resolver = local }
-            var result: [ParallelChecker.Job] = []
-            result.reserveCapacity(items.count)
-            for item in items {
-                switch item {
-                case .problem(let path, let finding):
-                    result.append(.report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false)))
-                case .file(let path, let location), .argument(let path, let location):
-                    result.append(.check(path: path, location: location, contract: forced ?? local.contract(for: location)))
-                }
-            }
-            return result
-        }
         // In folders, only files a contract claims are read: files with a contract's
         // extension (`.apns`) and `.json` files whose folder (or --contract) names a contract.
         func claims(_ location: String) -> Bool {
@@ -104,29 +90,76 @@ package enum ValidateCommand: Subcommand {
         func skipped(_ path: String) {
             if verbose { io.writeErrorLine("skipped \(path): no contract claims it") }
         }
-        var reports: [FileReport] = []
-        var seen = Set<String>()
         let items = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory,
                                           claims: claims, skipped: skipped)
-        // Sized once for the paths given: growing it rehashes every path so far.
-        seen.reserveCapacity(items.count)
+        // Which items repeat an earlier path (a file named twice is reported once), worked
+        // out by this thread while the helpers start on the files.
+        var firstNamed: [Bool] = []
+        let chunks = check(items, forced: forced, checker: checker, crew: crew, resolver: resolver) {
+            firstNamed = firstOccurrences(items)
+        }
+        var reports: [FileReport] = []
         reports.reserveCapacity(items.count)
-        for outcome in ParallelChecker.run(jobs(items), checker: checker) {
-            switch outcome {
-            case .report(let report):
-                if seen.insert(report.path).inserted { reports.append(report) }
-            case .folder(let path, let location):
-                // An argument that was a folder: its files, in place of the argument.
-                let inner = ParallelChecker.run(jobs(PathCollector.expand(path, location: location, claims: claims, skipped: skipped)),
-                                                checker: checker)
-                for case .report(let report) in inner where seen.insert(report.path).inserted {
-                    reports.append(report)
+        if !chunks.contains(where: { $0.contains { if case .folder = $0 { true } else { false } } }) {
+            var index = 0
+            for chunk in chunks {
+                for case .report(let report) in chunk {
+                    if firstNamed[index] { reports.append(report) }
+                    index += 1
+                }
+            }
+        } else {
+            // An argument was a folder: its files take its place, and a path is reported
+            // once however often the arguments and folders name it.
+            var seen = Set<String>(minimumCapacity: items.count)
+            for chunk in chunks {
+                for outcome in chunk {
+                    switch outcome {
+                    case .report(let report):
+                        if seen.insert(report.path).inserted { reports.append(report) }
+                    case .folder(let path, let location):
+                        let inner = check(PathCollector.expand(path, location: location, claims: claims, skipped: skipped),
+                                          forced: forced, checker: checker, crew: crew, resolver: resolver)
+                        for case .report(let report) in inner.joined() where seen.insert(report.path).inserted {
+                            reports.append(report)
+                        }
+                    }
                 }
             }
         }
         ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
         let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
         return hasErrors ? ExitCode.findings : ExitCode.success
+    }
+
+    /// Checks `items` on `crew`'s threads and this one (`alongside` runs here first), one
+    /// outcome per item in order, in chunks of ``ParallelChecker/chunkSize``; each thread
+    /// resolves contracts with its own copy of `resolver`.
+    static func check(_ items: [PathCollector.Item], forced: String?, checker: any DocumentChecker, crew: ParallelChecker,
+                      resolver: ContractResolver, alongside: () -> Void = {}) -> [[ParallelChecker.Outcome]] {
+        crew.run(itemCount: items.count, state: ParallelChecker.WorkerState(resolver: resolver), alongside: alongside) { chunk, state in
+            let start = chunk * ParallelChecker.chunkSize
+            let end = min(start + ParallelChecker.chunkSize, items.count)
+            var outcomes: [ParallelChecker.Outcome] = []
+            outcomes.reserveCapacity(end - start)
+            for item in items[start..<end] {
+                switch item {
+                case .problem(let path, let finding):
+                    outcomes.append(.report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false)))
+                case .file(let path, let location), .argument(let path, let location):
+                    let contract = forced ?? state.resolver.contract(for: location)
+                    outcomes.append(check(path, location: location, contract: contract, checker: checker, scratch: &state.scratch))
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// For each item, whether no item before it has the same path (as `String`s compare,
+    /// so canonically equal spellings count as one).
+    static func firstOccurrences(_ items: [PathCollector.Item]) -> [Bool] {
+        var seen = Set<String>(minimumCapacity: items.count)
+        return items.map { seen.insert($0.path).inserted }
     }
 
     /// Reads and checks one file (or finds it is a folder); never throws, whatever the file holds.
