@@ -116,6 +116,11 @@ package final class CommandIO: Sendable {
         output.withLock { $0.append(text, newline: true) }
     }
 
+    /// Appends `bytes` (UTF-8 text, lines already ended) to standard output (buffered).
+    func write(bytes: [UInt8]) {
+        output.withLock { $0.append(utf8: bytes, newline: false) }
+    }
+
     /// Appends `count` lines, each built by `build` (given its index) straight into the output
     /// buffer and followed by a newline, under one lock: a batch of ``LiveLogWriter``'s lines.
     func writeLines(_ count: Int, building build: (Int, inout [UInt8]) -> Void) {

@@ -26,13 +26,14 @@ package final class ParallelChecker: @unchecked Sendable {
         }
     }
 
-    /// One call of ``run(_:state:work:)``: the items, the next chunk to take, the results.
+    /// One call of ``run(itemCount:state:alongside:work:)``: the work, the next chunk to take,
+    /// the results (each chunk's, whatever type the call's `work` gives).
     private struct Batch {
         let chunkCount: Int
-        let work: @Sendable (_ chunk: Int, _ state: inout WorkerState) -> [Outcome]
+        let work: @Sendable (_ chunk: Int, _ state: inout WorkerState) -> any Sendable
         let state: WorkerState
         var nextChunk = 0
-        var results: [[Outcome]]
+        var results: [(any Sendable)?]
         /// Helper threads still working on this batch.
         var busyHelpers: Int
     }
@@ -51,7 +52,7 @@ package final class ParallelChecker: @unchecked Sendable {
     package let helperCount: Int
 
     /// Starts `helpers` threads (by default one per core beyond the caller's) that wait for
-    /// ``run(_:state:work:)``; ``stop()`` ends them.
+    /// ``run(itemCount:state:alongside:work:)``; ``stop()`` ends them.
     package init(helpers: Int = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)) {
         helperCount = helpers
         for _ in 0..<helpers {
@@ -70,12 +71,11 @@ package final class ParallelChecker: @unchecked Sendable {
     }
 
     /// Runs `work` on every chunk of `itemCount` items (``chunkSize`` each; `work` is given
-    /// the chunk's index and its thread's state, a copy of `state`) and returns each chunk's
-    /// outcomes, in chunk order (not flattened: that copy cost 3M instructions for 10,000
-    /// files). One run at a time: the caller's thread runs `alongside` once the
-    /// helpers have the work, then takes chunks too, and returns when every chunk is done.
-    package func run(itemCount: Int, state: WorkerState, alongside: () -> Void = {},
-                     work: @escaping @Sendable (_ chunk: Int, _ state: inout WorkerState) -> [Outcome]) -> [[Outcome]] {
+    /// the chunk's index and its thread's state, a copy of `state`) and returns what it gave
+    /// for each chunk, in chunk order. One run at a time: the caller's thread runs `alongside`
+    /// once the helpers have the work, then takes chunks too, and returns when every chunk is done.
+    package func run<Chunk: Sendable>(itemCount: Int, state: WorkerState, alongside: () -> Void = {},
+                                      work: @escaping @Sendable (_ chunk: Int, _ state: inout WorkerState) -> Chunk) -> [Chunk] {
         let chunkCount = (itemCount + Self.chunkSize - 1) / Self.chunkSize
         guard chunkCount > 1, helperCount > 0 else {
             alongside()
@@ -83,7 +83,7 @@ package final class ParallelChecker: @unchecked Sendable {
             return (0..<chunkCount).map { work($0, &local) }
         }
         condition.lock()
-        batch = Batch(chunkCount: chunkCount, work: work, state: state, results: Array(repeating: [], count: chunkCount),
+        batch = Batch(chunkCount: chunkCount, work: { work($0, &$1) }, state: state, results: Array(repeating: nil, count: chunkCount),
                       busyHelpers: helperCount)
         generation += 1
         condition.broadcast()
@@ -96,7 +96,7 @@ package final class ParallelChecker: @unchecked Sendable {
         let results = batch?.results ?? []
         batch = nil
         condition.unlock()
-        return results
+        return results.compactMap { $0 as? Chunk }
     }
 
     /// Takes chunks of the current batch until none is left.

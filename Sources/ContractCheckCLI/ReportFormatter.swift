@@ -24,21 +24,37 @@ package struct ReportFormatter {
         package var warnings = 0
 
         package init(_ reports: [FileReport]) {
-            for report in reports {
-                if report.wasRead { files += 1 } else { unread += 1 }
-                if !report.wasRead, report.findings.contains(where: { $0.ruleID == Finding.emptyFolder().ruleID }) { emptyFolders += 1 }
-                var fileHasError = false
-                for finding in report.findings {
-                    switch finding.severity {
-                    case .error:
-                        errors += 1
-                        fileHasError = true
-                    case .warning:
-                        warnings += 1
-                    }
+            for report in reports { add(report) }
+        }
+
+        /// No report yet.
+        package init() {}
+
+        /// Counts `report` too.
+        package mutating func add(_ report: FileReport) {
+            if report.wasRead { files += 1 } else { unread += 1 }
+            if !report.wasRead, report.findings.contains(where: { $0.ruleID == Finding.emptyFolder().ruleID }) { emptyFolders += 1 }
+            var fileHasError = false
+            for finding in report.findings {
+                switch finding.severity {
+                case .error:
+                    errors += 1
+                    fileHasError = true
+                case .warning:
+                    warnings += 1
                 }
-                if fileHasError { filesWithErrors += 1 }
             }
+            if fileHasError { filesWithErrors += 1 }
+        }
+
+        /// Counts `other`'s reports too.
+        package mutating func add(_ other: Counts) {
+            files += other.files
+            unread += other.unread
+            emptyFolders += other.emptyFolders
+            filesWithErrors += other.filesWithErrors
+            errors += other.errors
+            warnings += other.warnings
         }
     }
 

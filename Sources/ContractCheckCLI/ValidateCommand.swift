@@ -93,17 +93,29 @@ package enum ValidateCommand: Subcommand {
         let items = PathCollector.collect(parsed.positionals, relativeTo: io.isProcessDirectory ? nil : io.currentDirectory,
                                           claims: claims, skipped: skipped)
         // Which items repeat an earlier path (a file named twice is reported once), worked
-        // out by this thread while the helpers start on the files.
+        // out by this thread while the helpers start on the files. Plain text is written by
+        // the threads that check, chunk by chunk, and used when nothing repeats.
+        let color = format == .text && io.usesColor
         var firstNamed: [Bool] = []
-        let chunks = check(items, forced: forced, checker: checker, crew: crew, resolver: resolver) {
+        let chunks = check(items, forced: forced, checker: checker, crew: crew, resolver: resolver, writingText: format == .text && !color) {
             firstNamed = firstOccurrences(items)
+        }
+        let hasFolder = chunks.contains { $0.hasFolder }
+        if format == .text, !color, !hasFolder, firstNamed.count == items.count, !firstNamed.contains(false) {
+            var counts = ReportFormatter.Counts()
+            for chunk in chunks {
+                io.write(bytes: chunk.text)
+                counts.add(chunk.counts)
+            }
+            io.writeLine(ReportFormatter(format: .text, color: false).summary(counts))
+            return counts.errors > 0 ? ExitCode.findings : ExitCode.success
         }
         var reports: [FileReport] = []
         reports.reserveCapacity(items.count)
-        if !chunks.contains(where: { $0.contains { if case .folder = $0 { true } else { false } } }) {
+        if !hasFolder {
             var index = 0
             for chunk in chunks {
-                for case .report(let report) in chunk {
+                for case .report(let report) in chunk.outcomes {
                     if firstNamed[index] { reports.append(report) }
                     index += 1
                 }
@@ -113,53 +125,25 @@ package enum ValidateCommand: Subcommand {
             // once however often the arguments and folders name it.
             var seen = Set<String>(minimumCapacity: items.count)
             for chunk in chunks {
-                for outcome in chunk {
+                for outcome in chunk.outcomes {
                     switch outcome {
                     case .report(let report):
                         if seen.insert(report.path).inserted { reports.append(report) }
                     case .folder(let path, let location):
                         let inner = check(PathCollector.expand(path, location: location, claims: claims, skipped: skipped),
-                                          forced: forced, checker: checker, crew: crew, resolver: resolver)
-                        for case .report(let report) in inner.joined() where seen.insert(report.path).inserted {
-                            reports.append(report)
+                                          forced: forced, checker: checker, crew: crew, resolver: resolver, writingText: false)
+                        for chunk in inner {
+                            for case .report(let report) in chunk.outcomes where seen.insert(report.path).inserted {
+                                reports.append(report)
+                            }
                         }
                     }
                 }
             }
         }
-        ReportFormatter(format: format, color: format == .text && io.usesColor).write(reports, to: io)
+        ReportFormatter(format: format, color: color).write(reports, to: io)
         let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
         return hasErrors ? ExitCode.findings : ExitCode.success
-    }
-
-    /// Checks `items` on `crew`'s threads and this one (`alongside` runs here first), one
-    /// outcome per item in order, in chunks of ``ParallelChecker/chunkSize``; each thread
-    /// resolves contracts with its own copy of `resolver`.
-    static func check(_ items: [PathCollector.Item], forced: String?, checker: any DocumentChecker, crew: ParallelChecker,
-                      resolver: ContractResolver, alongside: () -> Void = {}) -> [[ParallelChecker.Outcome]] {
-        crew.run(itemCount: items.count, state: ParallelChecker.WorkerState(resolver: resolver), alongside: alongside) { chunk, state in
-            let start = chunk * ParallelChecker.chunkSize
-            let end = min(start + ParallelChecker.chunkSize, items.count)
-            var outcomes: [ParallelChecker.Outcome] = []
-            outcomes.reserveCapacity(end - start)
-            for item in items[start..<end] {
-                switch item {
-                case .problem(let path, let finding):
-                    outcomes.append(.report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false)))
-                case .file(let path, let location), .argument(let path, let location):
-                    let contract = forced ?? state.resolver.contract(for: location)
-                    outcomes.append(check(path, location: location, contract: contract, checker: checker, scratch: &state.scratch))
-                }
-            }
-            return outcomes
-        }
-    }
-
-    /// For each item, whether no item before it has the same path (as `String`s compare,
-    /// so canonically equal spellings count as one).
-    static func firstOccurrences(_ items: [PathCollector.Item]) -> [Bool] {
-        var seen = Set<String>(minimumCapacity: items.count)
-        return items.map { seen.insert($0.path).inserted }
     }
 
     /// Reads and checks one file (or finds it is a folder); never throws, whatever the file holds.

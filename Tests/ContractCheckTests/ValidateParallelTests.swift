@@ -78,7 +78,7 @@ import PushTestSupport
                 if pthread_equal(pthread_self(), caller) == 0 { usleep(3_000) }
                 let start = chunk * ParallelChecker.chunkSize
                 return (start..<min(start + ParallelChecker.chunkSize, count)).map {
-                    .report(FileReport(path: "\(round)/\($0)", contract: nil, findings: []))
+                    ParallelChecker.Outcome.report(FileReport(path: "\(round)/\($0)", contract: nil, findings: []))
                 }
             }
             let paths = chunks.joined().map { outcome -> String in
