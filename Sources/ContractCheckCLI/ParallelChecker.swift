@@ -48,6 +48,8 @@ package final class ParallelChecker: @unchecked Sendable {
     private var batch: Batch?
     private var generation = 0
     private var stopped = false
+    /// What ``dispose(of:)`` handed over, freed by a helper thread when stopped.
+    private var leftovers: [any Sendable] = []
     /// Helper threads started (the calling thread is not one of them).
     package let helperCount: Int
 
@@ -60,6 +62,16 @@ package final class ParallelChecker: @unchecked Sendable {
             thread.name = "contract-check validate"
             thread.start()
         }
+    }
+
+    /// Hands `value` to a helper thread, which frees it after ``stop()`` while this thread
+    /// goes on (freeing the outcomes of 10,000 files took ~2M instructions at the end of a
+    /// run). Without helpers it is freed here, as usual.
+    package func dispose(of value: consuming some Sendable) {
+        guard helperCount > 0 else { return }
+        condition.lock()
+        leftovers.append(value)
+        condition.unlock()
     }
 
     /// Ends the helper threads once they finish what they are doing.
@@ -123,7 +135,10 @@ package final class ParallelChecker: @unchecked Sendable {
             condition.lock()
             while !stopped && generation == seen { condition.wait() }
             if stopped {
+                let dropped = leftovers
+                leftovers = []
                 condition.unlock()
+                _ = consume dropped
                 return
             }
             seen = generation

@@ -52,7 +52,8 @@ package enum PathCollector {
         items.reserveCapacity(arguments.count)
         for argument in arguments {
             let location = startsWithSlash(argument) ? argument : base.map { $0 + "/" + argument } ?? argument
-            if endsWithSlash(argument) {
+            let last = lastByte(argument)
+            if last == UInt8(ascii: "/"), argument.hasSuffix("/") {
                 items += expand(argument, location: location, claims: claims, skipped: skipped)
             } else if !isSidecar(argument) {
                 items.append(.argument(path: argument, location: location))
@@ -64,7 +65,7 @@ package enum PathCollector {
     /// True for files `validate` never checks: fixture sidecars.
     package static func isSidecar(_ name: String) -> Bool {
         // The last byte first: 10,000 paths cost a byte test each, not a string comparison.
-        name.utf8.last == UInt8(ascii: "t") && name.hasSuffix(".expect")
+        lastByte(name) == UInt8(ascii: "t") && name.hasSuffix(".expect")
     }
 
     /// `path.hasPrefix("/")`, told by the first byte when it is not `/` (only a string whose
@@ -73,9 +74,10 @@ package enum PathCollector {
         path.utf8.first == UInt8(ascii: "/") && path.hasPrefix("/")
     }
 
-    /// `path.hasSuffix("/")`, told by the last byte when it is not `/`.
-    static func endsWithSlash(_ path: String) -> Bool {
-        path.utf8.last == UInt8(ascii: "/") && path.hasSuffix("/")
+    /// The last UTF-8 byte of `text`, read from its contiguous storage (`utf8.last` walks
+    /// the index API: ~80 instructions a call, twice for each of 10,000 arguments).
+    static func lastByte(_ text: String) -> UInt8? {
+        text.utf8.withContiguousStorageIfAvailable { $0.last } ?? text.utf8.last
     }
 
     /// The files in the folder `argument` (recursively, byte order) that `claims` accepts, or

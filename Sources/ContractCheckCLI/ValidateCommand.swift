@@ -108,6 +108,7 @@ package enum ValidateCommand: Subcommand {
                 counts.add(chunk.counts)
             }
             io.writeLine(ReportFormatter(format: .text, color: false).summary(counts))
+            crew.dispose(of: consume chunks)
             return counts.errors > 0 ? ExitCode.findings : ExitCode.success
         }
         var reports: [FileReport] = []
