@@ -88,4 +88,18 @@ import PushTestSupport
             #expect(paths == (0..<count).map { "\(round)/\($0)" })
         }
     }
+
+    @Test func repeatsFoundByBytesAgreeWithStringComparison() {
+        // Every length from 0 to 24 (whole words, tails), prefixes of one another, repeats
+        // far apart, and one path that differs only in its last byte.
+        var paths = (0...24).map { String(repeating: "a/b.json", count: 3).prefix($0) }.map(String.init)
+        paths += paths.reversed() + ["a/b.jsoN", "", "a/b.json"]
+        let items = paths.map { PathCollector.Item.argument(path: $0, location: $0) }
+        var seen = Set<String>()
+        let expected = paths.map { seen.insert($0).inserted }
+        #expect(ASCIIPathSet.firstOccurrences(items) == expected)
+        #expect(ValidateCommand.firstOccurrences(items) == expected)
+        // Not ASCII: left to `Set<String>`.
+        #expect(ASCIIPathSet.firstOccurrences(items + [.argument(path: "caf\u{E9}", location: "x")]) == nil)
+    }
 }
