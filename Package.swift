@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "FakeBackend", dependencies: ["PushCore", "Contracts", "LoopbackHTTP", "FakeSupport"]),
         .target(name: "FakeAPNs", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport"]),
         .target(name: "PushScenarios", dependencies: ["PushCore", "Contracts", "FakeSupport", "FakeBackend", "FakeAPNs"]),
-        .target(name: "ContractCheckCLI", dependencies: ["PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport", "FakeBackend", "FakeAPNs", "PushScenarios"]),
+        .target(name: "ContractCheckCLI", dependencies: ["CLoopbackShim", "PushCore", "PushCrypto", "Contracts", "LoopbackHTTP", "FakeSupport", "FakeBackend", "FakeAPNs", "PushScenarios"]),
         .executableTarget(name: "contract-check", dependencies: ["ContractCheckCLI"]),
         // The benchmark executables are a package of their own: Benchmarks/Package.swift.
         // What the test targets share (a raw TCP client, hex for vectors), once: no target keeps a copy.

@@ -34,6 +34,9 @@ package final class CommandIO: Sendable {
     package let isProcessDirectory: Bool
     /// True when standard output is a terminal; colour is used only then (and without `NO_COLOR`).
     package let outputIsTerminal: Bool
+    /// True for the process's own standard streams (``standardStreams()``): the command is
+    /// the process, not a call inside a test's process.
+    package let isProcessStreams: Bool
 
     /// One stream: where it goes, what waits to be written, and (capturing) what was written.
     private struct Stream: Sendable {
@@ -69,6 +72,7 @@ package final class CommandIO: Sendable {
         self.currentDirectory = currentDirectory ?? Self.workingDirectory()
         self.isProcessDirectory = currentDirectory == nil
         self.outputIsTerminal = outputIsTerminal
+        if case .fileDescriptor = output { isProcessStreams = true } else { isProcessStreams = false }
         var outputStream = Stream(sink: output)
         outputStream.buffer.reserveCapacity(Self.flushThreshold)
         self.output = Locked(outputStream)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 extension ValidateCommand {
     /// One chunk of ``ParallelChecker/chunkSize`` items, checked: its outcomes and, when asked,

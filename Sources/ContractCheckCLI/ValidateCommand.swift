@@ -59,7 +59,7 @@ package enum ValidateCommand: Subcommand {
     /// Runs against any contract set (a team's own, or a test's).
     package static func run(_ arguments: [String], io: CommandIO, checker: any DocumentChecker) -> Int32 {
         // The helper threads start first: their start-up overlaps the argument handling.
-        let crew = ParallelChecker()
+        let crew = ParallelChecker(privateFileTables: io.isProcessStreams)
         defer { crew.stop() }
         let parsed: ParsedArguments
         switch parse(arguments, io: io) {

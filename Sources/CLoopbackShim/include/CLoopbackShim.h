@@ -52,6 +52,12 @@ static inline int cls_accept_nonblocking(int fd) {
 #include <pthread.h>
 extern int pthread_setname_np(pthread_t thread, const char *name);
 static inline int cls_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
+/// Glibc hides unshare and CLONE_FILES behind _GNU_SOURCE. Gives the calling thread its own
+/// copy of the process's file descriptor table (unshare(2)); fails harmlessly (EPERM) where a
+/// seccomp profile forbids it.
+extern int unshare(int flags);
+static inline int cls_unshare_file_table(void) { return unshare(0x00000400 /* CLONE_FILES */); }
 #endif
 
 /// Returns freed heap pages to the kernel after a large release: glibc keeps them
