@@ -78,7 +78,12 @@ package enum FileReader {
 
     /// Reads the whole file at `path` into `scratch` (as ``read(_:scratch:)``, without the copy
     /// out): the file is `scratch[..<count]`, valid until the next read into `scratch`.
-    package static func readInPlace(_ path: String, scratch: inout [UInt8]) -> Result<Int, NotRead> {
+    /// - Parameter shortReadIsEnd: the file's folder is one where a read that gives fewer
+    ///   bytes than asked ends a regular file (``WholeFileReads``): the file is read at
+    ///   offsets (`pread`), and such a read ends it without another call. A file that cannot
+    ///   be read at an offset (a pipe, a terminal: `ESPIPE`) is not a regular file, and is
+    ///   reported as one, as a stream read would have ended.
+    package static func readInPlace(_ path: String, scratch: inout [UInt8], shortReadIsEnd: Bool = false) -> Result<Int, NotRead> {
         var fd: Int32
         repeat {
             // O_NONBLOCK: a named pipe must not hang the run.
@@ -104,10 +109,11 @@ package enum FileReader {
             }
             let result = scratch.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return systemRead(fd, base + count, raw.count - count)
+                return shortReadIsEnd ? systemRead(fd, base + count, raw.count - count, at: count) : systemRead(fd, base + count, raw.count - count)
             }
             if result > 0 {
                 count += result
+                if shortReadIsEnd && count < scratch.count { break }
             } else if result == 0 {
                 break
             } else if errno == EINTR {
@@ -173,6 +179,11 @@ package enum FileReader {
         guard let text = strerror(code) else { return "errno \(code)" }
         return "\(String(cString: text)), errno \(code)"
     }
+}
+
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, at offset: Int) -> Int {
+    pread(fd, buffer, count, off_t(offset))
 }
 
 @inline(__always)

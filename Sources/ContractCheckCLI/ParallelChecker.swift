@@ -23,6 +23,7 @@ package final class ParallelChecker: @unchecked Sendable {
     package struct WorkerState: Sendable {
         package var scratch: [UInt8] = []
         package var resolver: ContractResolver
+        package var wholeFileReads = WholeFileReads()
 
         package init(resolver: ContractResolver) {
             self.resolver = resolver

@@ -30,7 +30,8 @@ extension ValidateCommand {
                     outcome = .report(FileReport(path: path, contract: nil, findings: [finding], wasRead: false))
                 case .file(let path, let location), .argument(let path, let location):
                     let contract = forced ?? state.resolver.contract(for: location)
-                    outcome = check(path, location: location, contract: contract, checker: checker, scratch: &state.scratch)
+                    outcome = check(path, location: location, contract: contract, checker: checker, scratch: &state.scratch,
+                                    shortReadIsEnd: state.wholeFileReads.shortReadIsEnd(for: location))
                 }
                 switch outcome {
                 case .report(let report):

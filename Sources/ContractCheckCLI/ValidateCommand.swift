@@ -152,9 +152,11 @@ package enum ValidateCommand: Subcommand {
     ///   - path: the path as shown.
     ///   - location: the path as opened.
     ///   - scratch: a read buffer kept from file to file (see ``FileReader/read(_:scratch:)``).
-    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8]) -> ParallelChecker.Outcome {
+    ///   - shortReadIsEnd: see ``FileReader/readInPlace(_:scratch:shortReadIsEnd:)``.
+    package static func check(_ path: String, location: String, contract: String?, checker: any DocumentChecker, scratch: inout [UInt8],
+                              shortReadIsEnd: Bool = false) -> ParallelChecker.Outcome {
         let count: Int
-        switch FileReader.readInPlace(location, scratch: &scratch) {
+        switch FileReader.readInPlace(location, scratch: &scratch, shortReadIsEnd: shortReadIsEnd) {
         case .success(let read): count = read
         case .failure(let other):
             switch other.result {

@@ -58,6 +58,14 @@ static inline int cls_set_thread_name(const char *name) { return pthread_setname
 /// seccomp profile forbids it.
 extern int unshare(int flags);
 static inline int cls_unshare_file_table(void) { return unshare(0x00000400 /* CLONE_FILES */); }
+
+/// statfs(2)'s `f_type` for the file system holding `path` (its magic number), or 0 when it
+/// cannot be told. Glibc's `<sys/vfs.h>` is not part of the module Swift sees.
+#include <sys/vfs.h>
+static inline long cls_filesystem_type(const char *path) {
+    struct statfs info;
+    return statfs(path, &info) == 0 ? (long)info.f_type : 0;
+}
 #endif
 
 /// Returns freed heap pages to the kernel after a large release: glibc keeps them
