@@ -11,18 +11,32 @@ import Foundation
 /// in its callers: the compiler does not serialise an `@inlinable` body for a `package` type,
 /// and unspecialised, every critical section went through a generic call with its closure
 /// and result reabstracted (a fake takes one or two per request).
+///
+/// The value lives in memory of its own, reached through a pointer: a stored `var` of a
+/// class is checked for exclusive access at run time on every `inout` use
+/// (`swift_beginAccess`/`swift_endAccess`, ~120 instructions a critical section, and a
+/// request takes several), a check the lock already makes unneeded.
 public final class Locked<Value> {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var value: Value
+    /// The value: read and changed only while `lock` is held.
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
-    package init(_ value: Value) { self.value = value }
+    package init(_ value: Value) {
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
+    }
+
+    deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
+    }
 
     /// Runs `body` with exclusive access to the value.
     @discardableResult @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     /// A copy of the current value.
