@@ -44,6 +44,14 @@ import FoundationNetworking
         return stop
     }
 
+    /// The environment FakeAPNs learns a registered device in is the one its `environment`
+    /// names, exactly as `APNsEnvironment(rawValue:)` reads it.
+    @Test func aDevicesEnvironmentIsReadAsItsRawValue() {
+        for name in APNsEnvironment.allCases.map(\.rawValue) + ["", "Production", "sandbox ", "development", "prod"] {
+            #expect(ServeCommand.environment(named: name) == APNsEnvironment(rawValue: name), "\(name)")
+        }
+    }
+
     @Test func parsesEveryOption() throws {
         let options = try ServeCommand.parse(["--backend-port", "8080", "--admin-port=8081", "--session", "s1=a1",
                                               "--session=s2=a=2", "--ready-file", "/tmp/x.json", "--quiet"])
