@@ -109,12 +109,14 @@ package enum SWAR {
     }
 
     /// Well-formed padded base64, the common case (the `base64` and P-256 key formats).
-    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `checked` leading bytes are known to be in the alphabet already (``FlatJSON`` scans
+    /// them with the string: ``outsideBase64(_:)``).
+    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>, checked: Int = 0) -> Bool {
         let count = bytes.count
         guard count % 4 == 0 else { return false }
         guard count > 0, let base = bytes.baseAddress else { return true }
         let body = count - 2
-        var index = 0
+        var index = min(max(checked, 0), body)
         while body &- index >= 16 {
             let lanes = load16(base, index)
             let ascii = lanes & SIMD16(repeating: 0x7F)
@@ -161,6 +163,25 @@ package enum SWAR {
     static func highBitWords(_ lanes: SIMD16<UInt8>) -> SIMD2<UInt64> {
         let words = unsafeBitCast(lanes & SIMD16(repeating: 0x80), to: SIMD2<UInt64>.self)
         return SIMD2(UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
+    }
+
+    /// 0x80 in each of 16 lanes outside the base64 alphabet `A-Z a-z 0-9 + /`, else 0. A
+    /// lane in the alphabet cannot end a plain JSON string run (``firstSpecial16(_:)``): 16
+    /// bytes of base64 are inside a string.
+    @inline(__always)
+    static func outsideBase64(_ lanes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let ascii = lanes & SIMD16(repeating: 0x7F)
+        // Letters (either case), '/' with the digits (0x2F-0x39), and '+'.
+        let inAlphabet = inRange16(ascii | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(ascii, 0x2F, 0x39)
+            | ~((ascii ^ SIMD16(repeating: 0x2B)) &+ SIMD16(repeating: 0x7F))
+        return (lanes | ~inAlphabet) & SIMD16(repeating: 0x80)
+    }
+
+    /// True when any lane of `lanes` is nonzero.
+    @inline(__always)
+    static func any(_ lanes: SIMD16<UInt8>) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     /// The offset (0-15) of the first of 16 bytes that ends a plain JSON string run (as

@@ -28,6 +28,9 @@ struct FlatJSON {
         var count = 0
         /// A number's value.
         var integer: Int64 = 0
+        /// A string's leading content bytes found in the base64 alphabet while it was read
+        /// (whole 16-byte blocks): ``SWAR/isPlainBase64(_:checked:)`` starts after them.
+        var base64Checked = 0
     }
 
     /// The deepest nesting read (16 containers open at once); deeper input declines.
@@ -96,13 +99,24 @@ struct FlatJSON {
         }
     }
 
-    /// A string whose opening quote is at `index`: plain ASCII up to the closing quote.
+    /// A string whose opening quote is at `index`: plain ASCII up to the closing quote. It
+    /// starts 16 bytes at a time while they are base64, which cannot end the string (a
+    /// `secret` is most of a payload's bytes), noted in ``Node/base64Checked``; then it looks
+    /// for the end.
     private mutating func readString(_ index: inout Int) -> Bool {
-        var at = JSONParser.endOfPlainASCII(bytes, from: index &+ 1)
+        let start = index &+ 1
+        var at = start
+        if let base = bytes.baseAddress {
+            while bytes.count &- at >= 16, !SWAR.any(SWAR.outsideBase64(SWAR.load16(base, at))) {
+                at &+= 16
+            }
+        }
+        let base64Checked = at &- start
+        at = JSONParser.endOfPlainASCII(bytes, from: at)
         while at < bytes.count {
             let byte = bytes[at]
             if byte == UInt8(ascii: "\"") {
-                nodes.append(Node(kind: .string, start: index &+ 1, end: at, next: nodes.count &+ 1))
+                nodes.append(Node(kind: .string, start: start, end: at, next: nodes.count &+ 1, base64Checked: base64Checked))
                 index = at &+ 1
                 return true
             }

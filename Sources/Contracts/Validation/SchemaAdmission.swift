@@ -20,15 +20,16 @@ final class SchemaAdmission: Sendable {
     /// Array items (one), the nullable's inner schema (one), the alternatives, or the
     /// declared members' schemas.
     let children: [SchemaAdmission]
+    /// ``children`` without reference counting, kept alive by ``children``: the walk over a
+    /// ``FlatJSON`` document follows these, retaining and releasing nothing per member.
+    let unretainedChildren: [Unmanaged<SchemaAdmission>]
     /// Object: declared names, and as bit masks (at most 64 members) which are required
     /// and which forbidden.
     let names: [String]
-    /// ``names`` as UTF-8, one after another, and where each ends: for keys read without a
-    /// `String` (``FlatJSON``), compared without retaining an array per name.
-    let nameBytes: [UInt8]
-    let nameEnds: [Int]
-    /// The string's format is ``StringFormat/base64``, which a byte check passes.
-    let isBase64: Bool
+    /// ``names`` as bytes: for keys read without a `String` (``FlatJSON``).
+    let nameKeys: ByteKeys
+    /// ``string`` compiled for ASCII bytes (``FlatJSON``'s strings).
+    let stringCheck: ASCIIStringCheck?
     let required: UInt64
     let forbidden: UInt64
     let rejectsUnknown: Bool
@@ -81,9 +82,9 @@ final class SchemaAdmission: Sendable {
         self.constants = constants
         self.children = children
         self.names = names
-        self.nameBytes = names.flatMap(\.utf8)
-        self.nameEnds = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count) }
-        self.isBase64 = string?.format == .base64
+        self.unretainedChildren = children.map { Unmanaged.passUnretained($0) }
+        self.nameKeys = ByteKeys(names)
+        self.stringCheck = string.map(ASCIIStringCheck.init)
         self.itemBounds = itemBounds
         self.required = required
         self.forbidden = forbidden
