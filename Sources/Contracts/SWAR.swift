@@ -116,16 +116,8 @@ package enum SWAR {
         guard count % 4 == 0 else { return false }
         guard count > 0, let base = bytes.baseAddress else { return true }
         let body = count - 2
-        var index = min(max(checked, 0), body)
-        while body &- index >= 16 {
-            let lanes = load16(base, index)
-            let ascii = lanes & SIMD16(repeating: 0x7F)
-            let inAlphabet = inRange16(ascii | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(ascii, 0x30, 0x39)
-                | inRange16(ascii & SIMD16(repeating: 0xFB), 0x2B, 0x2B)
-            let outside = highBitWords(lanes | ~inAlphabet)
-            guard outside[0] | outside[1] == 0 else { return false }
-            index &+= 16
-        }
+        // A block with a byte outside the alphabet stops the blocks; the words below find it.
+        var index = endOfBase64Blocks(base, from: min(max(checked, 0), body), before: body)
         while body &- index >= 8 {
             let word = load(base, index)
             guard word & highBits == 0, base64Bytes(word) == highBits else { return false }
@@ -170,11 +162,25 @@ package enum SWAR {
     /// bytes of base64 are inside a string.
     @inline(__always)
     static func outsideBase64(_ lanes: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let ascii = lanes & SIMD16(repeating: 0x7F)
-        // Letters (either case), '/' with the digits (0x2F-0x39), and '+'.
-        let inAlphabet = inRange16(ascii | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(ascii, 0x2F, 0x39)
-            | ~((ascii ^ SIMD16(repeating: 0x2B)) &+ SIMD16(repeating: 0x7F))
+        // Letters (either case), '/' with the digits (0x2F-0x39), and '+': exact for lanes
+        // below 0x80; a lane at or above 0x80 is outside whatever the sums say.
+        let inAlphabet = inRange16(lanes | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(lanes, 0x2F, 0x39)
+            | ~((lanes ^ SIMD16(repeating: 0x2B)) &+ SIMD16(repeating: 0x7F))
         return (lanes | ~inAlphabet) & SIMD16(repeating: 0x80)
+    }
+
+    /// The offset of the first 16-byte block from `start` (before `limit`) with a byte outside
+    /// the base64 alphabet, or of the last whole block's end: after the first block (most
+    /// strings are short, and stop there), 32 bytes a step while both halves are base64.
+    @inline(__always)
+    static func endOfBase64Blocks(_ base: UnsafePointer<UInt8>, from start: Int, before limit: Int) -> Int {
+        guard limit &- start >= 16, !any(outsideBase64(load16(base, start))) else { return start }
+        var index = start &+ 16
+        while limit &- index >= 32, !any(outsideBase64(load16(base, index)) | outsideBase64(load16(base, index &+ 16))) {
+            index &+= 32
+        }
+        if limit &- index >= 16, !any(outsideBase64(load16(base, index))) { index &+= 16 }
+        return index
     }
 
     /// True when any lane of `lanes` is nonzero.

@@ -133,4 +133,35 @@ import Testing
         let checked = try #require(text.withUnsafeBufferPointer { FlatJSON($0)?.nodes.map(\.base64Checked) })
         #expect(checked == [0, 32, 16, 0])
     }
+
+    /// Member names and allowed values are found by their head in one probe (or a linear
+    /// search when heads collide or there are many): every name, and no near miss.
+    @Test func byteKeysFindEveryNameAndNothingElse() {
+        let sets: [[String]] = [
+            ["aps", "notificationId", "accountId", "route", "orderVersion", "secret", "imageUrl"],
+            ["alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content", "target-content-id",
+             "interruption-level", "relevance-score", "filter-criteria"],
+            ["title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
+             "subtitle-loc-args", "loc-key", "loc-args"],
+            (0..<40).map { "member\($0)" },
+            ["a", "b", "", "abcdefgh", "abcdefgX", "abcdefghi"],
+            ["same-head-1", "same-head-2", "ORDER_UPDATE", "OFFER"],
+        ]
+        var found = 0
+        for names in sets {
+            let keys = ByteKeys(names)
+            var probes = names
+            for name in names { probes += [name + "x", String(name.dropLast()), name.uppercased(), "x" + name, "a" + name.dropFirst()] }
+            for probe in probes {
+                let expected = names.firstIndex(of: probe)
+                if expected != nil { found += 1 }
+                let bytes = Array(probe.utf8)
+                #expect(bytes.withUnsafeBufferPointer { keys.index(of: $0) } == expected, "\(probe)")
+                let document = bytes + Array("\":1}xxxxxxxx".utf8)
+                #expect(document.withUnsafeBufferPointer { keys.index(of: UnsafeBufferPointer(rebasing: $0[..<bytes.count]), readable: $0.count) } == expected,
+                        "\(probe)")
+            }
+        }
+        #expect(found > 80)
+    }
 }

@@ -79,14 +79,19 @@ final class ASCIIStringCheck: Sendable {
 }
 
 /// Short byte strings (declared member names, allowed values) stored one after another, each
-/// found by its length and first bytes in one word before its bytes are compared: a key read
-/// without a `String` (``FlatJSON``) is looked up without retaining an array per name.
+/// found by its length and first bytes in one word (its head) before its bytes are compared:
+/// a key read without a `String` (``FlatJSON``) is looked up without retaining an array per
+/// name, in one probe of a small table when the heads hash apart.
 struct ByteKeys: Sendable {
     private let bytes: [UInt8]
     private let starts: [Int]
     private let ends: [Int]
     /// Per key: its length in the low byte, its first 7 bytes above.
     private let heads: [UInt64]
+    /// 64 slots, each -1 or the key whose head lands there by `(head &* multiplier) >> 58`;
+    /// empty when no multiplier below gave every head its own slot (then a linear search).
+    private let slots: [Int8]
+    private let multiplier: UInt64
 
     init(_ strings: [String]) {
         var bytes: [UInt8] = [], starts: [Int] = [], ends: [Int] = [], heads: [UInt64] = []
@@ -101,6 +106,26 @@ struct ByteKeys: Sendable {
         self.starts = starts
         self.ends = ends
         self.heads = heads
+        (slots, multiplier) = Self.table(heads)
+    }
+
+    /// A slot table for `heads` and its multiplier, found among a fixed sequence of odd
+    /// multipliers; none for more than 32 keys or two keys with one head.
+    private static func table(_ heads: [UInt64]) -> (slots: [Int8], multiplier: UInt64) {
+        guard heads.count <= 32, Set(heads).count == heads.count else { return ([], 0) }
+        var multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<512 {
+            var slots = [Int8](repeating: -1, count: 64)
+            var apart = true
+            for (index, head) in heads.enumerated() {
+                let slot = Int(truncatingIfNeeded: (head &* multiplier) >> 58)
+                if slots[slot] >= 0 { apart = false; break }
+                slots[slot] = Int8(truncatingIfNeeded: index)
+            }
+            if apart { return (slots, multiplier) }
+            multiplier = (multiplier &* 0x5851_F42D_4C95_7F2D &+ 0x1405_7B7E_F767_814F) | 1
+        }
+        return ([], 0)
     }
 
     /// The number of keys.
@@ -127,7 +152,19 @@ struct ByteKeys: Sendable {
 
     /// The index of the key spelled `key`, if any; `readable` as in ``head(_:readable:)``.
     func index(of key: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> Int? {
-        let head = Self.head(key, readable: readable)
+        index(of: key, head: Self.head(key, readable: readable))
+    }
+
+    /// The index of the key spelled `key`, whose ``head(_:readable:)`` is `head`, if any.
+    func index(of key: UnsafeBufferPointer<UInt8>, head: UInt64) -> Int? {
+        if !slots.isEmpty {
+            let index = Int(slots[Int(truncatingIfNeeded: (head &* multiplier) >> 58)])
+            guard index >= 0, heads[index] == head else { return nil }
+            if key.count <= 7 { return index }
+            return bytes.withUnsafeBufferPointer { bytes in
+                SWAR.equal(UnsafeBufferPointer(rebasing: bytes[starts[index]..<ends[index]]), key)
+            } ? index : nil
+        }
         return heads.withUnsafeBufferPointer { heads -> Int? in
             for index in heads.indices where heads[index] == head {
                 if key.count <= 7 { return index }

@@ -106,11 +106,7 @@ struct FlatJSON {
     private mutating func readString(_ index: inout Int) -> Bool {
         let start = index &+ 1
         var at = start
-        if let base = bytes.baseAddress {
-            while bytes.count &- at >= 16, !SWAR.any(SWAR.outsideBase64(SWAR.load16(base, at))) {
-                at &+= 16
-            }
-        }
+        if let base = bytes.baseAddress { at = SWAR.endOfBase64Blocks(base, from: at, before: bytes.count) }
         let base64Checked = at &- start
         at = JSONParser.endOfPlainASCII(bytes, from: at)
         while at < bytes.count {

@@ -88,27 +88,30 @@ extension SchemaAdmission {
     private func admitsObject(_ document: FlatJSON, _ index: Int, depth: Int) -> Bool {
         let node = document.nodes[index]
         guard node.kind == .object, node.count <= 16 else { return false }
-        var present: UInt64 = 0
-        var key = index &+ 1
-        for _ in 0..<node.count {
-            let keyBytes = document.utf8(key)
-            let readable = document.bytes.count &- document.nodes[key].start
-            var earlier = index &+ 1
-            while earlier != key {
-                if SWAR.equal(document.utf8(earlier), keyBytes) { return false }
-                earlier = document.nodes[earlier &+ 1].next
+        // Each key's head (ByteKeys.head) and node: an earlier key is compared byte by byte
+        // only when its head is the same.
+        return withUnsafeTemporaryAllocation(of: (head: UInt64, key: Int).self, capacity: 16) { seen in
+            var present: UInt64 = 0
+            var key = index &+ 1
+            for member in 0..<node.count {
+                let keyBytes = document.utf8(key)
+                let head = ByteKeys.head(keyBytes, readable: document.bytes.count &- document.nodes[key].start)
+                for earlier in 0..<member where seen[earlier].head == head {
+                    if keyBytes.count <= 7 || SWAR.equal(document.utf8(seen[earlier].key), keyBytes) { return false }
+                }
+                seen[member] = (head, key)
+                let value = key &+ 1
+                key = document.nodes[value].next
+                guard let declared = nameKeys.index(of: keyBytes, head: head) else {
+                    if rejectsUnknown { return false }
+                    continue
+                }
+                let bit: UInt64 = 1 << UInt64(declared)
+                guard forbidden & bit == 0,
+                      unretainedChildren[declared]._withUnsafeGuaranteedRef({ $0.admits(document, value, depth: depth + 1) }) else { return false }
+                present |= bit
             }
-            let value = key &+ 1
-            key = document.nodes[value].next
-            guard let declared = nameKeys.index(of: keyBytes, readable: readable) else {
-                if rejectsUnknown { return false }
-                continue
-            }
-            let bit: UInt64 = 1 << UInt64(declared)
-            guard forbidden & bit == 0,
-                  unretainedChildren[declared]._withUnsafeGuaranteedRef({ $0.admits(document, value, depth: depth + 1) }) else { return false }
-            present |= bit
+            return required & ~present == 0
         }
-        return required & ~present == 0
     }
 }

@@ -148,17 +148,24 @@ final class SchemaAdmission: Sendable {
             guard case .array(let items) = node.value, children.count == 1 else { return false }
             if let minimum = itemBounds.minimum, items.count < minimum { return false }
             if let maximum = itemBounds.maximum, items.count > maximum { return false }
-            for index in items.indices where !children[0].admits(items[index], depth: depth + 1) { return false }
-            return true
+            return unretainedChildren[0]._withUnsafeGuaranteedRef { item in
+                for index in items.indices where !item.admits(items[index], depth: depth + 1) { return false }
+                return true
+            }
         case .nullable:
             if case .null = node.value { return true }
             guard children.count == 1 else { return false }
-            return children[0].acceptedTypes & Self.typeBit(node) != 0 && children[0].admits(node, depth: depth + 1)
+            return unretainedChildren[0]._withUnsafeGuaranteedRef { inner in
+                inner.acceptedTypes & Self.typeBit(node) != 0 && inner.admits(node, depth: depth + 1)
+            }
         case .anyOf:
             // The validator passes a node when one alternative that accepts its type passes.
             let bit = Self.typeBit(node)
-            for index in children.indices where children[index].acceptedTypes & bit != 0 && children[index].admits(node, depth: depth + 1) {
-                return true
+            for index in unretainedChildren.indices {
+                let admitted = unretainedChildren[index]._withUnsafeGuaranteedRef { alternative in
+                    alternative.acceptedTypes & bit != 0 && alternative.admits(node, depth: depth + 1)
+                }
+                if admitted { return true }
             }
             return false
         }
@@ -183,7 +190,8 @@ final class SchemaAdmission: Sendable {
                 continue
             }
             let bit: UInt64 = 1 << UInt64(index)
-            guard forbidden & bit == 0, children[index].admits(found[position].value, depth: depth + 1) else { return false }
+            guard forbidden & bit == 0,
+                  unretainedChildren[index]._withUnsafeGuaranteedRef({ $0.admits(found[position].value, depth: depth + 1) }) else { return false }
             present |= bit
         }
         return required & ~present == 0
