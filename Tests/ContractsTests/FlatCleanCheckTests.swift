@@ -121,6 +121,8 @@ import Testing
                 for bad in ["-", "_", ".", "~", "=", " ", "\u{F0}", "\""] {
                     var secret = Array(plain)
                     secret[position] = Character(bad)
+                    // Two bytes for one character: drop the next, so the length stays a multiple of 4.
+                    if bad.utf8.count == 2, position + 1 < secret.count { secret.remove(at: position + 1) }
                     let result = check(String(secret))
                     #expect(result.flat == result.full, "\(String(secret))")
                     if !result.full { declined += 1 }
