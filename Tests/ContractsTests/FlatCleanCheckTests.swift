@@ -68,6 +68,12 @@ import Testing
             #expect(Array(declined.utf8).withUnsafeBufferPointer { FlatJSON($0) } == nil, "\(declined)")
         }
         #expect(Array((String(repeating: "[", count: 16) + String(repeating: "]", count: 16)).utf8).withUnsafeBufferPointer { FlatJSON($0) } != nil)
+        // At most maxNodes values and keys: the array and 255 numbers read, 256 numbers decline.
+        for (numbers, reads) in [(255, true), (256, false)] {
+            let text = "[" + Array(repeating: "7", count: numbers).joined(separator: ",") + "]"
+            let nodes = Array(text.utf8).withUnsafeBufferPointer { FlatJSON($0)?.nodes }
+            #expect((nodes != nil) == reads && (nodes?.count ?? numbers &+ 1) == numbers &+ 1 && nodes?.last?.integer ?? 7 == 7)
+        }
     }
 
     @Test func stringSchemasAdmitTheSameASCIIBytesAsStrings() {
