@@ -194,8 +194,12 @@ package enum SWAR {
     /// ``firstSpecial(_:)``), or 16 when none does.
     @inline(__always)
     static func firstSpecial16(_ lanes: SIMD16<UInt8>) -> Int {
-        let ascii = lanes & SIMD16(repeating: 0x7F)
-        let special = highBitWords(lanes | inRange16(ascii, 0x00, 0x1F) | inRange16(ascii, 0x22, 0x22) | inRange16(ascii, 0x5C, 0x5C))
+        // Each sum has its high bit set when the lane is at least 0x20, is not a quote, is not
+        // a backslash: exact below 0x80, and a lane at or above 0x80 is special whatever they say.
+        let printable: SIMD16<UInt8> = lanes &+ SIMD16(repeating: 0x60)
+        let notQuote: SIMD16<UInt8> = (lanes ^ SIMD16(repeating: 0x22)) &+ SIMD16(repeating: 0x7F)
+        let notBackslash: SIMD16<UInt8> = (lanes ^ SIMD16(repeating: 0x5C)) &+ SIMD16(repeating: 0x7F)
+        let special = highBitWords(lanes | ~(printable & notQuote & notBackslash))
         if special[0] != 0 { return special[0].trailingZeroBitCount >> 3 }
         return 8 &+ (special[1].trailingZeroBitCount >> 3)
     }
