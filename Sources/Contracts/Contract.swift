@@ -71,7 +71,10 @@ public struct Contract: Sendable, Hashable {
     /// passes without a violation, decided without building its tree (plain payloads as
     /// written: see ``FlatJSON``). False means nothing: parse and validate to know.
     package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> Bool {
-        guard let isCleanFlat = cleanCheck.isCleanFlat, let document = FlatJSON(bytes) else { return false }
+        guard let isCleanFlat = cleanCheck.isCleanFlat else { return false }
+        // A size rule would report it: not read at all.
+        if cleanCheck.isSizeLimited, !(options.sourceByteCount.map { $0 <= options.maximumPayloadBytes } ?? false) { return false }
+        guard let document = FlatJSON(bytes) else { return false }
         return isCleanFlat(document, options)
     }
 
@@ -118,11 +121,16 @@ struct CleanCheck: Sendable, Hashable {
     var isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)?
     /// The same question on a ``FlatJSON`` document (no tree), when the contract has one.
     var isCleanFlat: (@Sendable (_ document: FlatJSON, _ options: ValidationOptions) -> Bool)?
+    /// Both say false when the size sent is not given or is over the options' limit (the
+    /// payload's size rule): bytes over it are not read for the flat check.
+    var isSizeLimited: Bool
 
     init(_ isClean: (@Sendable (_ document: JSONNode, _ options: ValidationOptions) -> Bool)? = nil,
-         flat isCleanFlat: (@Sendable (_ document: FlatJSON, _ options: ValidationOptions) -> Bool)? = nil) {
+         flat isCleanFlat: (@Sendable (_ document: FlatJSON, _ options: ValidationOptions) -> Bool)? = nil,
+         isSizeLimited: Bool = false) {
         self.isClean = isClean
         self.isCleanFlat = isCleanFlat
+        self.isSizeLimited = isSizeLimited
     }
 
     static func == (lhs: CleanCheck, rhs: CleanCheck) -> Bool { true }

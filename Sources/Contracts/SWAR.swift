@@ -109,21 +109,15 @@ package enum SWAR {
     }
 
     /// Well-formed padded base64, the common case (the `base64` and P-256 key formats).
-    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `checked` leading bytes are known to be in the alphabet already (``FlatJSON`` scans
+    /// them with the string: ``outsideBase64(_:)``).
+    static func isPlainBase64(_ bytes: UnsafeBufferPointer<UInt8>, checked: Int = 0) -> Bool {
         let count = bytes.count
         guard count % 4 == 0 else { return false }
         guard count > 0, let base = bytes.baseAddress else { return true }
         let body = count - 2
-        var index = 0
-        while body &- index >= 16 {
-            let lanes = load16(base, index)
-            let ascii = lanes & SIMD16(repeating: 0x7F)
-            let inAlphabet = inRange16(ascii | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(ascii, 0x30, 0x39)
-                | inRange16(ascii & SIMD16(repeating: 0xFB), 0x2B, 0x2B)
-            let outside = highBitWords(lanes | ~inAlphabet)
-            guard outside[0] | outside[1] == 0 else { return false }
-            index &+= 16
-        }
+        // A block with a byte outside the alphabet stops the blocks; the words below find it.
+        var index = endOfBase64Blocks(base, from: min(max(checked, 0), body), before: body)
         while body &- index >= 8 {
             let word = load(base, index)
             guard word & highBits == 0, base64Bytes(word) == highBits else { return false }
@@ -163,12 +157,49 @@ package enum SWAR {
         return SIMD2(UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
     }
 
+    /// 0x80 in each of 16 lanes outside the base64 alphabet `A-Z a-z 0-9 + /`, else 0. A
+    /// lane in the alphabet cannot end a plain JSON string run (``firstSpecial16(_:)``): 16
+    /// bytes of base64 are inside a string.
+    @inline(__always)
+    static func outsideBase64(_ lanes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        // Letters (either case), '/' with the digits (0x2F-0x39), and '+': exact for lanes
+        // below 0x80; a lane at or above 0x80 is outside whatever the sums say.
+        let inAlphabet = inRange16(lanes | SIMD16(repeating: 0x20), 0x61, 0x7A) | inRange16(lanes, 0x2F, 0x39)
+            | ~((lanes ^ SIMD16(repeating: 0x2B)) &+ SIMD16(repeating: 0x7F))
+        return (lanes | ~inAlphabet) & SIMD16(repeating: 0x80)
+    }
+
+    /// The offset of the first 16-byte block from `start` (before `limit`) with a byte outside
+    /// the base64 alphabet, or of the last whole block's end: after the first block (most
+    /// strings are short, and stop there), 32 bytes a step while both halves are base64.
+    @inline(__always)
+    static func endOfBase64Blocks(_ base: UnsafePointer<UInt8>, from start: Int, before limit: Int) -> Int {
+        guard limit &- start >= 16, !any(outsideBase64(load16(base, start))) else { return start }
+        var index = start &+ 16
+        while limit &- index >= 32, !any(outsideBase64(load16(base, index)) | outsideBase64(load16(base, index &+ 16))) {
+            index &+= 32
+        }
+        if limit &- index >= 16, !any(outsideBase64(load16(base, index))) { index &+= 16 }
+        return index
+    }
+
+    /// True when any lane of `lanes` is nonzero.
+    @inline(__always)
+    static func any(_ lanes: SIMD16<UInt8>) -> Bool {
+        let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
     /// The offset (0-15) of the first of 16 bytes that ends a plain JSON string run (as
     /// ``firstSpecial(_:)``), or 16 when none does.
     @inline(__always)
     static func firstSpecial16(_ lanes: SIMD16<UInt8>) -> Int {
-        let ascii = lanes & SIMD16(repeating: 0x7F)
-        let special = highBitWords(lanes | inRange16(ascii, 0x00, 0x1F) | inRange16(ascii, 0x22, 0x22) | inRange16(ascii, 0x5C, 0x5C))
+        // Each sum has its high bit set when the lane is at least 0x20, is not a quote, is not
+        // a backslash: exact below 0x80, and a lane at or above 0x80 is special whatever they say.
+        let printable: SIMD16<UInt8> = lanes &+ SIMD16(repeating: 0x60)
+        let notQuote: SIMD16<UInt8> = (lanes ^ SIMD16(repeating: 0x22)) &+ SIMD16(repeating: 0x7F)
+        let notBackslash: SIMD16<UInt8> = (lanes ^ SIMD16(repeating: 0x5C)) &+ SIMD16(repeating: 0x7F)
+        let special = highBitWords(lanes | ~(printable & notQuote & notBackslash))
         if special[0] != 0 { return special[0].trailingZeroBitCount >> 3 }
         return 8 &+ (special[1].trailingZeroBitCount >> 3)
     }

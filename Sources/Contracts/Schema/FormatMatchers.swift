@@ -118,7 +118,7 @@ enum FormatMatchers {
 
     static func base64Problem(_ value: String) -> String? {
         var copy = value
-        if copy.withUTF8(SWAR.isPlainBase64) { return nil }
+        if copy.withUTF8({ SWAR.isPlainBase64($0) }) { return nil }
         let problem: String?? = copy.withUTF8 { bytes -> String?? in
             let count = bytes.count
             if count % 4 != 0 { return .some("\(count) characters, not a multiple of 4") }
@@ -222,16 +222,19 @@ enum FormatMatchers {
         return nil
     }
 
+    /// `bytes` are `prefix` then 1-64 of `[A-Za-z0-9_-]`: exactly when
+    /// ``prefixedIdentifierProblem(_:prefix:)`` is nil for their string.
+    static func isPrefixedIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        let idLength = bytes.count - prefix.count
+        guard idLength >= 1, idLength <= 64, memoryEqual(bytes, prefix, prefix.count) else { return false }
+        return ASCIIStringCheck.allIdentifierBytes(UnsafeBufferPointer(rebasing: bytes[prefix.count...]))
+    }
+
     static func prefixedIdentifierProblem(_ value: String, prefix: String) -> String? {
         var copy = value
         var prefixCopy = prefix
         let matches = copy.withUTF8 { bytes in
-            prefixCopy.withUTF8 { prefixBytes -> Bool in
-                let idLength = bytes.count - prefixBytes.count
-                guard idLength >= 1, idLength <= 64, memoryEqual(bytes, prefixBytes, prefixBytes.count) else { return false }
-                for byte in bytes[prefixBytes.count...] where !isIdentifierByte(byte) { return false }
-                return true
-            }
+            prefixCopy.withUTF8 { isPrefixedIdentifier(bytes, prefix: $0) }
         }
         if matches { return nil }
         if !hasPrefix(value, prefix) { return "\"\(clipped(value))\"" }

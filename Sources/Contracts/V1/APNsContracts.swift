@@ -15,7 +15,7 @@ enum APNsContracts {
                 admission.admits(document) && PayloadRules.allHold(document, options: options)
             }, flat: { document, options in
                 admission.admits(document, 0) && PayloadRules.allHold(document, options: options)
-            })
+            }, isSizeLimited: true)
         }
         return contract
     }()

@@ -7,8 +7,8 @@ extension PayloadRules {
         guard let sent = options.sourceByteCount, sent <= options.maximumPayloadBytes,
               let root = document.nodes.first, root.kind == .object else { return false }
         var aps: Int?
-        var route: String?
-        var hasAccount = false, hasOrderVersion = false, needsMutableContent = false
+        var route: Int?
+        var facts = PayloadFacts()
         var key = 1
         for _ in 0..<root.count {
             let value = key &+ 1
@@ -18,19 +18,19 @@ extension PayloadRules {
             case (3, UInt8(ascii: "a")?) where spells(name, "aps"): aps = value
             case (5, UInt8(ascii: "r")?) where spells(name, "route"):
                 guard document.nodes[value].kind == .string else { return false }
-                route = document.string(value)
-            case (9, UInt8(ascii: "a")?) where spells(name, "accountId"): hasAccount = true
-            case (12, UInt8(ascii: "o")?) where spells(name, "orderVersion"): hasOrderVersion = true
-            case (6, UInt8(ascii: "s")?) where spells(name, "secret"): needsMutableContent = true
-            case (8, UInt8(ascii: "i")?) where spells(name, "imageUrl"): needsMutableContent = true
+                route = value
+                facts.route = PayloadFacts.Route(ascii: document.utf8(value))
+            case (9, UInt8(ascii: "a")?) where spells(name, "accountId"): facts.hasAccount = true
+            case (12, UInt8(ascii: "o")?) where spells(name, "orderVersion"): facts.hasOrderVersion = true
+            case (6, UInt8(ascii: "s")?) where spells(name, "secret"): facts.needsMutableContent = true
+            case (8, UInt8(ascii: "i")?) where spells(name, "imageUrl"): facts.needsMutableContent = true
             case (14, UInt8(ascii: "n")?) where spells(name, "notificationId"): break
             default:
                 guard PersonalKeys.noneIn(name, document, value, depth: 0) else { return false }
             }
         }
         guard let aps, document.nodes[aps].kind == .object else { return false }
-        var category: String?, thread: String?
-        var hasAlert = false, hasBadgeOrSound = false, mutableContent = false, contentAvailable = false
+        var thread: Int?
         key = aps &+ 1
         for _ in 0..<document.nodes[aps].count {
             let value = key &+ 1
@@ -39,48 +39,58 @@ extension PayloadRules {
             switch (name.count, name.first) {
             case (8, UInt8(ascii: "c")?) where spells(name, "category"):
                 guard document.nodes[value].kind == .string else { return false }
-                category = document.string(value)
+                facts.category = PayloadFacts.Category(ascii: document.utf8(value))
             case (9, UInt8(ascii: "t")?) where spells(name, "thread-id"):
                 guard document.nodes[value].kind == .string else { return false }
-                thread = document.string(value)
+                thread = value
             case (5, UInt8(ascii: "a")?) where spells(name, "alert"), (5, UInt8(ascii: "s")?) where spells(name, "sound"):
-                hasAlert = hasAlert || name.first == UInt8(ascii: "a")
-                hasBadgeOrSound = hasBadgeOrSound || name.first == UInt8(ascii: "s")
+                facts.hasAlert = facts.hasAlert || name.first == UInt8(ascii: "a")
+                facts.hasBadgeOrSound = facts.hasBadgeOrSound || name.first == UInt8(ascii: "s")
                 guard PersonalKeys.noneIn(UnsafeBufferPointer(start: nil, count: 0), document, value, depth: 1) else { return false }
-            case (5, UInt8(ascii: "b")?) where spells(name, "badge"): hasBadgeOrSound = true
-            case (15, UInt8(ascii: "m")?) where spells(name, "mutable-content"): mutableContent = isOne(document, value)
-            case (17, UInt8(ascii: "c")?) where spells(name, "content-available"): contentAvailable = isOne(document, value)
+            case (5, UInt8(ascii: "b")?) where spells(name, "badge"): facts.hasBadgeOrSound = true
+            case (15, UInt8(ascii: "m")?) where spells(name, "mutable-content"): facts.mutableContent = isOne(document, value)
+            case (17, UInt8(ascii: "c")?) where spells(name, "content-available"): facts.contentAvailable = isOne(document, value)
             default:
                 guard PersonalKeys.noneIn(name, document, value, depth: 1) else { return false }
             }
         }
-        return holds(route: route, category: category, thread: thread, hasAccount: hasAccount, hasOrderVersion: hasOrderVersion,
-                     needsMutableContent: needsMutableContent, mutableContent: mutableContent, hasAlert: hasAlert,
-                     hasBadgeOrSound: hasBadgeOrSound, contentAvailable: contentAvailable)
+        if facts.category == .orderUpdate, let route, let thread {
+            facts.threadMatchesRoute = isThread(document.utf8(thread), of: document.utf8(route))
+        }
+        return holds(facts)
     }
 
-    /// The cross-member part of ``allHold(_:options:)``, on what the walk found.
+    /// The cross-member part of ``allHold(_:options:)`` (tree), on what the walk found.
     static func holds(route: String?, category: String?, thread: String?, hasAccount: Bool, hasOrderVersion: Bool,
                       needsMutableContent: Bool, mutableContent: Bool, hasAlert: Bool, hasBadgeOrSound: Bool,
                       contentAvailable: Bool) -> Bool {
-        let isOrderRoute = route.map(StringFormat.orderRoute.matches) ?? false
-        if let route, !isOrderRoute, route != "home", !StringFormat.offerRoute.matches(route) {
-            return false  // payload.unknown-route (a warning)
+        var facts = PayloadFacts(hasAccount: hasAccount, hasOrderVersion: hasOrderVersion, needsMutableContent: needsMutableContent,
+                                 mutableContent: mutableContent, hasAlert: hasAlert, hasBadgeOrSound: hasBadgeOrSound,
+                                 contentAvailable: contentAvailable)
+        facts.route = route.map(PayloadFacts.Route.init) ?? .none
+        facts.category = category.map(PayloadFacts.Category.init) ?? .none
+        if facts.category == .orderUpdate, let route, let thread {
+            facts.threadMatchesRoute = isThread(thread, of: route)
         }
-        switch category {
-        case "ORDER_UPDATE"?:
-            guard hasAccount, hasOrderVersion, isOrderRoute, let route, let thread,
-                  isThread(thread, of: route) else { return false }
-        case "OFFER"?:
-            guard let route, StringFormat.offerRoute.matches(route) else { return false }
-        case nil:
+        return holds(facts)
+    }
+
+    /// The cross-member part of both ``allHold(_:options:)``.
+    static func holds(_ facts: PayloadFacts) -> Bool {
+        if facts.route == .other { return false }  // payload.unknown-route (a warning)
+        switch facts.category {
+        case .orderUpdate:
+            guard facts.hasAccount, facts.hasOrderVersion, facts.route == .order, facts.threadMatchesRoute else { return false }
+        case .offer:
+            guard facts.route == .offer else { return false }
+        case .none:
             break
-        default:
+        case .other:
             return false  // not a category the schema admits
         }
-        if needsMutableContent && !mutableContent { return false }
-        if mutableContent && !hasAlert { return false }
-        if contentAvailable && (hasAlert || hasBadgeOrSound) { return false }
+        if facts.needsMutableContent && !facts.mutableContent { return false }
+        if facts.mutableContent && !facts.hasAlert { return false }
+        if facts.contentAvailable && (facts.hasAlert || facts.hasBadgeOrSound) { return false }
         return true
     }
 

@@ -247,14 +247,15 @@ enum PayloadRules {
     /// True when `thread` is `order-<id>` for the `orders/<id>` of `route` (an order route).
     static func isThread(_ thread: String, of route: String) -> Bool {
         var thread = thread, route = route
-        return thread.withUTF8 { thread in
-            route.withUTF8 { route in
-                thread.count == route.count &- 1 && route.count > 7
-                    && thread[0] == UInt8(ascii: "o") && thread[1] == UInt8(ascii: "r") && thread[2] == UInt8(ascii: "d")
-                    && thread[3] == UInt8(ascii: "e") && thread[4] == UInt8(ascii: "r") && thread[5] == UInt8(ascii: "-")
-                    && FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: thread[6...]), UnsafeBufferPointer(rebasing: route[7...]), route.count &- 7)
-            }
-        }
+        return thread.withUTF8 { thread in route.withUTF8 { isThread(thread, of: $0) } }
+    }
+
+    /// ``isThread(_:of:)`` on the UTF-8 of both.
+    static func isThread(_ thread: UnsafeBufferPointer<UInt8>, of route: UnsafeBufferPointer<UInt8>) -> Bool {
+        thread.count == route.count &- 1 && route.count > 7
+            && thread[0] == UInt8(ascii: "o") && thread[1] == UInt8(ascii: "r") && thread[2] == UInt8(ascii: "d")
+            && thread[3] == UInt8(ascii: "e") && thread[4] == UInt8(ascii: "r") && thread[5] == UInt8(ascii: "-")
+            && FormatMatchers.memoryEqual(UnsafeBufferPointer(rebasing: thread[6...]), UnsafeBufferPointer(rebasing: route[7...]), route.count &- 7)
     }
 
     /// Every payload rule, in the order they are documented.

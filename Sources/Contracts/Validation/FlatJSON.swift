@@ -4,7 +4,8 @@
 ///
 /// It reads only a strict subset of RFC 8259, the way payloads are written: strings of
 /// ASCII without escapes, integers of at most 18 digits without fraction or exponent (no
-/// `-0`), `true`, `false`, `null`, nesting at most ``maxDepth`` deep, no byte order mark.
+/// `-0`), `true`, `false`, `null`, nesting at most ``maxDepth`` deep, at most ``maxNodes``
+/// values and keys, no byte order mark.
 /// Anything else makes `init` return nil, which is always safe: the caller then parses with
 /// ``JSONReader``, the one authority on syntax, positions and messages. What it reads,
 /// ``JSONReader`` reads to the same values (the tests hold the two together).
@@ -28,21 +29,45 @@ struct FlatJSON {
         var count = 0
         /// A number's value.
         var integer: Int64 = 0
+        /// A string's leading content bytes found in the base64 alphabet while it was read
+        /// (whole 16-byte blocks): ``SWAR/isPlainBase64(_:checked:)`` starts after them.
+        var base64Checked = 0
     }
 
     /// The deepest nesting read (16 containers open at once); deeper input declines.
     static let maxDepth = 16
 
+    /// The most nodes read (a payload has some dozens); a document with more declines.
+    static let maxNodes = 256
+
     let bytes: UnsafeBufferPointer<UInt8>
     private(set) var nodes: [Node] = []
+    /// While reading: the storage of ``nodes``, written up to `count` without a capacity or
+    /// uniqueness check per node.
+    private var storage = UnsafeMutableBufferPointer<Node>(start: nil, count: 0)
+    private var count = 0
 
     /// Reads `bytes` whole, or nil when they are not plain JSON of the subset above.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        nodes.reserveCapacity(48)
-        var index = skipSpace(0)
-        guard readValue(&index, depth: 0) else { return nil }
-        guard skipSpace(index) == bytes.count else { return nil }
+        var read = false
+        nodes = [Node](unsafeUninitializedCapacity: Self.maxNodes) { buffer, initialized in
+            storage = UnsafeMutableBufferPointer(rebasing: buffer[..<min(buffer.count, Self.maxNodes)])
+            var index = skipSpace(0)
+            read = readValue(&index, depth: 0) && skipSpace(index) == bytes.count
+            initialized = read ? count : 0
+        }
+        storage = UnsafeMutableBufferPointer(start: nil, count: 0)
+        guard read else { return nil }
+    }
+
+    /// Adds `node` after the others; false when ``maxNodes`` are read already.
+    @inline(__always)
+    private mutating func append(_ node: Node) -> Bool {
+        guard count < storage.count else { return false }
+        storage[count] = node
+        count &+= 1
+        return true
     }
 
     /// The content bytes of the string node at `index`.
@@ -96,13 +121,20 @@ struct FlatJSON {
         }
     }
 
-    /// A string whose opening quote is at `index`: plain ASCII up to the closing quote.
+    /// A string whose opening quote is at `index`: plain ASCII up to the closing quote. It
+    /// starts 16 bytes at a time while they are base64, which cannot end the string (a
+    /// `secret` is most of a payload's bytes), noted in ``Node/base64Checked``; then it looks
+    /// for the end.
     private mutating func readString(_ index: inout Int) -> Bool {
-        var at = JSONParser.endOfPlainASCII(bytes, from: index &+ 1)
+        let start = index &+ 1
+        var at = start
+        if let base = bytes.baseAddress { at = SWAR.endOfBase64Blocks(base, from: at, before: bytes.count) }
+        let base64Checked = at &- start
+        at = JSONParser.endOfPlainASCII(bytes, from: at)
         while at < bytes.count {
             let byte = bytes[at]
             if byte == UInt8(ascii: "\"") {
-                nodes.append(Node(kind: .string, start: index &+ 1, end: at, next: nodes.count &+ 1))
+                guard append(Node(kind: .string, start: start, end: at, next: count &+ 1, base64Checked: base64Checked)) else { return false }
                 index = at &+ 1
                 return true
             }
@@ -116,10 +148,10 @@ struct FlatJSON {
         guard depth < Self.maxDepth else { return false }
         let isObject = bytes[index] == UInt8(ascii: "{")
         let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        let at = nodes.count
-        nodes.append(Node(kind: isObject ? .object : .array))
+        let at = count
+        guard append(Node(kind: isObject ? .object : .array)) else { return false }
         index = skipSpace(index &+ 1)
-        var count = 0
+        var members = 0
         if index < bytes.count, bytes[index] == closer {
             index &+= 1
         } else {
@@ -131,7 +163,7 @@ struct FlatJSON {
                     index = skipSpace(index &+ 1)
                 }
                 guard readValue(&index, depth: depth &+ 1) else { return false }
-                count &+= 1
+                members &+= 1
                 index = skipSpace(index)
                 guard index < bytes.count else { return false }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -144,8 +176,8 @@ struct FlatJSON {
                 }
             }
         }
-        nodes[at].count = count
-        nodes[at].next = nodes.count
+        storage[at].count = members
+        storage[at].next = count
         return true
     }
 
@@ -157,8 +189,8 @@ struct FlatJSON {
         }
         guard matches else { return false }
         var node = node
-        node.next = nodes.count &+ 1
-        nodes.append(node)
+        node.next = count &+ 1
+        guard append(node) else { return false }
         index &+= count
         return true
     }
@@ -182,7 +214,7 @@ struct FlatJSON {
             default: break
             }
         }
-        nodes.append(Node(kind: .number, next: nodes.count &+ 1, integer: negative ? -value : value))
+        guard append(Node(kind: .number, next: count &+ 1, integer: negative ? -value : value)) else { return false }
         index = at
         return true
     }

@@ -1,6 +1,7 @@
 /// ``SchemaAdmission/admits(_:)`` over a ``FlatJSON`` document: the same answer for the same
-/// values, without a ``JSONNode`` tree (keys are compared as bytes; a string value becomes a
-/// `String` only for its ``StringSchema``).
+/// values, without a ``JSONNode`` tree (keys are compared as bytes, string values checked as
+/// bytes by ``ASCIIStringCheck``), following ``SchemaAdmission/unretainedChildren`` so that
+/// the walk does no reference counting.
 extension SchemaAdmission {
     /// True only when the validator would report nothing about the node at `index` of `document`.
     func admits(_ document: FlatJSON, _ index: Int) -> Bool {
@@ -17,7 +18,8 @@ extension SchemaAdmission {
             return admitsObject(document, index, depth: depth)
         case .string:
             guard node.kind == .string else { return false }
-            return string?.admits(ascii: document.utf8(index), isBase64: isBase64) ?? false
+            return stringCheck?.admits(document.utf8(index), readable: document.bytes.count &- node.start,
+                                       base64Checked: node.base64Checked) ?? false
         case .integer:
             // FlatJSON reads integer literals only, each within Int64.
             guard node.kind == .number else { return false }
@@ -42,19 +44,26 @@ extension SchemaAdmission {
             if let minimum = itemBounds.minimum, node.count < minimum { return false }
             if let maximum = itemBounds.maximum, node.count > maximum { return false }
             var item = index &+ 1
-            for _ in 0..<node.count {
-                guard children[0].admits(document, item, depth: depth + 1) else { return false }
-                item = document.nodes[item].next
+            return unretainedChildren[0]._withUnsafeGuaranteedRef { items in
+                for _ in 0..<node.count {
+                    guard items.admits(document, item, depth: depth + 1) else { return false }
+                    item = document.nodes[item].next
+                }
+                return true
             }
-            return true
         case .nullable:
             if node.kind == .null { return true }
             guard children.count == 1 else { return false }
-            return children[0].acceptedTypes & document.typeBit(index) != 0 && children[0].admits(document, index, depth: depth + 1)
+            return unretainedChildren[0]._withUnsafeGuaranteedRef { inner in
+                inner.acceptedTypes & document.typeBit(index) != 0 && inner.admits(document, index, depth: depth + 1)
+            }
         case .anyOf:
             let bit = document.typeBit(index)
-            for child in children.indices where children[child].acceptedTypes & bit != 0 && children[child].admits(document, index, depth: depth + 1) {
-                return true
+            for child in unretainedChildren.indices {
+                let admitted = unretainedChildren[child]._withUnsafeGuaranteedRef { alternative in
+                    alternative.acceptedTypes & bit != 0 && alternative.admits(document, index, depth: depth + 1)
+                }
+                if admitted { return true }
             }
             return false
         }
@@ -79,61 +88,30 @@ extension SchemaAdmission {
     private func admitsObject(_ document: FlatJSON, _ index: Int, depth: Int) -> Bool {
         let node = document.nodes[index]
         guard node.kind == .object, node.count <= 16 else { return false }
-        var present: UInt64 = 0
-        var key = index &+ 1
-        for _ in 0..<node.count {
-            let keyBytes = document.utf8(key)
-            var earlier = index &+ 1
-            while earlier != key {
-                if SWAR.equal(document.utf8(earlier), keyBytes) { return false }
-                earlier = document.nodes[earlier &+ 1].next
+        // Each key's head (ByteKeys.head) and node: an earlier key is compared byte by byte
+        // only when its head is the same.
+        return withUnsafeTemporaryAllocation(of: (head: UInt64, key: Int).self, capacity: 16) { seen in
+            var present: UInt64 = 0
+            var key = index &+ 1
+            for member in 0..<node.count {
+                let keyBytes = document.utf8(key)
+                let head = ByteKeys.head(keyBytes, readable: document.bytes.count &- document.nodes[key].start)
+                for earlier in 0..<member where seen[earlier].head == head {
+                    if keyBytes.count <= 7 || SWAR.equal(document.utf8(seen[earlier].key), keyBytes) { return false }
+                }
+                seen[member] = (head, key)
+                let value = key &+ 1
+                key = document.nodes[value].next
+                guard let declared = nameKeys.index(of: keyBytes, head: head) else {
+                    if rejectsUnknown { return false }
+                    continue
+                }
+                let bit: UInt64 = 1 << UInt64(declared)
+                guard forbidden & bit == 0,
+                      unretainedChildren[declared]._withUnsafeGuaranteedRef({ $0.admits(document, value, depth: depth + 1) }) else { return false }
+                present |= bit
             }
-            let value = key &+ 1
-            key = document.nodes[value].next
-            guard let declared = declaredIndex(keyBytes) else {
-                if rejectsUnknown { return false }
-                continue
-            }
-            let bit: UInt64 = 1 << UInt64(declared)
-            guard forbidden & bit == 0, children[declared].admits(document, value, depth: depth + 1) else { return false }
-            present |= bit
+            return required & ~present == 0
         }
-        return required & ~present == 0
-    }
-
-    /// The index in ``names`` of the member spelled `key`, if declared.
-    private func declaredIndex(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-        nameBytes.withUnsafeBufferPointer { bytes -> Int? in
-            guard let base = bytes.baseAddress else { return nil }
-            var start = 0
-            var index = 0
-            while index < nameEnds.count {
-                let end = nameEnds[index]
-                if end &- start == key.count, SWAR.equal(UnsafeBufferPointer(start: base + start, count: end &- start), key) { return index }
-                start = end
-                index &+= 1
-            }
-            return nil
-        }
-    }
-}
-
-extension StringSchema {
-    /// ``admits(_:)`` for ASCII `text` (a scalar a byte); `isBase64`: the format is
-    /// ``StringFormat/base64``, which plain base64 passes without a `String`. A `String` is
-    /// made only for another format.
-    func admits(ascii text: UnsafeBufferPointer<UInt8>, isBase64: Bool) -> Bool {
-        if let minLength, text.count < minLength { return false }
-        if let maxLength, text.count > maxLength { return false }
-        // Equal bytes are equal strings; an allowed value equal only by canonical
-        // equivalence (not ASCII) declines, which is safe.
-        if allowedValues?.contains(where: { value in
-            var value = value
-            return value.withUTF8 { SWAR.equal($0, text) }
-        }) == false {
-            return false
-        }
-        if isBase64 && SWAR.isPlainBase64(text) { return true }
-        return format?.matches(String(decoding: text, as: UTF8.self)) ?? true
     }
 }

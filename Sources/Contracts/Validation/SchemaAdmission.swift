@@ -20,15 +20,16 @@ final class SchemaAdmission: Sendable {
     /// Array items (one), the nullable's inner schema (one), the alternatives, or the
     /// declared members' schemas.
     let children: [SchemaAdmission]
+    /// ``children`` without reference counting, kept alive by ``children``: the walk over a
+    /// ``FlatJSON`` document follows these, retaining and releasing nothing per member.
+    let unretainedChildren: [Unmanaged<SchemaAdmission>]
     /// Object: declared names, and as bit masks (at most 64 members) which are required
     /// and which forbidden.
     let names: [String]
-    /// ``names`` as UTF-8, one after another, and where each ends: for keys read without a
-    /// `String` (``FlatJSON``), compared without retaining an array per name.
-    let nameBytes: [UInt8]
-    let nameEnds: [Int]
-    /// The string's format is ``StringFormat/base64``, which a byte check passes.
-    let isBase64: Bool
+    /// ``names`` as bytes: for keys read without a `String` (``FlatJSON``).
+    let nameKeys: ByteKeys
+    /// ``string`` compiled for ASCII bytes (``FlatJSON``'s strings).
+    let stringCheck: ASCIIStringCheck?
     let required: UInt64
     let forbidden: UInt64
     let rejectsUnknown: Bool
@@ -81,9 +82,9 @@ final class SchemaAdmission: Sendable {
         self.constants = constants
         self.children = children
         self.names = names
-        self.nameBytes = names.flatMap(\.utf8)
-        self.nameEnds = names.reduce(into: []) { ends, name in ends.append((ends.last ?? 0) + name.utf8.count) }
-        self.isBase64 = string?.format == .base64
+        self.unretainedChildren = children.map { Unmanaged.passUnretained($0) }
+        self.nameKeys = ByteKeys(names)
+        self.stringCheck = string.map(ASCIIStringCheck.init)
         self.itemBounds = itemBounds
         self.required = required
         self.forbidden = forbidden
@@ -147,17 +148,24 @@ final class SchemaAdmission: Sendable {
             guard case .array(let items) = node.value, children.count == 1 else { return false }
             if let minimum = itemBounds.minimum, items.count < minimum { return false }
             if let maximum = itemBounds.maximum, items.count > maximum { return false }
-            for index in items.indices where !children[0].admits(items[index], depth: depth + 1) { return false }
-            return true
+            return unretainedChildren[0]._withUnsafeGuaranteedRef { item in
+                for index in items.indices where !item.admits(items[index], depth: depth + 1) { return false }
+                return true
+            }
         case .nullable:
             if case .null = node.value { return true }
             guard children.count == 1 else { return false }
-            return children[0].acceptedTypes & Self.typeBit(node) != 0 && children[0].admits(node, depth: depth + 1)
+            return unretainedChildren[0]._withUnsafeGuaranteedRef { inner in
+                inner.acceptedTypes & Self.typeBit(node) != 0 && inner.admits(node, depth: depth + 1)
+            }
         case .anyOf:
             // The validator passes a node when one alternative that accepts its type passes.
             let bit = Self.typeBit(node)
-            for index in children.indices where children[index].acceptedTypes & bit != 0 && children[index].admits(node, depth: depth + 1) {
-                return true
+            for index in unretainedChildren.indices {
+                let admitted = unretainedChildren[index]._withUnsafeGuaranteedRef { alternative in
+                    alternative.acceptedTypes & bit != 0 && alternative.admits(node, depth: depth + 1)
+                }
+                if admitted { return true }
             }
             return false
         }
@@ -182,7 +190,8 @@ final class SchemaAdmission: Sendable {
                 continue
             }
             let bit: UInt64 = 1 << UInt64(index)
-            guard forbidden & bit == 0, children[index].admits(found[position].value, depth: depth + 1) else { return false }
+            guard forbidden & bit == 0,
+                  unretainedChildren[index]._withUnsafeGuaranteedRef({ $0.admits(found[position].value, depth: depth + 1) }) else { return false }
             present |= bit
         }
         return required & ~present == 0
