@@ -7,14 +7,15 @@ package struct ContractSetChecker: DocumentChecker {
     package let contracts: ContractSet
     /// Each contract's validation, captured once: the call borrows the captured contract,
     /// where reading it out of the array copied it (retaining every part) once per file.
-    private let validators: [@Sendable (JSONNode, ValidationOptions) -> [Violation]]
-    /// Each contract's clean check on bytes (``Contracts/Contract/isClean(_:options:)``), captured alike.
-    private let cleanChecks: [@Sendable (UnsafeBufferPointer<UInt8>, ValidationOptions) -> Bool]
+    /// (The third argument skips the clean check on the tree: see ``check(_:contract:knownNotClean:)``.)
+    private let validators: [@Sendable (JSONNode, ValidationOptions, Bool) -> [Violation]]
+    /// Each contract's clean check on bytes (``Contracts/Contract/cleanAnswer(_:options:)``), captured alike.
+    private let cleanChecks: [@Sendable (UnsafeBufferPointer<UInt8>, ValidationOptions) -> Bool?]
 
     package init(_ contracts: ContractSet) {
         self.contracts = contracts
-        self.validators = contracts.contracts.map { contract in { contract.validate($0, options: $1) } }
-        self.cleanChecks = contracts.contracts.map { contract in { contract.isClean($0, options: $1) } }
+        self.validators = contracts.contracts.map { contract in { contract.validate($0, options: $1, skippingCleanCheck: $2) } }
+        self.cleanChecks = contracts.contracts.map { contract in { contract.cleanAnswer($0, options: $1) } }
     }
 
     package var contractNames: [String] { contracts.contracts.map(\.name) }
@@ -51,7 +52,13 @@ package struct ContractSetChecker: DocumentChecker {
 
     /// A plain clean document (most of a CI run) is answered without a tree to build and free.
     package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract name: String) -> Bool {
-        guard let index = index(of: name) else { return false }
+        cleanAnswer(bytes, contract: name) == true
+    }
+
+    /// A document found not clean on its bytes (one in ten of a CI run, the ones with findings)
+    /// is validated without the quick clean check on its tree, which would say no again.
+    package func cleanAnswer(_ bytes: UnsafeBufferPointer<UInt8>, contract name: String) -> Bool? {
+        guard let index = index(of: name) else { return nil }
         return cleanChecks[index](bytes, ValidationOptions(sourceByteCount: bytes.count))
     }
 
@@ -63,6 +70,10 @@ package struct ContractSetChecker: DocumentChecker {
     }
 
     package func check(_ bytes: [UInt8], contract name: String) -> DocumentCheck {
+        check(bytes, contract: name, knownNotClean: false)
+    }
+
+    package func check(_ bytes: [UInt8], contract name: String, knownNotClean: Bool) -> DocumentCheck {
         guard let index = index(of: name) else {
             return .checked([Violation(pointer: "", ruleID: "file.unknown-contract", message: "no contract named '\(name)' in this contract set")])
         }
@@ -72,6 +83,6 @@ package struct ContractSetChecker: DocumentChecker {
         } catch {
             return .syntaxError(position: error.position, message: Contract.syntaxViolation(error).message)
         }
-        return .checked(validators[index](document, ValidationOptions(sourceByteCount: bytes.count)))
+        return .checked(validators[index](document, ValidationOptions(sourceByteCount: bytes.count), knownNotClean))
     }
 }

@@ -27,6 +27,12 @@ package protocol DocumentChecker: Sendable {
     /// True only when `bytes` are a document ``check(_:contract:)`` would answer with no
     /// violation, decided without parsing it into a tree; false means nothing (check it).
     func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract: String) -> Bool
+    /// ``isClean(_:contract:)``, and false only when the bytes were read and found not clean
+    /// (nil when the quick check could not read them): then ``check(_:contract:knownNotClean:)``
+    /// skips the same check on the tree.
+    func cleanAnswer(_ bytes: UnsafeBufferPointer<UInt8>, contract: String) -> Bool?
+    /// ``check(_:contract:)``; `knownNotClean` when ``cleanAnswer(_:contract:)`` said false.
+    func check(_ bytes: [UInt8], contract: String, knownNotClean: Bool) -> DocumentCheck
 }
 
 extension DocumentChecker {
@@ -35,6 +41,12 @@ extension DocumentChecker {
     package func folderName(forContract contract: String) -> String? { nil }
     package func sizeViolation(byteCount: Int, contract: String) -> Violation? { nil }
     package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, contract: String) -> Bool { false }
+    package func cleanAnswer(_ bytes: UnsafeBufferPointer<UInt8>, contract: String) -> Bool? {
+        isClean(bytes, contract: contract) ? true : nil
+    }
+    package func check(_ bytes: [UInt8], contract: String, knownNotClean: Bool) -> DocumentCheck {
+        check(bytes, contract: contract)
+    }
 }
 
 /// The outcome of checking one document.

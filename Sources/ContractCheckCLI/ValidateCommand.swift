@@ -167,15 +167,19 @@ package enum ValidateCommand: Subcommand {
         }
         // A plain clean document needs no copy out of the read buffer: not empty, binary or
         // blank (it holds a JSON value), not too large (its contract passed its size).
-        if let contract, scratch.withUnsafeBufferPointer({ checker.isClean(UnsafeBufferPointer(rebasing: $0[..<count]), contract: contract) }),
-           checker.sizeViolation(byteCount: count, contract: contract) == nil {
+        // One found not clean on its bytes is validated without the same check on its tree.
+        let clean = contract.flatMap { contract in
+            scratch.withUnsafeBufferPointer { checker.cleanAnswer(UnsafeBufferPointer(rebasing: $0[..<count]), contract: contract) }
+        }
+        if let contract, clean == true, checker.sizeViolation(byteCount: count, contract: contract) == nil {
             return .report(FileReport(path: path, contract: contract, findings: []))
         }
-        return check(path, contract: contract, Array(scratch[..<count]), checker: checker)
+        return check(path, contract: contract, Array(scratch[..<count]), checker: checker, knownNotClean: clean == false)
     }
 
     /// Checks the bytes read from `path` against `contract`.
-    static func check(_ path: String, contract: String?, _ bytes: [UInt8], checker: any DocumentChecker) -> ParallelChecker.Outcome {
+    static func check(_ path: String, contract: String?, _ bytes: [UInt8], checker: any DocumentChecker,
+                      knownNotClean: Bool = false) -> ParallelChecker.Outcome {
         guard let contract else {
             return .report(FileReport(path: path, contract: nil, findings: [.unknownContract(known: checker.contractNames, folders: checker.folderNames, extensions: checker.fileExtensions)]))
         }
@@ -185,7 +189,7 @@ package enum ValidateCommand: Subcommand {
         if let tooLarge = checker.sizeViolation(byteCount: bytes.count, contract: contract) {
             return .report(FileReport(path: path, contract: contract, findings: [Finding(tooLarge)]))
         }
-        switch checker.check(bytes, contract: contract) {
+        switch checker.check(bytes, contract: contract, knownNotClean: knownNotClean) {
         case .syntaxError(let position, let message):
             return .report(FileReport(path: path, contract: contract, findings: [.syntax(message, at: position)]))
         case .checked(let violations):

@@ -63,7 +63,13 @@ public struct Contract: Sendable, Hashable {
 
     /// Every violation of the schema and of every rule, in document order.
     public func validate(_ document: JSONNode, options: ValidationOptions) -> [Violation] {
-        if let isClean = cleanCheck.isClean, isClean(document, options) { return [] }
+        validate(document, options: options, skippingCleanCheck: false)
+    }
+
+    /// ``validate(_:options:)``; `skippingCleanCheck` for a document ``cleanAnswer(_:options:)``
+    /// already found not clean on its bytes, whose quick check on the tree would say no again.
+    package func validate(_ document: JSONNode, options: ValidationOptions, skippingCleanCheck: Bool) -> [Violation] {
+        if !skippingCleanCheck, let isClean = cleanCheck.isClean, isClean(document, options) { return [] }
         return validateFully(document, options: options)
     }
 
@@ -71,10 +77,18 @@ public struct Contract: Sendable, Hashable {
     /// passes without a violation, decided without building its tree (plain payloads as
     /// written: see ``FlatJSON``). False means nothing: parse and validate to know.
     package func isClean(_ bytes: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> Bool {
-        guard let isCleanFlat = cleanCheck.isCleanFlat else { return false }
+        cleanAnswer(bytes, options: options) == true
+    }
+
+    /// ``isClean(_:options:)``, telling apart "checked, not clean" (false: the document was
+    /// read on its bytes and breaks a rule, or the check cannot vouch for it) from "not
+    /// checked" (nil: no check on bytes, a size the rules would report, or a document
+    /// ``FlatJSON`` does not read).
+    package func cleanAnswer(_ bytes: UnsafeBufferPointer<UInt8>, options: ValidationOptions) -> Bool? {
+        guard let isCleanFlat = cleanCheck.isCleanFlat else { return nil }
         // A size rule would report it: not read at all.
-        if cleanCheck.isSizeLimited, !(options.sourceByteCount.map { $0 <= options.maximumPayloadBytes } ?? false) { return false }
-        guard let document = FlatJSON(bytes) else { return false }
+        if cleanCheck.isSizeLimited, !(options.sourceByteCount.map { $0 <= options.maximumPayloadBytes } ?? false) { return nil }
+        guard let document = FlatJSON(bytes) else { return nil }
         return isCleanFlat(document, options)
     }
 
