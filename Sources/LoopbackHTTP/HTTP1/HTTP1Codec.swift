@@ -69,6 +69,12 @@ package struct HTTP1Codec: ConnectionCodec {
     var state: State = .head
     var head: HTTP1RequestHead?
     var body: [UInt8] = []
+    /// Emptied buffers of an answered request's body and fields, kept for the next request
+    /// (``recycle(_:)``) so a keep-alive request does not allocate them.
+    var spareBody: [UInt8] = []
+    /// The field buffer of the last answered request, and the last target and `Host`, for
+    /// the next head to reuse (``HTTP1RequestHead/Reusable``).
+    var reusable = HTTP1RequestHead.Reusable()
     var nextStream: UInt32 = 1
     let maxRequests: Int
     var requestsDispatched = 0
@@ -220,10 +226,25 @@ package struct HTTP1Codec: ConnectionCodec {
         swap(&requestBody, &body)
         swap(&target, &head.target)
         swap(&headers, &head.headers)
-        let request = HTTPRequest(
+        // Built in the action (a request bound to a name first is copied into it, then released).
+        actions.append(.dispatch(HTTPRequest(
             method: head.method, path: target, authority: head.authority.take(), headers: headers,
-            body: requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
-        actions.append(.dispatch(request, stream: stream))
+            body: requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded), stream: stream))
+    }
+
+    /// The largest buffer capacity ``recycle(_:)`` keeps, each of body and fields: what an
+    /// idle connection holds beyond its input buffer stays small.
+    static let maxRecycledCapacity = 8_192
+
+    /// Takes back the body and field buffers of a request the handler has answered, emptied,
+    /// for the next request to fill (a buffer the handler kept a copy of is left to it).
+    package mutating func recycle(_ request: inout HTTPRequest) {
+        if request.body.capacity <= Self.maxRecycledCapacity && request.body.capacity > spareBody.capacity {
+            swap(&spareBody, &request.body)
+            spareBody.removeAll(keepingCapacity: true)
+        }
+        let fields = request.headers.takeByteStorage()
+        if fields.capacity <= Self.maxRecycledCapacity && fields.capacity > reusable.fieldStorage.capacity { reusable.fieldStorage = fields }
     }
 
     /// The body exceeds the limit: dispatch the head alone, marked, and drop the rest of
