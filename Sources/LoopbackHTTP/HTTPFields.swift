@@ -178,7 +178,7 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         strings = []
         packed = []
         swap(&packed, &storage)
-        packed.removeAll(keepingCapacity: true)
+        if !packed.isEmpty { packed.removeAll(keepingCapacity: true) }  // takeByteStorage() gives it empty
         if let base = records.base { packed.append(contentsOf: UnsafeBufferPointer(start: base, count: records.byteCount)) }
         packedCount = records.fieldCount
     }

@@ -219,14 +219,14 @@ package struct HTTP1Codec: ConnectionCodec {
         // The connection's last request gets `connection: close` on its response.
         let afterResponse: AfterResponse = head.keepAlive && requestsDispatched < maxRequests ? .nextRequest : .close
         state = .awaitingResponse(InFlight(
-            stream: stream, isHead: head.method == "HEAD", minorVersion: head.minorVersion, afterResponse: afterResponse))
+            stream: stream, isHead: head.method.utf8.count == 4 && head.method == "HEAD", minorVersion: head.minorVersion,
+            afterResponse: afterResponse))
         // The head's Strings and fields and the body move into the request: swapped out for
         // empty values (no allocation), not copied (retained) and released with the head.
         var requestBody: [UInt8] = [], target = "", headers = HTTPFields()
         swap(&requestBody, &body)
         swap(&target, &head.target)
         swap(&headers, &head.headers)
-        // Built in the action (a request bound to a name first is copied into it, then released).
         actions.append(.dispatch(HTTPRequest(
             method: head.method, path: target, authority: head.authority.take(), headers: headers,
             body: requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded), stream: stream))
