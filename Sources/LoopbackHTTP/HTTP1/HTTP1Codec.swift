@@ -227,9 +227,11 @@ package struct HTTP1Codec: ConnectionCodec {
         swap(&requestBody, &body)
         swap(&target, &head.target)
         swap(&headers, &head.headers)
-        actions.append(.dispatch(HTTPRequest(
-            method: head.method, path: target, authority: head.authority.take(), headers: headers,
-            body: requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded), stream: stream))
+        // Each moved (`consume`), not retained into the request and released with the locals.
+        let request = HTTPRequest(
+            method: head.method, path: consume target, authority: head.authority.take(), headers: consume headers,
+            body: consume requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
+        actions.append(.dispatch(consume request, stream: stream))
     }
 
     /// The largest buffer capacity ``recycle(_:)`` keeps, each of body and fields: what an
