@@ -47,6 +47,12 @@ import Testing
         #expect(other?.authority == "two:2")
         let longer = exchange(&driver, "GET /v1/abc HTTP/1.1\r\nHost: two:22\r\n\r\n", stream: 4)
         #expect(longer?.path == "/v1/abc" && longer?.authority == "two:22")
+        // Longer than a word: differing in the first word, then in the second.
+        _ = exchange(&driver, "GET /v1/devices/0123456789 HTTP/1.1\r\nHost: two:22\r\n\r\n", stream: 5)
+        let firstWord = exchange(&driver, "GET /v2/devices/0123456789 HTTP/1.1\r\nHost: two:22\r\n\r\n", stream: 6)
+        #expect(firstWord?.path == "/v2/devices/0123456789")
+        let secondWord = exchange(&driver, "GET /v2/devicez/0123456789 HTTP/1.1\r\nHost: two:22\r\n\r\n", stream: 7)
+        #expect(secondWord?.path == "/v2/devicez/0123456789")
     }
 
     @Test func aBodyTheHandlerKeptIsNotOverwritten() {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the fields say about the connection and the body's framing (`Host`, `Connection`,
 /// `Content-Length`, `Transfer-Encoding`, `Expect`), shared by both parsers.
 extension HTTP1RequestHead {
@@ -137,13 +131,26 @@ extension HTTP1RequestHead {
     /// equal a String's, so they are always decoded, and repaired, afresh.)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing recent: String?) -> String {
         if var recent, recent.utf8.count == bytes.count {
-            let same = recent.withUTF8 { held in
-                guard let left = held.baseAddress, let right = bytes.baseAddress else { return held.count == bytes.count }
-                return memcmp(left, right, bytes.count) == 0
-            }
-            if same { return recent }
+            if recent.withUTF8({ sameBytes($0, bytes) }) { return recent }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether two buffers hold the same bytes, compared 8 at a time.
+    static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
+        var offset = 0
+        while count - offset >= 8 {
+            guard loadWord(left + offset) == loadWord(right + offset) else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard left[offset] == right[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Comma-separated tokens of every value, trimmed and lowercased.
