@@ -136,15 +136,19 @@ extension HTTP1RequestHead {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether two buffers hold the same bytes, compared 8 at a time.
+    /// Whether two buffers hold the same bytes, compared 8 at a time (8 bytes or more: the
+    /// leading words and one last word that may overlap them).
     static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = a.count
         guard count == b.count else { return false }
         guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
         var offset = 0
-        while count - offset >= 8 {
-            guard loadWord(left + offset) == loadWord(right + offset) else { return false }
-            offset += 8
+        if count >= 8 {
+            while count - offset > 8 {
+                guard loadWord(left + offset) == loadWord(right + offset) else { return false }
+                offset += 8
+            }
+            return loadWord(left + count - 8) == loadWord(right + count - 8)
         }
         while offset < count {
             guard left[offset] == right[offset] else { return false }
