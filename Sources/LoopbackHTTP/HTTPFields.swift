@@ -168,9 +168,30 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Fields kept as bytes, from records a ``RecordWriter`` wrote: one copy, one allocation.
     package init(records: RecordWriter) {
+        var storage: [UInt8] = []
+        self.init(records: records, reusing: &storage)
+    }
+
+    /// As ``init(records:)``, the records copied into `storage` (taken, left empty): a buffer
+    /// ``takeByteStorage()`` gave back, so a connection's requests reuse one allocation.
+    package init(records: RecordWriter, reusing storage: inout [UInt8]) {
         strings = []
-        packed = records.base.map { Array(UnsafeBufferPointer(start: $0, count: records.byteCount)) } ?? []
+        packed = []
+        swap(&packed, &storage)
+        if !packed.isEmpty { packed.removeAll(keepingCapacity: true) }  // takeByteStorage() gives it empty
+        if let base = records.base { packed.append(contentsOf: UnsafeBufferPointer(start: base, count: records.byteCount)) }
         packedCount = records.fieldCount
+    }
+
+    /// Takes the buffer that keeps fields appended as bytes, emptied with its capacity kept,
+    /// and leaves no field: for ``init(records:reusing:)`` of the next request. (A copy of
+    /// these fields kept elsewhere keeps its own bytes: the buffer is then a fresh one.)
+    package mutating func takeByteStorage() -> [UInt8] {
+        var storage: [UInt8] = []
+        swap(&storage, &packed)
+        self = HTTPFields()
+        storage.removeAll(keepingCapacity: true)
+        return storage
     }
 
     /// Writes fields as records into memory the caller owns (a parser's scratch buffer), so a

@@ -108,14 +108,17 @@ extension HTTP1Codec {
         guard end - inputStart <= maxHeaderBytes else { throw .headerTooLarge(limit: maxHeaderBytes) }
         // The declared length is checked here, not by the head parser, so an oversized
         // request reaches the handler (a length has at most 18 digits: no overflow).
-        let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max)
+        let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max, reusing: &reusable)
         guard parsed.target.utf8.count <= maxTargetBytes else { throw .targetTooLong(limit: maxTargetBytes) }
         inputStart = end
         headScanned = 0
         // Read before the head moves into `head` (no copy of its Strings and fields).
         let framing = parsed.framing, expectsContinue = parsed.expectsContinue
+        reusable.target = parsed.target
+        reusable.host = parsed.authority
         head = consume parsed
         body = []
+        if framing != .none { swap(&body, &spareBody) }  // emptied by recycle(_:)
         switch framing {
         case .none:
             dispatch(into: &actions)

@@ -69,6 +69,12 @@ package struct HTTP1Codec: ConnectionCodec {
     var state: State = .head
     var head: HTTP1RequestHead?
     var body: [UInt8] = []
+    /// Emptied buffers of an answered request's body and fields, kept for the next request
+    /// (``recycle(_:)``) so a keep-alive request does not allocate them.
+    var spareBody: [UInt8] = []
+    /// The field buffer of the last answered request, and the last target and `Host`, for
+    /// the next head to reuse (``HTTP1RequestHead/Reusable``).
+    var reusable = HTTP1RequestHead.Reusable()
     var nextStream: UInt32 = 1
     let maxRequests: Int
     var requestsDispatched = 0
@@ -213,17 +219,34 @@ package struct HTTP1Codec: ConnectionCodec {
         // The connection's last request gets `connection: close` on its response.
         let afterResponse: AfterResponse = head.keepAlive && requestsDispatched < maxRequests ? .nextRequest : .close
         state = .awaitingResponse(InFlight(
-            stream: stream, isHead: head.method == "HEAD", minorVersion: head.minorVersion, afterResponse: afterResponse))
+            stream: stream, isHead: head.method.utf8.count == 4 && head.method == "HEAD", minorVersion: head.minorVersion,
+            afterResponse: afterResponse))
         // The head's Strings and fields and the body move into the request: swapped out for
         // empty values (no allocation), not copied (retained) and released with the head.
         var requestBody: [UInt8] = [], target = "", headers = HTTPFields()
         swap(&requestBody, &body)
         swap(&target, &head.target)
         swap(&headers, &head.headers)
+        // Each moved (`consume`), not retained into the request and released with the locals.
         let request = HTTPRequest(
-            method: head.method, path: target, authority: head.authority.take(), headers: headers,
-            body: requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
-        actions.append(.dispatch(request, stream: stream))
+            method: head.method, path: consume target, authority: head.authority.take(), headers: consume headers,
+            body: consume requestBody, version: .http1_1, connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded)
+        actions.append(.dispatch(consume request, stream: stream))
+    }
+
+    /// The largest buffer capacity ``recycle(_:)`` keeps, each of body and fields: what an
+    /// idle connection holds beyond its input buffer stays small.
+    static let maxRecycledCapacity = 8_192
+
+    /// Takes back the body and field buffers of a request the handler has answered, emptied,
+    /// for the next request to fill (a buffer the handler kept a copy of is left to it).
+    package mutating func recycle(_ request: inout HTTPRequest) {
+        if request.body.capacity <= Self.maxRecycledCapacity && request.body.capacity > spareBody.capacity {
+            swap(&spareBody, &request.body)
+            spareBody.removeAll(keepingCapacity: true)
+        }
+        let fields = request.headers.takeByteStorage()
+        if fields.capacity <= Self.maxRecycledCapacity && fields.capacity > reusable.fieldStorage.capacity { reusable.fieldStorage = fields }
     }
 
     /// The body exceeds the limit: dispatch the head alone, marked, and drop the rest of

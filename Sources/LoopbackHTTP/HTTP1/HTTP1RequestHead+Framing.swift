@@ -7,7 +7,10 @@ extension HTTP1RequestHead {
     struct SpecialFields {
         let minorVersion: Int
         var hostCount = 0
-        var firstHost: String?
+        /// The first `Host` value, in the head being parsed (valid until it is interpreted).
+        var firstHost: UnsafeBufferPointer<UInt8>?
+        /// The previous request's `Host` on the connection, shared when `firstHost` repeats it.
+        var recentHost: String?
         /// What `Connection` says, token by token in order: `close` ends, `keep-alive` keeps
         /// an HTTP/1.0 connection; nil when it says neither.
         var keepAlive: Bool?
@@ -21,7 +24,7 @@ extension HTTP1RequestHead {
             switch name.count {
             case 4 where equalsLowercase(name, "host"):
                 hostCount += 1
-                if firstHost == nil { firstHost = String(decoding: value, as: UTF8.self) }
+                if firstHost == nil { firstHost = value }
             case 6 where equalsLowercase(name, "expect"):
                 if expect == nil { expect = String(decoding: value, as: UTF8.self) }
             case 10 where equalsLowercase(name, "connection"):
@@ -67,7 +70,7 @@ extension HTTP1RequestHead {
     mutating func interpretFields(_ special: SpecialFields, maxBodyBytes: Int) throws(HTTP1RequestError) {
         if special.hostCount > 1 { throw .malformed("more than one Host header") }
         if minorVersion == 1 && special.hostCount == 0 { throw .malformed("HTTP/1.1 requests need a Host header") }
-        if authority == nil { authority = special.firstHost }
+        if authority == nil, let host = special.firstHost { authority = Self.string(host, reusing: special.recentHost) }
 
         if let connection = special.keepAlive { keepAlive = connection }
 
@@ -120,6 +123,38 @@ extension HTTP1RequestHead {
             guard length <= maxBodyBytes else { throw .bodyTooLarge(limit: maxBodyBytes) }
             framing = length == 0 ? .none : .length(length)
         }
+    }
+
+    /// `bytes` decoded as UTF-8, or `recent` itself when it holds exactly these bytes: a
+    /// keep-alive client repeating its target and `Host` gets the Strings of its previous
+    /// request shared, not copied into new allocations. (Bytes that are not valid UTF-8 never
+    /// equal a String's, so they are always decoded, and repaired, afresh.)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing recent: String?) -> String {
+        if var recent, recent.utf8.count == bytes.count {
+            if recent.withUTF8({ sameBytes($0, bytes) }) { return recent }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether two buffers hold the same bytes, compared 8 at a time (8 bytes or more: the
+    /// leading words and one last word that may overlap them).
+    static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }  // both empty
+        var offset = 0
+        if count >= 8 {
+            while count - offset > 8 {
+                guard loadWord(left + offset) == loadWord(right + offset) else { return false }
+                offset += 8
+            }
+            return loadWord(left + count - 8) == loadWord(right + count - 8)
+        }
+        while offset < count {
+            guard left[offset] == right[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Comma-separated tokens of every value, trimmed and lowercased.

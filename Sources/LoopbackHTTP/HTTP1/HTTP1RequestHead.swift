@@ -26,12 +26,28 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// `Host`, and `Content-Length` with `Transfer-Encoding` is refused (request smuggling).
     /// - Throws: ``HTTP1RequestError`` with the status the client should get.
     package static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead {
+        var reusable = Reusable()
+        return try parse(head, maxBodyBytes: maxBodyBytes, reusing: &reusable)
+    }
+
+    /// What a connection's earlier requests leave for the next head (``parse(_:maxBodyBytes:reusing:)``):
+    /// an emptied field buffer (``HTTPFields/takeByteStorage()``), and the previous target and
+    /// `Host`, whose Strings a head that repeats them byte for byte shares instead of making its own.
+    struct Reusable {
+        var fieldStorage: [UInt8] = []
+        var target: String?
+        var host: String?
+    }
+
+    /// As ``parse(_:maxBodyBytes:)``; a common head takes `reusable`'s field buffer for its
+    /// fields, and its target and `Host` Strings when the bytes are the same.
+    static func parse(_ head: ArraySlice<UInt8>, maxBodyBytes: Int, reusing reusable: inout Reusable) throws(HTTP1RequestError) -> HTTP1RequestHead {
         // The common request is read in one walk (``parseCommon(_:maxBodyBytes:)``); anything
         // it does not expect, every error included, goes to the general parser, whose order
         // of checks decides which error a bad head gets.
         let outcome: Result<HTTP1RequestHead, HTTP1RequestError> = head.withUnsafeBufferPointer { bytes in
             do throws(HTTP1RequestError) {
-                if let common = try parseCommon(bytes, maxBodyBytes: maxBodyBytes) { return .success(common) }
+                if let common = try parseCommon(bytes, maxBodyBytes: maxBodyBytes, reusing: &reusable) { return .success(common) }
                 return .success(try parseGeneral(bytes, maxBodyBytes: maxBodyBytes))
             } catch {
                 return .failure(error)
@@ -70,6 +86,14 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// the general parser then answers. It only throws what ``interpretFields(_:maxBodyBytes:)``
     /// throws, which the general parser reaches with the same fields.
     static func parseCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead? {
+        var reusable = Reusable()
+        return try parseCommon(bytes, maxBodyBytes: maxBodyBytes, reusing: &reusable)
+    }
+
+    /// ``parseCommon(_:maxBodyBytes:)`` with what earlier requests left (the field buffer is
+    /// taken when it answers).
+    static func parseCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int,
+                            reusing reusable: inout Reusable) throws(HTTP1RequestError) -> HTTP1RequestHead? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         // METHOD SP
@@ -101,6 +125,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         // A field's record (8 bytes, name, value) is at most its line's length + 5, and a
         // line is at least 4 bytes (name, colon, CRLF): 3 × the head's length is room enough.
         var special = SpecialFields(minorVersion: minor)
+        special.recentHost = reusable.host
         let fields: HTTPFields? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count) { memory in
             var records = HTTPFields.RecordWriter(memory: memory)
             var index = fieldsStart
@@ -109,7 +134,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
                 if base[index] == ASCII.cr {
                     // The empty line, last.
                     guard index + 2 == count, base[index + 1] == ASCII.lf else { return nil }
-                    return HTTPFields(records: records)
+                    return HTTPFields(records: records, reusing: &reusable.fieldStorage)
                 }
                 // name: tchar+, then the colon. Letters, digits and `-` (every common name)
                 // 8 at a time; any other byte is looked at alone.
@@ -160,7 +185,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         }
         guard let fields else { return nil }
         var result = HTTP1RequestHead(
-            method: method, target: String(decoding: UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart), as: UTF8.self),
+            method: method, target: Self.string(UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart), reusing: reusable.target),
             authority: nil, minorVersion: minor, headers: fields, framing: .none, keepAlive: minor == 1, expectsContinue: false)
         try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
         return result

@@ -27,10 +27,23 @@ package enum HTTP1ResponseWriter {
         let status = finalStatus(response.status)
         let bodyAllowed = status.code != 204 && status.code != 304
         out.reserveCapacity(out.count + 96 + response.body.count + response.headers.count * 48)
-        appendStatusAndFields(status, response.headers, to: &out)
+        if !appendHeadInOneGo(status, response.headers, contentLength: bodyAllowed ? response.body.count : nil,
+                              closing: closing, minorVersion: minorVersion, to: &out) {
+            appendHeadPieceByPiece(status, response.headers, bodyAllowed: bodyAllowed, bodyCount: response.body.count,
+                                   closing: closing, minorVersion: minorVersion, to: &out)
+        }
+        if bodyAllowed && !headRequest {
+            out.append(contentsOf: response.body)
+        }
+    }
+
+    /// ``appendHeadInOneGo(_:_:contentLength:closing:minorVersion:to:)`` for a head too large for the stack.
+    private static func appendHeadPieceByPiece(_ status: HTTPStatus, _ headers: HTTPFields, bodyAllowed: Bool, bodyCount: Int,
+                                               closing: Bool, minorVersion: Int, to out: inout [UInt8]) {
+        appendStatusAndFields(status, headers, to: &out)
         if bodyAllowed {
             out.append(contentsOf: contentLengthPrefix)
-            appendDecimal(response.body.count, to: &out)
+            appendDecimal(bodyCount, to: &out)
             out.append(ASCII.cr)
             out.append(ASCII.lf)
         }
@@ -40,9 +53,6 @@ package enum HTTP1ResponseWriter {
             out.append(contentsOf: connectionKeepAlive)
         }
         out.append(contentsOf: crlf)
-        if bodyAllowed && !headRequest {
-            out.append(contentsOf: response.body)
-        }
     }
 
     /// The head of a streamed response (``ResponseDisposition/stream(_:)``): its status and
@@ -77,13 +87,7 @@ package enum HTTP1ResponseWriter {
     @inline(__always)
     private static func appendStatusAndFields(_ status: HTTPStatus, _ headers: HTTPFields, to out: inout [UInt8]) {
         // No string interpolation: the status line and the length are written digit by digit.
-        out.append(contentsOf: httpVersionSpace)
-        appendDecimal(status.code, to: &out)
-        out.append(ASCII.space)
-        var reason = status.reasonPhrase
-        reason.withUTF8 { appendSanitised($0, to: &out) }
-        out.append(ASCII.cr)
-        out.append(ASCII.lf)
+        appendStatusLine(status, to: &out)
         headers.forEachFieldBytes { name, value in
             guard !name.isEmpty, !Self.isFramingField(name) else { return }
             for byte in name where !isTokenByte(byte) { return }
@@ -115,7 +119,7 @@ package enum HTTP1ResponseWriter {
     private static let connectionKeepAlive: [UInt8] = Array("connection: keep-alive\r\n".utf8)
 
     /// `content-length`, `transfer-encoding` or `connection`, in any ASCII case: the server's own.
-    private static func isFramingField(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isFramingField(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         switch name.count {
         case 10: return equalsLowercase(name, "connection")
         case 14: return equalsLowercase(name, "content-length")
@@ -124,19 +128,46 @@ package enum HTTP1ResponseWriter {
         }
     }
 
-    /// A non-negative number in decimal (a negative one, impossible here, is written as 0).
-    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        guard value > 0 else {
-            out.append(UInt8(ascii: "0"))
-            return
+    /// `HTTP/1.1 CODE REASON` and CRLF, the reason sanitised, composed on the stack and
+    /// appended in one go (`status` is final: its code has three digits).
+    @inline(__always)
+    private static func appendStatusLine(_ status: HTTPStatus, to out: inout [UInt8]) {
+        var reason = status.reasonPhrase
+        reason.withUTF8 { reason in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15 + reason.count) { line in
+                guard let base = line.baseAddress else { return }
+                httpVersionSpace.withUnsafeBufferPointer { version in
+                    for index in 0..<min(9, version.count) { base[index] = version[index] }
+                }
+                let code = min(max(status.code, 0), 999)
+                base[9] = UInt8(ascii: "0") + UInt8(code / 100)
+                base[10] = UInt8(ascii: "0") + UInt8(code / 10 % 10)
+                base[11] = UInt8(ascii: "0") + UInt8(code % 10)
+                base[12] = ASCII.space
+                for index in 0..<reason.count {
+                    let byte = reason[index]
+                    base[13 + index] = byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte
+                }
+                base[13 + reason.count] = ASCII.cr
+                base[14 + reason.count] = ASCII.lf
+                out.append(contentsOf: UnsafeBufferPointer(start: base, count: 15 + reason.count))
+            }
         }
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+    }
+
+    /// A non-negative number in decimal (a negative one, impossible here, is written as 0),
+    /// its digits composed on the stack and appended in one go.
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            guard let end = digits.baseAddress.map({ $0 + 20 }) else { return }
+            var start = end
+            var rest = max(value, 0)
+            repeat {
+                start -= 1
+                start.pointee = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
         }
     }
 

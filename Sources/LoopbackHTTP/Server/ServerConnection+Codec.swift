@@ -6,6 +6,7 @@ extension ServerConnection {
     /// stage's while its handshake or a record is unfinished.
     var activity: ConnectionActivity {
         let codecActivity = codec.activity
+        guard isTLS else { return codecActivity }
         return tls?.activity(behind: codecActivity) ?? codecActivity
     }
 
@@ -51,6 +52,6 @@ extension ServerConnection {
                             _ call: (inout AnyConnectionCodec, inout [ConnectionAction]) -> Void) {
         let start = actions.count
         call(&codec, &actions)
-        tls?.protect(&actions, from: start)
+        if isTLS { tls?.protect(&actions, from: start) }
     }
 }

@@ -17,6 +17,8 @@ final class ServerConnection {
     @exclusivity(unchecked) var codec: AnyConnectionCodec
     /// TLS between the socket and `codec`; nil on a plain port.
     @exclusivity(unchecked) var tls: TLSStage?
+    /// `tls != nil`, fixed at creation: tested on every request without touching `tls`.
+    let isTLS: Bool
     /// Bytes waiting to be written start at `outputStart`.
     @exclusivity(unchecked) var output: [UInt8] = []
     @exclusivity(unchecked) var outputStart = 0
@@ -76,6 +78,7 @@ final class ServerConnection {
         if let identity = configuration.tls {
             tls = TLSStage(identity: identity, offersHTTP2: configuration.http2.enabled)
         }
+        isTLS = tls != nil
     }
 
     /// Where a connection is in its life. Once closing, nothing more is dispatched or
@@ -112,12 +115,12 @@ final class ServerConnection {
 
     /// Bytes to write: the output not yet written and, on a TLS connection, the codec's
     /// writes its stage holds until the next flush seals them (``sealHeldOutput()``).
-    var pendingOutput: Int { output.count - outputStart + (tls?.heldBytes ?? 0) }
+    var pendingOutput: Int { output.count - outputStart + (isTLS ? tls?.heldBytes ?? 0 : 0) }
 
     /// Seals what the TLS stage holds onto the end of the output (the loop calls it before
     /// writing): all the codec wrote since the last flush, in as few records as fit.
     func sealHeldOutput() {
-        guard let held = tls?.heldBytes, held > 0 else { return }
+        guard isTLS, let held = tls?.heldBytes, held > 0 else { return }
         if outputStart == output.count {
             lastWriteProgress = TimerQueue<Never>.now
             output.removeAll(keepingCapacity: true)

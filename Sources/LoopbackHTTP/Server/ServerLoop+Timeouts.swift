@@ -4,8 +4,14 @@
 /// heap holds at most one check per connection that is earlier than any later deadline,
 /// so a busy keep-alive connection does not grow the heap per request.
 extension ServerLoop {
+    /// Reads the monotonic clock into ``clock``.
+    @inline(__always)
+    func refreshClock() {
+        clock = TimerQueue<TimerEvent>.now
+    }
+
     func updateDeadline(_ connection: ServerConnection) {
-        let now = TimerQueue<TimerEvent>.now
+        let now = clock
         if !connection.lingering {
             let activity = connection.activity
             let changed = connection.lastActivity != activity || connection.deadline == nil
@@ -49,8 +55,12 @@ extension ServerLoop {
         timers.schedule(at: deadline, .connectionCheck(fd: connection.fd, id: connection.id))
     }
 
-    func fireTimers() {
-        while let event = timers.popDue(now: TimerQueue<TimerEvent>.now) {
+    /// Handles every timer event due at ``clock``; true when there was one (time has passed).
+    @discardableResult
+    func fireTimers() -> Bool {
+        var fired = false
+        while let event = timers.popDue(now: clock) {
+            fired = true
             switch event {
             case .connectionCheck(let fd, let id):
                 guard let connection = connections[fd], connection.id == id else { continue }
@@ -69,10 +79,11 @@ extension ServerLoop {
                 for connection in Array(connections.values) { destroy(connection) }
             }
         }
+        return fired
     }
 
     func checkDeadline(_ connection: ServerConnection) {
-        let now = TimerQueue<TimerEvent>.now
+        let now = clock
         if let send = connection.sendDeadline, now >= send {
             connection.sendDeadline = nil
             if connection.pendingOutput > 0 {

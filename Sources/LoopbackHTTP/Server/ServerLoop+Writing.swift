@@ -17,7 +17,7 @@ extension ServerLoop {
             if written == 0 { break }
             connection.movedBytes = true
             connection.lastTrafficTurn = turn
-            connection.lastWriteProgress = TimerQueue<TimerEvent>.now
+            connection.lastWriteProgress = clock
             connection.outputStart += written
         }
         return true

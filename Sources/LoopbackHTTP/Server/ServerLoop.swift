@@ -40,6 +40,11 @@ final class ServerLoop {
     @exclusivity(unchecked) var resumeNextTurn: [ServerConnection] = []
     /// Held output is being shed (``shedStalledOutput()``): charges made meanwhile do not shed again.
     @exclusivity(unchecked) var sheddingHeldOutput = false
+    /// Monotonic now (nanoseconds) as last read: at the top of each turn, when the poller
+    /// returns, and after every handler call (the only code of a turn that may take long), so
+    /// deadlines set from it are as late as from a fresh read while a request costs one read,
+    /// not one per deadline, write and timer check (see ``refreshClock()``).
+    @exclusivity(unchecked) var clock: UInt64 = 0
     /// Seconds → nanoseconds, saturating so a huge configured timeout cannot trap.
     static func nanoseconds(_ seconds: Double) -> UInt64 {
         guard seconds > 0 else { return 0 }
@@ -65,17 +70,19 @@ final class ServerLoop {
     func run() {
         setListenerInterest(.readable)
         while true {
+            refreshClock()
             for command in control.takeCommands() { perform(command) }
-            fireTimers()
+            if fireTimers() { refreshClock() }
             // Stopping: done once every response is out (a connection that is only
             // lingering for the peer's FIN has nothing left to deliver).
             if stopping && connections.values.allSatisfy(\.lingering) { break }
-            let timeout = resumeNextTurn.isEmpty ? timers.pollTimeout(now: TimerQueue<TimerEvent>.now) : 0
+            let timeout = resumeNextTurn.isEmpty ? timers.pollTimeout(now: clock) : 0
             do {
                 try poller.wait(timeoutMilliseconds: timeout, into: &events)
             } catch {
                 break
             }
+            refreshClock()
             turn &+= 1
             for event in events { handle(event) }
             resumeDeferredDispatches()
@@ -167,7 +174,7 @@ final class ServerLoop {
         var actions: [ConnectionAction] = []
         swap(&actions, &spareActions)
         let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
-        if connection.tls != nil {
+        if connection.isTLS {
             // HTTP/1.1 bodies behind TLS are not charged to the body budget (the 503 would
             // have to be sealed); their per-connection limit still bounds them.
             connection.tls?.receive(bytes, codec: &connection.codec, into: &actions)
@@ -202,7 +209,7 @@ final class ServerLoop {
             switch consume action {
             case .write(let bytes):
                 if !connection.closeWhenFlushed { connection.enqueue(bytes) }
-            case .dispatch(let request, let stream):
+            case .dispatch(var request, let stream):
                 let turnSpent = dispatchTurnSpent(connection)
                 if framesGoFirst && (heldOutputBytes(connection) > configuration.maxPendingOutputBytes || isMarkedStalled(connection)) {
                     // HTTP/2, stalled: refused (REFUSED_STREAM, the client may retry), not queued.
@@ -224,6 +231,8 @@ final class ServerLoop {
                 connection.dispatchesInTurn += 1
                 let response = request.bodyLimitExceeded && !configuration.dispatchesOversizedRequests
                     ? HTTPResponse.bodyLimitExceeded(configuration.maxBodyBytes) : handler(request)
+                refreshClock()
+                if case .http1(let box) = connection.codec { box.codec.recycle(&request) }
                 apply(response, stream: stream, on: connection, into: &actions)
             case .close:
                 if case .open(let peerClosed) = connection.lifecycle {
@@ -253,12 +262,12 @@ final class ServerLoop {
             var delayed = response
             delayed.disposition = .send
             timers.schedule(
-                at: TimerQueue<TimerEvent>.now &+ clamped * 1_000_000,
+                at: clock &+ clamped * 1_000_000,
                 .delayedResponse(fd: connection.fd, id: connection.id, stream: stream, response: delayed))
         case .hang:
             connection.hungStreams += 1
         case .send, .goAway:
-            guard case .http1(let box) = connection.codec, !connection.closeWhenFlushed, connection.tls == nil else {
+            guard case .http1(let box) = connection.codec, !connection.closeWhenFlushed, !connection.isTLS else {
                 connection.deliver(response, stream: stream, into: &actions)
                 return
             }
@@ -273,7 +282,7 @@ final class ServerLoop {
                 connection.outputStart = 0
             }
             box.codec.respond(response, stream: stream, forceClose: forceClose, writingTo: &connection.output, into: &actions)
-            if wasIdle && connection.pendingOutput > 0 { connection.lastWriteProgress = TimerQueue<TimerEvent>.now }
+            if wasIdle && connection.pendingOutput > 0 { connection.lastWriteProgress = clock }
         case .reset, .loseResponse:
             connection.deliver(response, stream: stream, into: &actions)
         case .stream(let body):
@@ -303,7 +312,7 @@ final class ServerLoop {
                 // input would send a reset that can destroy the response in flight.
                 Sockets.shutdownWrite(connection.fd)
                 connection.lifecycle = .lingering(discarded: discarded)
-                connection.deadline = TimerQueue<TimerEvent>.now &+ lingerNanos
+                connection.deadline = clock &+ lingerNanos
             }
         } else if connection.outputStart >= 1 << 20 && connection.outputStart * 2 >= connection.output.count {
             connection.output.removeSubrange(0..<connection.outputStart)
