@@ -1,9 +1,9 @@
 import Testing
 @testable import LoopbackHTTP
 
-/// A response head is composed on the stack when it fits ``HTTP1ResponseWriter/stackHeadLimit``
-/// and piece by piece otherwise: both give the same bytes (framing fields dropped, values
-/// sanitised, the server's framing fields last).
+/// A response head is composed in temporary memory, on the stack for a usual head and on the
+/// heap for one with a field too large for it: the same bytes either way (framing fields
+/// dropped, values sanitised, the server's framing fields last).
 @Suite struct HTTP1ResponseHeadTests {
     private func wire(_ response: HTTPResponse, minorVersion: Int = 1, closing: Bool = false) -> String {
         String(decoding: HTTP1ResponseWriter.serialize(response, headRequest: false, minorVersion: minorVersion, closing: closing), as: UTF8.self)

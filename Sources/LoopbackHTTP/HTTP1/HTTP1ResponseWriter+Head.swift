@@ -1,25 +1,23 @@
-/// The common response head composed on the stack and appended to the output in one go,
-/// instead of a dozen appends of a few bytes each (every one checks the buffer's uniqueness
-/// and capacity): the same bytes as the piece-by-piece path, which a head too large for the
-/// stack still takes.
+/// A response head composed in temporary memory (the stack, for any usual head) and appended
+/// to the output in one go, instead of a dozen appends of a few bytes each (every one checks
+/// the buffer's uniqueness and capacity). The one writer of HTTP/1.1 heads: whole responses
+/// and streamed ones.
 extension HTTP1ResponseWriter {
-    /// The largest head composed on the stack.
-    static let stackHeadLimit = 2_048
-
     /// Appends the status line, the handler's fields (framing fields dropped, values
-    /// sanitised), `content-length` when `contentLength` is given, the `connection` field
-    /// `closing` and `minorVersion` call for, and the empty line. False, with nothing
-    /// appended, when the head would be larger than ``stackHeadLimit``.
-    static func appendHeadInOneGo(_ status: HTTPStatus, _ headers: HTTPFields, contentLength: Int?,
-                                  closing: Bool, minorVersion: Int, to out: inout [UInt8]) -> Bool {
+    /// sanitised), then the server's framing fields: `content-length` when `contentLength`
+    /// is given, `transfer-encoding: chunked` when `chunked`, the `connection` field
+    /// `closing` and `minorVersion` call for; then the empty line. `status` is final.
+    static func appendHead(_ status: HTTPStatus, _ headers: HTTPFields, contentLength: Int?, chunked: Bool = false,
+                           closing: Bool, minorVersion: Int, to out: inout [UInt8]) {
         var reason = status.reasonPhrase
-        return reason.withUTF8 { reason -> Bool in
-            // Status line 15 + reason, content-length 16 + 20 digits + 2, connection 24, empty line 2.
-            var size = 15 + reason.count + 38 + 24 + 2
+        reason.withUTF8 { reason in
+            // Status line 15 + reason, content-length 16 + 20 digits + 2, transfer-encoding 28,
+            // connection 24, empty line 2.
+            var size = 15 + reason.count + 38 + 28 + 24 + 2
             headers.forEachFieldBytes { name, value in size += name.count + value.count + 4 }
-            guard size <= stackHeadLimit else { return false }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { memory -> Bool in
-                guard let base = memory.baseAddress else { return false }
+            // Larger than the stack allows (a handler's huge field), it is heap memory instead.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { memory in
+                guard let base = memory.baseAddress else { return }
                 var head = HeadCursor(base: base)
                 head.put("HTTP/1.1 ")
                 let code = min(max(status.code, 0), 999)  // final: three digits
@@ -42,6 +40,7 @@ extension HTTP1ResponseWriter {
                     head.putDecimal(contentLength)
                     head.put("\r\n")
                 }
+                if chunked { head.put("transfer-encoding: chunked\r\n") }
                 if closing {
                     head.put("connection: close\r\n")
                 } else if minorVersion == 0 {
@@ -49,7 +48,6 @@ extension HTTP1ResponseWriter {
                 }
                 head.put("\r\n")
                 out.append(contentsOf: UnsafeBufferPointer(start: base, count: head.count))
-                return true
             }
         }
     }
