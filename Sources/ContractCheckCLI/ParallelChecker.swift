@@ -133,13 +133,16 @@ package final class ParallelChecker: @unchecked Sendable {
             condition.unlock()
             return
         }
-        while let current = batch, current.nextChunk < current.chunkCount {
+        // Chunks of this batch only: `work` is this batch's, and its chunk numbers mean
+        // nothing to the next one.
+        let started = generation
+        while generation == started, let current = batch, current.nextChunk < current.chunkCount {
             let chunk = current.nextChunk
             batch?.nextChunk += 1
             condition.unlock()
             let outcomes = work(chunk, &state)
             condition.lock()
-            batch?.results[chunk] = outcomes
+            if generation == started { batch?.results[chunk] = outcomes }
         }
         condition.unlock()
     }

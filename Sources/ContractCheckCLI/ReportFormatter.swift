@@ -66,8 +66,9 @@ package struct ReportFormatter {
         self.color = color
     }
 
-    /// Writes every report and, for text and github, the summary line.
-    package func write(_ reports: [FileReport], to io: CommandIO) {
+    /// Writes every report and, for text and github, the summary line; returns the counts.
+    @discardableResult
+    package func write(_ reports: [FileReport], to io: CommandIO) -> Counts {
         let counts = Counts(reports)
         switch format {
         case .text:
@@ -91,6 +92,7 @@ package struct ReportFormatter {
         case .json:
             writeJSON(reports, counts: counts, to: io)
         }
+        return counts
     }
 
     /// `checked 12 files: 2 errors, 1 warning`, and `(1 path could not be read)` when one was

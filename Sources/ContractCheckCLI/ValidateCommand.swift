@@ -109,7 +109,7 @@ package enum ValidateCommand: Subcommand {
             }
             io.writeLine(ReportFormatter(format: .text, color: false).summary(counts))
             crew.dispose(of: consume chunks)
-            return counts.errors > 0 ? ExitCode.findings : ExitCode.success
+            return exitStatus(counts)
         }
         var reports: [FileReport] = []
         reports.reserveCapacity(items.count)
@@ -142,9 +142,12 @@ package enum ValidateCommand: Subcommand {
                 }
             }
         }
-        ReportFormatter(format: format, color: color).write(reports, to: io)
-        let hasErrors = reports.contains { $0.findings.contains { $0.severity == .error } }
-        return hasErrors ? ExitCode.findings : ExitCode.success
+        return exitStatus(ReportFormatter(format: format, color: color).write(reports, to: io))
+    }
+
+    /// 1 when a file has an error, else 0: warnings alone pass.
+    static func exitStatus(_ counts: ReportFormatter.Counts) -> Int32 {
+        counts.errors > 0 ? ExitCode.findings : ExitCode.success
     }
 
     /// Reads and checks one file (or finds it is a folder); never throws, whatever the file holds.
