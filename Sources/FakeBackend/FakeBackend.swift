@@ -238,8 +238,9 @@ public final class FakeBackend: Sendable {
     /// Offline is server-wide: it cannot be limited to one endpoint, because a refused
     /// connection carries no request to tell endpoints apart.
     ///
-    /// Coming back online listens again on the same port. If another process took the port
-    /// meanwhile, the bind is retried (up to ``relistenAttempts`` times, ``relistenInterval``
+    /// Coming back online listens again on the same port, which stayed bound while offline
+    /// (the system gives it to no other socket). If another process took it anyway (an
+    /// explicit bind with `SO_REUSEADDR`), the bind is retried (up to ``relistenAttempts`` times, ``relistenInterval``
     /// apart); if it still fails the backend stays offline (``isOffline`` stays true) and the
     /// error is returned, so a test fails with the reason instead of timing out later.
     /// - Returns: nil, or `FakeBackendError.cannotListen` with the port and the system error.

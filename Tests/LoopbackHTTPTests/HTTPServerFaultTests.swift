@@ -134,6 +134,31 @@ import PushTestSupport
         }
     }
 
+    /// A server on a system-picked port keeps that port while it refuses connections: no
+    /// other socket can bind it (so no other test's server or client is given it, which made
+    /// two tests fail in CI: a probe "answered while offline" by another server, and coming
+    /// back online found the port taken), connections are refused, and stop frees it.
+    @Test func refusingHoldsTheSystemPickedPortUntilListeningAgain() async throws {
+        let server = try HTTPServer.start(handler: echoHandler)
+        let port = server.port
+        #expect(server.refuseConnections(true) == nil)
+        #expect(!plainBind(port: port), "the port is held while refusing")
+        #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+        #expect(server.refuseConnections(false) == nil)
+        #expect(server.port == port)
+        let after = try RawClient(port: port)
+        try after.send("GET /2 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+        #expect(try after.readToEnd().text.hasSuffix("GET /2 0"))
+        await server.stop()
+        // Stop frees a held port (a server that never accepted, so no connection lingers).
+        let idle = try HTTPServer.start(handler: echoHandler)
+        #expect(idle.refuseConnections(true) == nil)
+        let idlePort = idle.port
+        #expect(!plainBind(port: idlePort))
+        await idle.stop()
+        #expect(plainBind(port: idlePort), "stop frees a held port")
+    }
+
     @Test func stopFinishesADelayedResponseInFlight() async throws {
         let applied = Locked<[String]>([])
         let server = try HTTPServer.start(handler: Self.faultHandler(applied))

@@ -136,7 +136,7 @@ import PushTestSupport
 }
 
 /// Binds 127.0.0.1:`port` without SO_REUSEADDR; true when it succeeds.
-private func plainBind(port: UInt16) -> Bool {
+func plainBind(port: UInt16) -> Bool {
     #if canImport(Glibc)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else

@@ -129,11 +129,13 @@ package final class HTTPServer: Sendable {
 
     /// "Offline": while `refuse` is true the listening socket is closed, so connects fail
     /// with `ECONNREFUSED`, and every existing connection is closed too (responses still
-    /// pending are lost). `false` listens again on the same port. Takes effect before it
-    /// returns (except when called from this server's own handler, where it is queued).
+    /// pending are lost). The port stays bound meanwhile, by a socket that does not listen,
+    /// so the system hands it to no other socket. `false` listens on it again. Takes effect
+    /// before it returns (except when called from this server's own handler, where it is
+    /// queued).
     ///
-    /// If the port cannot be bound again (another process took it), the server stays
-    /// offline and the error is returned.
+    /// If the port cannot be listened on again (another process bound it explicitly with
+    /// `SO_REUSEADDR`), the server stays offline and the error is returned.
     @discardableResult
     package func refuseConnections(_ refuse: Bool) -> SystemError? {
         let done = DispatchSemaphore(value: 0)

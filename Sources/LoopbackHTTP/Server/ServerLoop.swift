@@ -22,6 +22,8 @@ final class ServerLoop {
     let control: ServerControl
     let poller: EventPoller
     @exclusivity(unchecked) var listener: Int32
+    /// A socket bound to the port but not listening, while connections are refused.
+    @exclusivity(unchecked) var heldPort: Int32 = -1
     @exclusivity(unchecked) var listenerInterest: PollInterest = .none
     @exclusivity(unchecked) var acceptBackoff = false
     @exclusivity(unchecked) var connections = ConnectionTable()
@@ -98,6 +100,7 @@ final class ServerLoop {
             }
         }
         closeListener()
+        releaseHeldPort()
         for connection in Array(connections.values) { destroy(connection) }
         poller.close()
         readBuffer.deallocate()

@@ -22,6 +22,21 @@ package enum Sockets {
     /// - Returns: the descriptor and the port actually bound.
     /// - Throws: ``SystemError`` naming the failing call (e.g. `bind` with `EADDRINUSE`).
     package static func listen(host: String, port: UInt16, backlog: Int32 = 1024, portable: Bool) throws(SystemError) -> (fd: Int32, port: UInt16) {
+        let fd = try reserve(host: host, port: port, portable: portable)
+        do throws(SystemError) {
+            try startListening(fd, host: host, port: port, backlog: backlog)
+            return (fd, try boundPort(fd))
+        } catch {
+            closeDescriptor(fd)
+            throw error
+        }
+    }
+
+    /// A socket bound to `host:port` (`SO_REUSEADDR`) that does not listen: it holds the port
+    /// while connections to it are refused (the system answers them with a reset). A port
+    /// held so is never handed out by the system (a client's `connect`, another `bind` to
+    /// port 0); only an explicit bind with `SO_REUSEADDR` can share it.
+    package static func reserve(host: String, port: UInt16, portable: Bool) throws(SystemError) -> Int32 {
         let host = host == "localhost" ? "127.0.0.1" : host
         let isIPv6 = host.contains(":")
         let fd = try makeSocket(family: isIPv6 ? AF_INET6 : AF_INET, portable: portable)
@@ -35,12 +50,18 @@ package enum Sockets {
             } else {
                 try bind(fd, to: host, port: port, fields: ipv4, named: "\(host):\(port)")
             }
-            try systemCall("listen(\(host):\(port))") { systemListen(fd, backlog) }
-            return (fd, try boundPort(fd))
+            return fd
         } catch {
             closeDescriptor(fd)
             throw error
         }
+    }
+
+    /// Makes a socket from ``reserve(host:port:portable:)`` listen; `host` and `port` name
+    /// it in the error.
+    package static func startListening(_ fd: Int32, host: String, port: UInt16, backlog: Int32 = 1024) throws(SystemError) {
+        let host = host == "localhost" ? "127.0.0.1" : host
+        try systemCall("listen(\(host):\(port))") { systemListen(fd, backlog) }
     }
 
     /// The local port a socket is bound to.
