@@ -115,7 +115,7 @@ extension HTTP1Codec {
         // Read before the head moves into `head` (no copy of its Strings and fields).
         let framing = parsed.framing, expectsContinue = parsed.expectsContinue
         reusable.target = parsed.target
-        reusable.host = parsed.authority
+        if let host = parsed.authority { reusable.host = host }
         head = consume parsed
         body = []
         if framing != .none { swap(&body, &spareBody) }  // emptied by recycle(_:)

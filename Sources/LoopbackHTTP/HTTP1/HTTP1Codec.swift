@@ -238,8 +238,9 @@ package struct HTTP1Codec: ConnectionCodec {
     /// idle connection holds beyond its input buffer stays small.
     static let maxRecycledCapacity = 8_192
 
-    /// Takes back the body and field buffers of a request the handler has answered, emptied,
-    /// for the next request to fill (a buffer the handler kept a copy of is left to it).
+    /// Takes back the body and field buffers of a request the handler has answered (the body
+    /// emptied; the field buffer's bytes the next head's replace), for the next request to
+    /// fill (a buffer the handler kept a copy of is left to it).
     package mutating func recycle(_ request: inout HTTPRequest) {
         if request.body.capacity <= Self.maxRecycledCapacity && request.body.capacity > spareBody.capacity {
             swap(&spareBody, &request.body)

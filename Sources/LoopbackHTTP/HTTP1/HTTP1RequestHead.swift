@@ -31,12 +31,14 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     }
 
     /// What a connection's earlier requests leave for the next head (``parse(_:maxBodyBytes:reusing:)``):
-    /// an emptied field buffer (``HTTPFields/takeByteStorage()``), and the previous target and
-    /// `Host`, whose Strings a head that repeats them byte for byte shares instead of making its own.
+    /// a field buffer to overwrite (``HTTPFields/takeByteStorage()``), and the previous target and
+    /// `Host` (empty for none), whose Strings a head that repeats them byte for byte shares
+    /// instead of making its own. (Not optional: an optional String was copied through the
+    /// runtime's generic value witnesses, several times the cost of a retain.)
     struct Reusable {
         var fieldStorage: [UInt8] = []
-        var target: String?
-        var host: String?
+        var target = ""
+        var host = ""
     }
 
     /// As ``parse(_:maxBodyBytes:)``; a common head takes `reusable`'s field buffer for its
@@ -190,7 +192,6 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
         return result
     }
-
 }
 
 /// tchar of RFC 9110 §5.6.2: ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``, as a 128-bit set (one
