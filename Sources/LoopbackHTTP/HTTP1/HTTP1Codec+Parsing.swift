@@ -80,6 +80,23 @@ extension HTTP1Codec {
         // outcome does not depend on how much arrived in one read.
         let start = inputStart
         let scanEnd = min(input.count, inputStart + maxHeaderBytes)
+        if headScanned == 0 {
+            // The common head in one walk that finds its end on the way (its answer is the
+            // one the search for the end and the parse below give); anything else, or a head
+            // not all here yet, goes the long way.
+            let quick: Result<(head: HTTP1RequestHead, end: Int), HTTP1RequestError>? = input.withUnsafeBufferPointer { all in
+                do throws(HTTP1RequestError) {
+                    return try HTTP1RequestHead.parseCommonPrefix(
+                        UnsafeBufferPointer(rebasing: all[start..<scanEnd]), maxBodyBytes: Int.max, reusing: &reusable).map { .success($0) }
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if let quick {
+                let (parsed, end) = try quick.get()
+                return try begin(parsed, end: start + end, into: &actions)
+            }
+        }
         let found: (end: Int?, bareLF: Bool) = input.withUnsafeBufferPointer { bytes in
             var index = start + headScanned
             while true {
@@ -108,7 +125,12 @@ extension HTTP1Codec {
         guard end - inputStart <= maxHeaderBytes else { throw .headerTooLarge(limit: maxHeaderBytes) }
         // The declared length is checked here, not by the head parser, so an oversized
         // request reaches the handler (a length has at most 18 digits: no overflow).
-        let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max, reusing: &reusable)
+        return try begin(HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max, reusing: &reusable), end: end, into: &actions)
+    }
+
+    /// The head ending at `end` in the input is parsed: the request starts (dispatched at
+    /// once without a body, or its body is read next).
+    mutating func begin(_ parsed: consuming HTTP1RequestHead, end: Int, into actions: inout [ConnectionAction]) throws(HTTP1RequestError) -> Bool {
         guard parsed.target.utf8.count <= maxTargetBytes else { throw .targetTooLong(limit: maxTargetBytes) }
         inputStart = end
         headScanned = 0
