@@ -122,8 +122,15 @@ package struct HTTP1Codec: ConnectionCodec {
                 inputStart = 0
             }
         case .head, .fixedBody, .chunkHeader, .chunkData, .chunkDataEnd, .trailers:
-            compactInput()
-            input.append(contentsOf: bytes)
+            if inputStart == input.count && input.capacity <= 1 << 20 {
+                // Everything before was consumed (a request answered within its read): the
+                // new bytes replace it in one call, not an emptying and an append.
+                input.replaceSubrange(0..<input.count, with: bytes)
+                inputStart = 0
+            } else {
+                compactInput()
+                input.append(contentsOf: bytes)
+            }
             parse(into: &actions)
         }
     }
