@@ -9,8 +9,6 @@ extension HTTP1RequestHead {
         var hostCount = 0
         /// The first `Host` value, in the head being parsed (valid until it is interpreted).
         var firstHost: UnsafeBufferPointer<UInt8>?
-        /// The previous request's `Host` on the connection, shared when `firstHost` repeats it.
-        var recentHost = ""
         /// What `Connection` says, token by token in order: `close` ends, `keep-alive` keeps
         /// an HTTP/1.0 connection; nil when it says neither.
         var keepAlive: Bool?
@@ -18,7 +16,9 @@ extension HTTP1RequestHead {
         /// The value of the only `Content-Length`, when it is 1 to 18 decimal digits.
         var plainLength: Int?
         var transferEncodingCount = 0
-        var expect: String?
+        /// The first `Expect` value, in the head being parsed (valid until it is interpreted).
+        /// Bytes, like `firstHost`, so that nothing here needs releasing: it is all plain values.
+        var expect: UnsafeBufferPointer<UInt8>?
 
         mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
             switch name.count {
@@ -26,7 +26,7 @@ extension HTTP1RequestHead {
                 hostCount += 1
                 if firstHost == nil { firstHost = value }
             case 6 where tokenEquals(name, "expect"):
-                if expect == nil { expect = String(decoding: value, as: UTF8.self) }
+                if expect == nil { expect = value }
             case 10 where tokenEquals(name, "connection"):
                 noteConnection(value)
             case 14 where tokenEquals(name, "content-length"):
@@ -95,10 +95,12 @@ extension HTTP1RequestHead {
         }
     }
 
-    mutating func interpretFields(_ special: SpecialFields, maxBodyBytes: Int) throws(HTTP1RequestError) {
+    /// `recentHost`: the previous request's `Host` on the connection, shared when the head's
+    /// first `Host` repeats it byte for byte.
+    mutating func interpretFields(_ special: SpecialFields, recentHost: String = "", maxBodyBytes: Int) throws(HTTP1RequestError) {
         if special.hostCount > 1 { throw .malformed("more than one Host header") }
         if minorVersion == 1 && special.hostCount == 0 { throw .malformed("HTTP/1.1 requests need a Host header") }
-        if authority == nil, let host = special.firstHost { authority = Self.string(host, reusing: special.recentHost) }
+        if authority == nil, let host = special.firstHost { authority = Self.string(host, reusing: recentHost) }
 
         if let connection = special.keepAlive { keepAlive = connection }
 
@@ -113,9 +115,9 @@ extension HTTP1RequestHead {
         }
 
         if let expectation = special.expect {
-            var bytes = expectation
-            let isContinue = bytes.withUTF8 { $0.count == 12 && equalsLowercase($0, "100-continue") }
-            guard isContinue else { throw .expectationFailed(expectation) }
+            guard expectation.count == 12 && equalsLowercase(expectation, "100-continue") else {
+                throw .expectationFailed(String(decoding: expectation, as: UTF8.self))
+            }
             expectsContinue = minorVersion == 1 && framing != .none
         }
     }

@@ -85,7 +85,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// them, every line ending in CRLF, and the empty line last.
     ///
     /// Returns nil at the first byte it does not expect (so at every error in the lines);
-    /// the general parser then answers. It only throws what ``interpretFields(_:maxBodyBytes:)``
+    /// the general parser then answers. It only throws what ``interpretFields(_:recentHost:maxBodyBytes:)``
     /// throws, which the general parser reaches with the same fields.
     static func parseCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead? {
         var reusable = Reusable()
@@ -150,7 +150,6 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         // checked against the stack's bounds on every call; a head whose fields need more is
         // read by the whole-head walk.
         var special = SpecialFields(minorVersion: minor)
-        special.recentHost = reusable.host
         var end = 0
         let fields: HTTPFields? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: wholeHead ? 3 * count : min(3 * count, 1_024)) { memory in
             var records = HTTPFields.RecordWriter(memory: memory)
@@ -214,7 +213,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         var result = HTTP1RequestHead(
             method: method, target: Self.string(UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart), reusing: reusable.target),
             authority: nil, minorVersion: minor, headers: fields, framing: .none, keepAlive: minor == 1, expectsContinue: false)
-        try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
+        try result.interpretFields(special, recentHost: reusable.host, maxBodyBytes: maxBodyBytes)
         return (result, end)
     }
 }
