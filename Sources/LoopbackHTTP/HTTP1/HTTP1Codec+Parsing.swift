@@ -72,6 +72,12 @@ extension HTTP1Codec {
 
     /// Finds the end of the head (an empty line); parses it when complete.
     mutating func parseHead(into actions: inout [ConnectionAction]) throws(HTTP1RequestError) -> Bool {
+        // Nothing has arrived (as after every response to a request its read held whole):
+        // nothing to scan, and nothing scanned.
+        guard inputStart < input.count else {
+            headScanned = 0
+            return false
+        }
         // A client may send stray CRLFs between requests (RFC 9112 §2.2); skip them.
         while headScanned == 0, input.count - inputStart >= 2, input[inputStart] == ASCII.cr, input[inputStart + 1] == ASCII.lf {
             inputStart += 2
