@@ -144,20 +144,29 @@ extension HTTP1Codec {
         let framing = parsed.framing, expectsContinue = parsed.expectsContinue
         reusable.target = parsed.target
         if let host = parsed.authority { reusable.host = host }
-        head = consume parsed
         body = []
         if framing != .none { swap(&body, &spareBody) }  // emptied by recycle(_:)
         switch framing {
         case .none:
-            dispatch(into: &actions)
+            dispatch(parsed, into: &actions)
             return false
         case .length(let length) where length > maxBodyBytes:
+            head = consume parsed
             dispatchOverLimit(into: &actions)
             return false
+        case .length(let length) where input.count - inputStart >= length:
+            // The whole body came with its head (what a client's small request does): read
+            // now and dispatched with the head, which is never kept (as `.fixedBody` would).
+            body.append(contentsOf: input[inputStart..<(inputStart + length)])
+            inputStart += length
+            dispatch(parsed, into: &actions)
+            return false
         case .length(let length):
+            head = consume parsed
             body.reserveCapacity(length)
             state = .fixedBody(remaining: length)
         case .chunked:
+            head = consume parsed
             state = .chunkHeader
         }
         if expectsContinue && inputStart == input.count {

@@ -218,8 +218,14 @@ package struct HTTP1Codec: ConnectionCodec {
         }
     }
 
+    /// Dispatches the request whose head is kept in `head` (its body was read after it).
     mutating func dispatch(into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
-        guard var head = head.take() else { return }
+        guard let head = head.take() else { return }
+        dispatch(head, into: &actions, bodyLimitExceeded: bodyLimitExceeded)
+    }
+
+    /// Dispatches `head` with the body read so far, as one request.
+    mutating func dispatch(_ head: consuming HTTP1RequestHead, into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
         let stream = nextStream
         nextStream &+= 1
         requestsDispatched += 1
