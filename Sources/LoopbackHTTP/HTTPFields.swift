@@ -178,50 +178,20 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
         strings = []
         packed = []
         swap(&packed, &storage)
-        if !packed.isEmpty { packed.removeAll(keepingCapacity: true) }  // takeByteStorage() gives it empty
-        if let base = records.base { packed.append(contentsOf: UnsafeBufferPointer(start: base, count: records.byteCount)) }
+        // What the buffer held is replaced in one call (emptying it first was a second).
+        packed.replaceSubrange(0..<packed.count, with: UnsafeBufferPointer(start: records.base, count: records.byteCount))
         packedCount = records.fieldCount
     }
 
-    /// Takes the buffer that keeps fields appended as bytes, emptied with its capacity kept,
-    /// and leaves no field: for ``init(records:reusing:)`` of the next request. (A copy of
-    /// these fields kept elsewhere keeps its own bytes: the buffer is then a fresh one.)
+    /// Takes the buffer that keeps fields appended as bytes, its capacity kept and its bytes
+    /// left for ``init(records:reusing:)`` of the next request to replace, and leaves no
+    /// field. (A copy of these fields kept elsewhere keeps its own bytes: the next request
+    /// then writes into a fresh buffer.)
     package mutating func takeByteStorage() -> [UInt8] {
         var storage: [UInt8] = []
         swap(&storage, &packed)
         self = HTTPFields()
-        storage.removeAll(keepingCapacity: true)
         return storage
-    }
-
-    /// Writes fields as records into memory the caller owns (a parser's scratch buffer), so a
-    /// whole head becomes an ``HTTPFields`` with one copy (``init(records:)``).
-    package struct RecordWriter {
-        fileprivate let base: UnsafeMutablePointer<UInt8>?
-        private let capacity: Int
-        fileprivate private(set) var byteCount = 0
-        fileprivate private(set) var fieldCount = 0
-
-        /// `memory` must have room for every field: its name, its value and 8 bytes more.
-        package init(memory: UnsafeMutableBufferPointer<UInt8>) {
-            base = memory.baseAddress
-            capacity = memory.baseAddress == nil ? 0 : memory.count
-        }
-
-        /// Bytes a field takes as a record.
-        package static func size(name: Int, value: Int) -> Int { 8 + name + value }
-
-        /// Appends one field; false (and nothing written) when it does not fit.
-        package mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let base, capacity - byteCount >= Self.size(name: name.count, value: value.count) else { return false }
-            let record = base + byteCount
-            HTTPFields.writeLengths(name.count, value.count, to: record)
-            if let source = name.baseAddress { (record + 8).update(from: source, count: name.count) }
-            if let source = value.baseAddress { (record + 8 + name.count).update(from: source, count: value.count) }
-            byteCount += Self.size(name: name.count, value: value.count)
-            fieldCount += 1
-            return true
-        }
     }
 
     private mutating func appendBytes(_ name: String, _ value: String) {
@@ -277,7 +247,7 @@ package struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// A record's two lengths, 4 bytes each, little-endian (two unaligned stores).
     @inline(__always)
-    private static func writeLengths(_ name: Int, _ value: Int, to bytes: UnsafeMutablePointer<UInt8>) {
+    static func writeLengths(_ name: Int, _ value: Int, to bytes: UnsafeMutablePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(bytes)
         raw.storeBytes(of: UInt32(truncatingIfNeeded: name).littleEndian, as: UInt32.self)
         raw.storeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian, toByteOffset: 4, as: UInt32.self)

@@ -37,6 +37,18 @@ package struct HTTPRequest: Sendable, Hashable {
     /// The HTTP/2 stream that carried the request; nil for HTTP/1.1.
     package var streamID: UInt32? = nil
 
+    /// The path without its query string.
+    package var pathWithoutQuery: Substring {
+        if let q = path.firstIndex(of: "?") { return path[..<q] }
+        return path[...]
+    }
+}
+
+extension HTTPRequest {
+    /// Written here, in an extension, so that it delegates to the memberwise initializer the
+    /// compiler then keeps: one written in the type builds `self` in a variable it returns by
+    /// copy, and the optimizer left that copy (every field retained and released again, per
+    /// request) in place.
     package init(
         method: String,
         path: String,
@@ -47,19 +59,9 @@ package struct HTTPRequest: Sendable, Hashable {
         connectionID: UInt64 = 0,
         bodyLimitExceeded: Bool = false
     ) {
-        self.method = method
-        self.path = path
-        self.authority = authority
-        self.headers = headers
-        self.body = body
-        self.version = version
-        self.connectionID = connectionID
-        self.bodyLimitExceeded = bodyLimitExceeded
-    }
-
-    /// The path without its query string.
-    package var pathWithoutQuery: Substring {
-        if let q = path.firstIndex(of: "?") { return path[..<q] }
-        return path[...]
+        self.init(
+            method: method, path: path, authority: authority, headers: headers, body: body, version: version,
+            connectionID: connectionID, bodyLimitExceeded: bodyLimitExceeded, tlsServerName: nil, tlsClientCertificate: nil,
+            streamID: nil)
     }
 }

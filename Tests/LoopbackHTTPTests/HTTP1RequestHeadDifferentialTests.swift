@@ -86,6 +86,7 @@ import Testing
             let (common, general) = HTTP1RequestHead.parseEach(Array(seed.utf8)[...], maxBodyBytes: 1_000)
             #expect(common != nil, "\(seed.debugDescription)")
             expectSame(common, general, Array(seed.utf8))
+            #expect(expectPrefixAgrees(Array(seed.utf8)), "the walk over a prefix gave up on \(seed.debugDescription)")
         }
     }
 
@@ -118,6 +119,7 @@ import Testing
             let (common, general) = HTTP1RequestHead.parseEach(bytes[...], maxBodyBytes: 1_000)
             expectSame(common, general, bytes)
             expectSameAnswer(bytes)
+            expectPrefixAgrees(bytes)
         }
     }
 
@@ -138,7 +140,43 @@ import Testing
             }
             let (common, general) = HTTP1RequestHead.parseEach(bytes[...], maxBodyBytes: 1_000)
             expectSame(common, general, bytes)
+            expectPrefixAgrees(bytes)
         }
+    }
+
+    /// The walk over what has arrived of a connection's input (``HTTP1RequestHead/parseCommonPrefix(_:maxBodyBytes:reusing:)``:
+    /// a head, then a body and more) answers, when it answers, as the whole-head parse of the
+    /// bytes up to the first empty line, and puts the head's end just past it, where the
+    /// codec's search for the end puts it. Returns whether it answered.
+    @discardableResult
+    private func expectPrefixAgrees(_ head: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let input = head + Array("body\r\n\r\nGET / HTTP/1.1\r\n".utf8)
+        var reusable = HTTP1RequestHead.Reusable()
+        let prefix: Result<(head: HTTP1RequestHead, end: Int), HTTP1RequestError>? = input.withUnsafeBufferPointer { all in
+            do throws(HTTP1RequestError) {
+                return try HTTP1RequestHead.parseCommonPrefix(all, maxBodyBytes: 1_000, reusing: &reusable).map { .success($0) }
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let prefix else { return false }
+        let text = String(decoding: head, as: UTF8.self).debugDescription
+        guard let end = (4...input.count).first(where: { input[($0 - 4)..<$0] == [0x0D, 0x0A, 0x0D, 0x0A] }) else {
+            Issue.record("the walk over a prefix answered without an empty line in \(text)", sourceLocation: sourceLocation)
+            return true
+        }
+        let whole = Result { () throws(HTTP1RequestError) in try HTTP1RequestHead.parse(input[..<end], maxBodyBytes: 1_000) }
+        switch (prefix, whole) {
+        case (.success(let a), .success(let b)):
+            #expect(a.end == end, "\(text)", sourceLocation: sourceLocation)
+            #expect(a.head == b, "\(text)", sourceLocation: sourceLocation)
+            #expect(a.head.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }, "\(text)", sourceLocation: sourceLocation)
+        case (.failure(let a), .failure(let b)):
+            #expect(a == b, "\(text)", sourceLocation: sourceLocation)
+        default:
+            Issue.record("the walk over a prefix disagrees on \(text): \(prefix), whole head \(whole)", sourceLocation: sourceLocation)
+        }
+        return true
     }
 
     /// When the common walk answers, it answers exactly as the general parser: the same

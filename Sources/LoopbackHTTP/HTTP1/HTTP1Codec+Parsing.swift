@@ -72,6 +72,12 @@ extension HTTP1Codec {
 
     /// Finds the end of the head (an empty line); parses it when complete.
     mutating func parseHead(into actions: inout [ConnectionAction]) throws(HTTP1RequestError) -> Bool {
+        // Nothing has arrived (as after every response to a request its read held whole):
+        // nothing to scan, and nothing scanned.
+        guard inputStart < input.count else {
+            headScanned = 0
+            return false
+        }
         // A client may send stray CRLFs between requests (RFC 9112 §2.2); skip them.
         while headScanned == 0, input.count - inputStart >= 2, input[inputStart] == ASCII.cr, input[inputStart + 1] == ASCII.lf {
             inputStart += 2
@@ -80,6 +86,23 @@ extension HTTP1Codec {
         // outcome does not depend on how much arrived in one read.
         let start = inputStart
         let scanEnd = min(input.count, inputStart + maxHeaderBytes)
+        if headScanned == 0 {
+            // The common head in one walk that finds its end on the way (its answer is the
+            // one the search for the end and the parse below give); anything else, or a head
+            // not all here yet, goes the long way.
+            let quick: Result<(head: HTTP1RequestHead, end: Int), HTTP1RequestError>? = input.withUnsafeBufferPointer { all in
+                do throws(HTTP1RequestError) {
+                    return try HTTP1RequestHead.parseCommonPrefix(
+                        UnsafeBufferPointer(rebasing: all[start..<scanEnd]), maxBodyBytes: Int.max, reusing: &reusable).map { .success($0) }
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if let quick {
+                let (parsed, end) = try quick.get()
+                return try begin(parsed, end: start + end, into: &actions)
+            }
+        }
         let found: (end: Int?, bareLF: Bool) = input.withUnsafeBufferPointer { bytes in
             var index = start + headScanned
             while true {
@@ -108,28 +131,42 @@ extension HTTP1Codec {
         guard end - inputStart <= maxHeaderBytes else { throw .headerTooLarge(limit: maxHeaderBytes) }
         // The declared length is checked here, not by the head parser, so an oversized
         // request reaches the handler (a length has at most 18 digits: no overflow).
-        let parsed = try HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max, reusing: &reusable)
+        return try begin(HTTP1RequestHead.parse(input[inputStart..<end], maxBodyBytes: Int.max, reusing: &reusable), end: end, into: &actions)
+    }
+
+    /// The head ending at `end` in the input is parsed: the request starts (dispatched at
+    /// once without a body, or its body is read next).
+    mutating func begin(_ parsed: consuming HTTP1RequestHead, end: Int, into actions: inout [ConnectionAction]) throws(HTTP1RequestError) -> Bool {
         guard parsed.target.utf8.count <= maxTargetBytes else { throw .targetTooLong(limit: maxTargetBytes) }
         inputStart = end
         headScanned = 0
         // Read before the head moves into `head` (no copy of its Strings and fields).
         let framing = parsed.framing, expectsContinue = parsed.expectsContinue
         reusable.target = parsed.target
-        reusable.host = parsed.authority
-        head = consume parsed
+        if let host = parsed.authority { reusable.host = host }
         body = []
         if framing != .none { swap(&body, &spareBody) }  // emptied by recycle(_:)
         switch framing {
         case .none:
-            dispatch(into: &actions)
+            dispatch(parsed, into: &actions)
             return false
         case .length(let length) where length > maxBodyBytes:
+            head = consume parsed
             dispatchOverLimit(into: &actions)
             return false
+        case .length(let length) where input.count - inputStart >= length:
+            // The whole body came with its head (what a client's small request does): read
+            // now and dispatched with the head, which is never kept (as `.fixedBody` would).
+            body.append(contentsOf: input[inputStart..<(inputStart + length)])
+            inputStart += length
+            dispatch(parsed, into: &actions)
+            return false
         case .length(let length):
+            head = consume parsed
             body.reserveCapacity(length)
             state = .fixedBody(remaining: length)
         case .chunked:
+            head = consume parsed
             state = .chunkHeader
         }
         if expectsContinue && inputStart == input.count {

@@ -122,8 +122,15 @@ package struct HTTP1Codec: ConnectionCodec {
                 inputStart = 0
             }
         case .head, .fixedBody, .chunkHeader, .chunkData, .chunkDataEnd, .trailers:
-            compactInput()
-            input.append(contentsOf: bytes)
+            if inputStart == input.count && input.capacity <= 1 << 20 {
+                // Everything before was consumed (a request answered within its read): the
+                // new bytes replace it in one call, not an emptying and an append.
+                input.replaceSubrange(0..<input.count, with: bytes)
+                inputStart = 0
+            } else {
+                compactInput()
+                input.append(contentsOf: bytes)
+            }
             parse(into: &actions)
         }
     }
@@ -211,8 +218,14 @@ package struct HTTP1Codec: ConnectionCodec {
         }
     }
 
+    /// Dispatches the request whose head is kept in `head` (its body was read after it).
     mutating func dispatch(into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
-        guard var head = head.take() else { return }
+        guard let head = head.take() else { return }
+        dispatch(head, into: &actions, bodyLimitExceeded: bodyLimitExceeded)
+    }
+
+    /// Dispatches `head` with the body read so far, as one request.
+    mutating func dispatch(_ head: consuming HTTP1RequestHead, into actions: inout [ConnectionAction], bodyLimitExceeded: Bool = false) {
         let stream = nextStream
         nextStream &+= 1
         requestsDispatched += 1
@@ -238,8 +251,9 @@ package struct HTTP1Codec: ConnectionCodec {
     /// idle connection holds beyond its input buffer stays small.
     static let maxRecycledCapacity = 8_192
 
-    /// Takes back the body and field buffers of a request the handler has answered, emptied,
-    /// for the next request to fill (a buffer the handler kept a copy of is left to it).
+    /// Takes back the body and field buffers of a request the handler has answered (the body
+    /// emptied; the field buffer's bytes the next head's replace), for the next request to
+    /// fill (a buffer the handler kept a copy of is left to it).
     package mutating func recycle(_ request: inout HTTPRequest) {
         if request.body.capacity <= Self.maxRecycledCapacity && request.body.capacity > spareBody.capacity {
             swap(&spareBody, &request.body)

@@ -9,8 +9,6 @@ extension HTTP1RequestHead {
         var hostCount = 0
         /// The first `Host` value, in the head being parsed (valid until it is interpreted).
         var firstHost: UnsafeBufferPointer<UInt8>?
-        /// The previous request's `Host` on the connection, shared when `firstHost` repeats it.
-        var recentHost: String?
         /// What `Connection` says, token by token in order: `close` ends, `keep-alive` keeps
         /// an HTTP/1.0 connection; nil when it says neither.
         var keepAlive: Bool?
@@ -18,25 +16,55 @@ extension HTTP1RequestHead {
         /// The value of the only `Content-Length`, when it is 1 to 18 decimal digits.
         var plainLength: Int?
         var transferEncodingCount = 0
-        var expect: String?
+        /// The first `Expect` value, in the head being parsed (valid until it is interpreted).
+        /// Bytes, like `firstHost`, so that nothing here needs releasing: it is all plain values.
+        var expect: UnsafeBufferPointer<UInt8>?
 
         mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
             switch name.count {
-            case 4 where equalsLowercase(name, "host"):
+            case 4 where tokenEquals(name, "host"):
                 hostCount += 1
                 if firstHost == nil { firstHost = value }
-            case 6 where equalsLowercase(name, "expect"):
-                if expect == nil { expect = String(decoding: value, as: UTF8.self) }
-            case 10 where equalsLowercase(name, "connection"):
+            case 6 where tokenEquals(name, "expect"):
+                if expect == nil { expect = value }
+            case 10 where tokenEquals(name, "connection"):
                 noteConnection(value)
-            case 14 where equalsLowercase(name, "content-length"):
+            case 14 where tokenEquals(name, "content-length"):
                 contentLengthCount += 1
                 plainLength = contentLengthCount == 1 ? Self.plainDecimal(value) : nil
-            case 17 where equalsLowercase(name, "transfer-encoding"):
+            case 17 where tokenEquals(name, "transfer-encoding"):
                 transferEncodingCount += 1
             default:
                 break
             }
+        }
+
+        /// ``equalsLowercase(_:_:)`` for a field name, which both parsers have checked is a
+        /// token, and a literal of 4 or more lowercase letters and `-`: compared a word at a
+        /// time (two overlapping 4-byte words under 8 bytes; 8-byte words, the last one
+        /// overlapping, from 8), each name byte with 0x20 set. For a token byte that is exact:
+        /// only `A`–`Z` and `a`–`z` give a lowercase letter, and only `-` and CR (never in a
+        /// token) give `-`.
+        @inline(__always)
+        func tokenEquals(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard name.count == count, count >= 4, let base = name.baseAddress else { return false }
+            let bytes = UnsafeRawPointer(base), expected = UnsafeRawPointer(literal.utf8Start)
+            if count < 8 {
+                let fold: UInt32 = 0x2020_2020
+                return bytes.loadUnaligned(as: UInt32.self) | fold == expected.loadUnaligned(as: UInt32.self)
+                    && bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) | fold
+                        == expected.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            }
+            let fold: UInt64 = 0x2020_2020_2020_2020
+            var offset = 0
+            while count - offset > 8 {
+                guard bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) | fold
+                        == expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
+            }
+            return bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) | fold
+                == expected.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         }
 
         /// Comma-separated tokens, trimmed, compared case-insensitively to `close` and `keep-alive`.
@@ -67,10 +95,12 @@ extension HTTP1RequestHead {
         }
     }
 
-    mutating func interpretFields(_ special: SpecialFields, maxBodyBytes: Int) throws(HTTP1RequestError) {
+    /// `recentHost`: the previous request's `Host` on the connection, shared when the head's
+    /// first `Host` repeats it byte for byte.
+    mutating func interpretFields(_ special: SpecialFields, recentHost: String = "", maxBodyBytes: Int) throws(HTTP1RequestError) {
         if special.hostCount > 1 { throw .malformed("more than one Host header") }
         if minorVersion == 1 && special.hostCount == 0 { throw .malformed("HTTP/1.1 requests need a Host header") }
-        if authority == nil, let host = special.firstHost { authority = Self.string(host, reusing: special.recentHost) }
+        if authority == nil, let host = special.firstHost { authority = Self.string(host, reusing: recentHost) }
 
         if let connection = special.keepAlive { keepAlive = connection }
 
@@ -85,9 +115,9 @@ extension HTTP1RequestHead {
         }
 
         if let expectation = special.expect {
-            var bytes = expectation
-            let isContinue = bytes.withUTF8 { $0.count == 12 && equalsLowercase($0, "100-continue") }
-            guard isContinue else { throw .expectationFailed(expectation) }
+            guard expectation.count == 12 && equalsLowercase(expectation, "100-continue") else {
+                throw .expectationFailed(String(decoding: expectation, as: UTF8.self))
+            }
             expectsContinue = minorVersion == 1 && framing != .none
         }
     }
@@ -129,8 +159,9 @@ extension HTTP1RequestHead {
     /// keep-alive client repeating its target and `Host` gets the Strings of its previous
     /// request shared, not copied into new allocations. (Bytes that are not valid UTF-8 never
     /// equal a String's, so they are always decoded, and repaired, afresh.)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing recent: String?) -> String {
-        if var recent, recent.utf8.count == bytes.count {
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, reusing recent: String) -> String {
+        var recent = recent
+        if recent.utf8.count == bytes.count {
             if recent.withUTF8({ sameBytes($0, bytes) }) { return recent }
         }
         return String(decoding: bytes, as: UTF8.self)

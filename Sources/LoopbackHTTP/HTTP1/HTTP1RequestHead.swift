@@ -31,12 +31,14 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     }
 
     /// What a connection's earlier requests leave for the next head (``parse(_:maxBodyBytes:reusing:)``):
-    /// an emptied field buffer (``HTTPFields/takeByteStorage()``), and the previous target and
-    /// `Host`, whose Strings a head that repeats them byte for byte shares instead of making its own.
+    /// a field buffer to overwrite (``HTTPFields/takeByteStorage()``), and the previous target and
+    /// `Host` (empty for none), whose Strings a head that repeats them byte for byte shares
+    /// instead of making its own. (Not optional: an optional String was copied through the
+    /// runtime's generic value witnesses, several times the cost of a retain.)
     struct Reusable {
         var fieldStorage: [UInt8] = []
-        var target: String?
-        var host: String?
+        var target = ""
+        var host = ""
     }
 
     /// As ``parse(_:maxBodyBytes:)``; a common head takes `reusable`'s field buffer for its
@@ -83,7 +85,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// them, every line ending in CRLF, and the empty line last.
     ///
     /// Returns nil at the first byte it does not expect (so at every error in the lines);
-    /// the general parser then answers. It only throws what ``interpretFields(_:maxBodyBytes:)``
+    /// the general parser then answers. It only throws what ``interpretFields(_:recentHost:maxBodyBytes:)``
     /// throws, which the general parser reaches with the same fields.
     static func parseCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int) throws(HTTP1RequestError) -> HTTP1RequestHead? {
         var reusable = Reusable()
@@ -94,6 +96,26 @@ package struct HTTP1RequestHead: Hashable, Sendable {
     /// taken when it answers).
     static func parseCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int,
                             reusing reusable: inout Reusable) throws(HTTP1RequestError) -> HTTP1RequestHead? {
+        try walkCommon(bytes, maxBodyBytes: maxBodyBytes, reusing: &reusable, wholeHead: true)?.head
+    }
+
+    /// The common walk over the start of `bytes` (what has arrived of a connection's input),
+    /// finding the head's end on the way: the head and the index just past its empty line,
+    /// or nil wherever ``parseCommon(_:maxBodyBytes:)`` would give up, and also when the
+    /// bytes end before the empty line or its fields need more scratch than a stack page.
+    /// When it answers, the head is the one `parseCommon` answers for `bytes[..<end]`, and
+    /// `end` is where the search for the head's end (the first empty line, every LF before
+    /// it after a CR) stops: the same bytes passed, every line ending in CRLF.
+    static func parseCommonPrefix(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int,
+                                  reusing reusable: inout Reusable) throws(HTTP1RequestError) -> (head: HTTP1RequestHead, end: Int)? {
+        try walkCommon(bytes, maxBodyBytes: maxBodyBytes, reusing: &reusable, wholeHead: false)
+    }
+
+    /// The walk of ``parseCommon(_:maxBodyBytes:)``: over exactly one head (`wholeHead`, which
+    /// ends with its empty line) or over a prefix of the input (``parseCommonPrefix(_:maxBodyBytes:reusing:)``).
+    @inline(__always)
+    private static func walkCommon(_ bytes: UnsafeBufferPointer<UInt8>, maxBodyBytes: Int, reusing reusable: inout Reusable,
+                                   wholeHead: Bool) throws(HTTP1RequestError) -> (head: HTTP1RequestHead, end: Int)? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         // METHOD SP
@@ -124,16 +146,20 @@ package struct HTTP1RequestHead: Hashable, Sendable {
 
         // A field's record (8 bytes, name, value) is at most its line's length + 5, and a
         // line is at least 4 bytes (name, colon, CRLF): 3 × the head's length is room enough.
+        // Over a prefix, whose head's length is not known yet, at most 1 KiB: more would be
+        // checked against the stack's bounds on every call; a head whose fields need more is
+        // read by the whole-head walk.
         var special = SpecialFields(minorVersion: minor)
-        special.recentHost = reusable.host
-        let fields: HTTPFields? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count) { memory in
+        var end = 0
+        let fields: HTTPFields? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: wholeHead ? 3 * count : min(3 * count, 1_024)) { memory in
             var records = HTTPFields.RecordWriter(memory: memory)
             var index = fieldsStart
             while index < count {
                 let lineStart = index
                 if base[index] == ASCII.cr {
-                    // The empty line, last.
-                    guard index + 2 == count, base[index + 1] == ASCII.lf else { return nil }
+                    // The empty line, last (of a whole head).
+                    guard count - index >= 2, base[index + 1] == ASCII.lf, !wholeHead || index + 2 == count else { return nil }
+                    end = index + 2
                     return HTTPFields(records: records, reusing: &reusable.fieldStorage)
                 }
                 // name: tchar+, then the colon. Letters, digits and `-` (every common name)
@@ -187,10 +213,9 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         var result = HTTP1RequestHead(
             method: method, target: Self.string(UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart), reusing: reusable.target),
             authority: nil, minorVersion: minor, headers: fields, framing: .none, keepAlive: minor == 1, expectsContinue: false)
-        try result.interpretFields(special, maxBodyBytes: maxBodyBytes)
-        return result
+        try result.interpretFields(special, recentHost: reusable.host, maxBodyBytes: maxBodyBytes)
+        return (result, end)
     }
-
 }
 
 /// tchar of RFC 9110 §5.6.2: ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``, as a 128-bit set (one
