@@ -101,6 +101,31 @@ import PushTestSupport
         }
     }
 
+    /// Stop and offline end the listening even while another copy of the listener's
+    /// descriptor is open (a child process being started holds one until its `exec`): a
+    /// stopped server's port accepted a connection so in a parallel test run.
+    @Test func stopAndOfflineEndListeningWhileACopyOfTheListenerIsOpen() async throws {
+        for goesOffline in [true, false] {
+            let server = try HTTPServer.start(handler: echoHandler)
+            let port = server.port
+            let copy = try #require(duplicateListener(port: port))
+            defer { close(copy) }
+            if goesOffline {
+                #expect(server.refuseConnections(true) == nil)
+            } else {
+                await server.stop()
+            }
+            #expect(throws: RawClient.Failure.self, "offline: \(goesOffline)") { _ = try RawClient(port: port) }
+            if goesOffline {
+                #expect(server.refuseConnections(false) == nil, "the port is listened on again")
+                let after = try RawClient(port: port)
+                try after.send("GET /2 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                #expect(try after.readToEnd().text.hasSuffix("GET /2 0"))
+                await server.stop()
+            }
+        }
+    }
+
     @Test func stopIsIdempotentAndRefuseAfterStopIsHarmless() throws {
         let server = try HTTPServer.start(handler: echoHandler)
         server.stop()
@@ -136,6 +161,26 @@ import PushTestSupport
 }
 
 /// Binds 127.0.0.1:`port` without SO_REUSEADDR; true when it succeeds.
+/// A duplicate of the descriptor listening on 127.0.0.1:`port` in this process (found by
+/// its address and `SO_ACCEPTCONN`), as a child process being started holds one until its
+/// `exec`; nil when none is found.
+func duplicateListener(port: UInt16) -> Int32? {
+    for fd in Int32(0)..<4096 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0, address.sin_family == sa_family_t(AF_INET), UInt16(bigEndian: address.sin_port) == port else { continue }
+        var listening: Int32 = 0
+        var size = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening != 0 else { continue }
+        let copy = dup(fd)
+        return copy >= 0 ? copy : nil
+    }
+    return nil
+}
+
 func plainBind(port: UInt16) -> Bool {
     #if canImport(Glibc)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -89,4 +89,14 @@ extension ServerLoop {
         }
         return oldest.reversed()
     }
+
+    /// Stops listening and closes the listener (stop, offline, a failed poll registration).
+    func closeListener() {
+        guard listener >= 0 else { return }
+        poller.forget(listener)
+        Sockets.stopListening(listener)
+        closeDescriptor(listener)
+        listener = -1
+        listenerInterest = .none
+    }
 }

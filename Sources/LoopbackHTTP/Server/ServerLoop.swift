@@ -388,12 +388,4 @@ final class ServerLoop {
             closeListener()
         }
     }
-
-    func closeListener() {
-        guard listener >= 0 else { return }
-        poller.forget(listener)
-        closeDescriptor(listener)
-        listener = -1
-        listenerInterest = .none
-    }
 }

@@ -138,6 +138,16 @@ package enum Sockets {
         }
     }
 
+    /// Ends a listening socket's listening now, on Linux, even while another copy of its
+    /// descriptor is open: a child process being started (`posix_spawn`, `fork`) holds copies
+    /// of every descriptor until its `exec` closes them, and a closed listener whose copy a
+    /// child holds still completes connections (a test saw a stopped server's port accept
+    /// one). `shutdown` acts on the socket, not the descriptor. Darwin refuses it on a
+    /// listener (`ENOTCONN`), which is ignored; the `close` that follows does the rest.
+    package static func stopListening(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Half-closes: the peer reads EOF after everything already written. (`SHUT_WR` is an
     /// `Int32` macro on Darwin and an enum constant on Glibc; `Int32(_:)` takes both.)
     package static func shutdownWrite(_ fd: Int32) {
