@@ -123,16 +123,22 @@ package struct PlainInputAcceptor: Sendable {
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         scanner.skipWhitespace()
         while true {
-            guard let key = scanner.plainString(), let index = memberIndex(of: key, after: previous) else { return nil }
+            // A key is read to its first quote and found among the names: only a plain name
+            // is taken (a key equal to it is plain; any other key is declined either way).
+            guard let key = scanner.stringContent(), let index = memberIndex(of: key, after: previous),
+                  members[index].nameIsPlain else { return nil }
             previous = index
             let bit: UInt64 = 1 << UInt64(index)
             guard present & bit == 0, members[index].isString else { return nil }
             scanner.skipWhitespace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipWhitespace()
-            guard let text = scanner.plainString() else { return nil }
-            // Plain text is ASCII (0x20-0x7F): the check runs on its bytes.
-            guard let allowed = members[index].admitsASCII(text) else { return nil }
+            guard let text = scanner.stringContent() else { return nil }
+            // Plain text is ASCII (0x20-0x7F): the check runs on its bytes. A check that admits
+            // plain text only (a format, plain allowed values) says no to anything else, so
+            // the text is not scanned for plainness first (a public key is read once, not twice).
+            guard members[index].admitsPlainOnly || PlainJSONScanner.isPlain(text),
+                  let allowed = members[index].admitsASCII(text) else { return nil }
             let start = scanner.index &- 1 &- text.count
             found[index] = Found(start: start, end: start &+ text.count, allowed: allowed)
             present |= bit
@@ -205,6 +211,9 @@ package struct PlainValue: Sendable, Hashable {
 private final class StringCheck: Sendable {
     /// The member's name (empty for a path parameter).
     let name: [UInt8]
+    /// True when the name is plain string text (``PlainJSONScanner/isPlain(_:)``): a key
+    /// equal to it is plain too.
+    let nameIsPlain: Bool
     /// False when the member is not a plain string (forbidden, a number, an object…).
     let isString: Bool
     let schema: StringSchema
@@ -219,6 +228,12 @@ private final class StringCheck: Sendable {
     let format: KnownFormat?
     /// True when the schema's format is one this cannot check on bytes.
     let needsString: Bool
+    /// True when ``admitsASCII(_:)`` admits plain text only, whatever bytes it is given: the
+    /// schema has allowed values, all plain, or a format checked here (hex digits, an
+    /// identifier, a version, base64: all plain). Then a value is not checked for plainness
+    /// before it: text that is not plain is not admitted (non-ASCII bytes equal no ASCII
+    /// value and match no format).
+    let admitsPlainOnly: Bool
 
     /// The formats checked on bytes: the same strings as their matchers accept (a format is
     /// known by being equal to one of these, i.e. the same name and pattern, and a matcher
@@ -244,6 +259,12 @@ private final class StringCheck: Sendable {
         ]
         format = schema.format.flatMap { format in known.first { $0.0 == format }?.1 }
         needsString = schema.format != nil && format == nil
+        nameIsPlain = name.withUnsafeBufferPointer(PlainJSONScanner.isPlain)
+        if schema.allowedValues != nil {
+            admitsPlainOnly = allowedBytes?.allSatisfy { $0.withUnsafeBufferPointer(PlainJSONScanner.isPlain) } ?? false
+        } else {
+            admitsPlainOnly = !needsString && format != nil
+        }
     }
 
     /// ``StringSchema/admits(_:)`` for text given as valid UTF-8.
@@ -324,71 +345,5 @@ private final class StringCheck: Sendable {
             }
         }
         return parts == 2 && digits > 0
-    }
-}
-
-/// The bytes of a plain JSON object, read with no escapes and no non-ASCII. A cursor between
-/// two pointers: every body an app sends is read here.
-private struct PlainJSONScanner {
-    let start: UnsafePointer<UInt8>
-    let end: UnsafePointer<UInt8>
-    var cursor: UnsafePointer<UInt8>
-
-    /// Nil for an empty body (which is not an object).
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-        start = base
-        end = base + bytes.count
-        cursor = base
-    }
-
-    /// Where the cursor is, as an index into the bytes.
-    var index: Int { cursor - start }
-
-    var isAtEnd: Bool { cursor == end }
-
-    @inline(__always)
-    mutating func skipWhitespace() {
-        // Runs of spaces (a body padded or indented) eight at a time.
-        while end - cursor >= 8, SWAR.load(cursor, 0) == 0x2020_2020_2020_2020 {
-            cursor += 8
-        }
-        while cursor < end {
-            switch cursor.pointee {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): cursor += 1
-            default: return
-            }
-        }
-    }
-
-    @inline(__always)
-    mutating func take(_ byte: UInt8) -> Bool {
-        guard cursor < end, cursor.pointee == byte else { return false }
-        cursor += 1
-        return true
-    }
-
-    /// The content of the string at the cursor when it is plain (0x20–0x7F, no backslash),
-    /// moving past its closing quote; nil otherwise.
-    @inline(__always)
-    mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let first = cursor
-        // Eight bytes at a time to the first byte that is not plain text; that one decides.
-        while end - cursor >= 8 {
-            let offset = SWAR.firstSpecial(SWAR.load(cursor, 0))
-            cursor += offset
-            if offset < 8 { break }
-        }
-        while cursor < end {
-            let byte = cursor.pointee
-            if byte == UInt8(ascii: "\"") {
-                cursor += 1
-                return UnsafeBufferPointer(start: first, count: cursor - 1 - first)
-            }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-            cursor += 1
-        }
-        return nil
     }
 }
