@@ -9,11 +9,16 @@ import LoopbackHTTP
 ///
 /// A write past the room measured is not made but counted: ``append(to:capacity:_:)`` then
 /// writes the line again in room for all of it, so a short measure costs time, never bytes.
-package struct LineCursor {
-    private let base: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
+///
+/// The type is `public` (its API is `package`) only so that its small writes are inlined
+/// where a line is built (serve's log in ContractCheckCLI, the fakes' journal lines): the
+/// compiler does not serialise an `@inlinable` body for a `package` type, and a call for each
+/// byte, literal and value of a line cost ~10-40 instructions beside the bytes.
+public struct LineCursor {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
     /// Bytes written so far, counting those that did not fit.
-    package private(set) var count = 0
+    @usableFromInline package internal(set) var count = 0
 
     private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.base = base
@@ -21,7 +26,7 @@ package struct LineCursor {
     }
 
     /// Whether every byte written so far fitted.
-    private var fits: Bool { count <= capacity }
+    @usableFromInline var fits: Bool { count <= capacity }
 
     /// Appends to `line` what `write` writes, with one copy, through scratch memory of
     /// `capacity` bytes (more when the line needs more: then `write` runs again).
@@ -44,14 +49,14 @@ package struct LineCursor {
     }
 
     /// Writes one byte.
-    @inline(__always)
+    @inlinable
     package mutating func write(_ byte: UInt8) {
         if count < capacity { base[count] = byte }
         count += 1
     }
 
     /// Writes `bytes`.
-    @inline(__always)
+    @inlinable
     package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         if let source = bytes.baseAddress, capacity - count >= bytes.count {
             (base + count).update(from: source, count: bytes.count)
@@ -60,18 +65,23 @@ package struct LineCursor {
     }
 
     /// Writes a literal's UTF-8.
-    @inline(__always)
+    @inlinable
     package mutating func write(literal: StaticString) {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Writes `text`'s UTF-8.
+    /// Writes `text`'s UTF-8: read where it is (a native or small String's bytes are
+    /// contiguous), without the copy `withUTF8` makes of its argument.
+    @inlinable
     package mutating func write(utf8 text: String) {
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { write($0) }
+        guard written == nil else { return }
         var text = text
         text.withUTF8 { write($0) }
     }
 
     /// Writes `value` in decimal.
+    @inlinable
     package mutating func write(decimal value: Int) {
         if value < 0 { write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -149,8 +159,10 @@ package struct LineCursor {
         write(literal: "…")
     }
 
-    /// ``write(path:)`` of `target`'s UTF-8.
+    /// ``write(path:)`` of `target`'s UTF-8 (read where it is, as ``write(utf8:)`` reads).
     package mutating func write(path target: String) {
+        let written: Void? = target.utf8.withContiguousStorageIfAvailable { write(path: $0) }
+        guard written == nil else { return }
         var target = target
         target.withUTF8 { write(path: $0) }
     }
