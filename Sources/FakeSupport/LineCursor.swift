@@ -49,14 +49,14 @@ public struct LineCursor {
     }
 
     /// Writes one byte.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func write(_ byte: UInt8) {
         if count < capacity { base[count] = byte }
         count += 1
     }
 
     /// Writes `bytes`.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         if let source = bytes.baseAddress, capacity - count >= bytes.count {
             (base + count).update(from: source, count: bytes.count)
@@ -65,14 +65,14 @@ public struct LineCursor {
     }
 
     /// Writes a literal's UTF-8.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func write(literal: StaticString) {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Writes `text`'s UTF-8: read where it is (a native or small String's bytes are
     /// contiguous), without the copy `withUTF8` makes of its argument.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func write(utf8 text: String) {
         let written: Void? = text.utf8.withContiguousStorageIfAvailable { write($0) }
         guard written == nil else { return }

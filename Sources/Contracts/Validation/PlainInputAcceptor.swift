@@ -219,6 +219,11 @@ private final class StringCheck: Sendable {
     let schema: StringSchema
     /// The schema's allowed values (empty when it has none).
     let allowedValues: [String]
+    /// Whether the schema has allowed values (read on every value: a Bool, not its array).
+    let hasAllowedValues: Bool
+    /// The schema's length bounds in bytes of ASCII text (0 and `Int.max` when it has none).
+    let minLength: Int
+    let maxLength: Int
     /// The allowed values as bytes, when every one is ASCII; nil otherwise (a non-ASCII
     /// value may equal ASCII text as a String, e.g. U+212A KELVIN SIGN and "K").
     let allowedBytes: [[UInt8]]?
@@ -249,6 +254,9 @@ private final class StringCheck: Sendable {
         self.schema = schema
         let allowed = schema.allowedValues ?? []
         allowedValues = allowed
+        hasAllowedValues = schema.allowedValues != nil
+        minLength = schema.minLength ?? 0
+        maxLength = schema.maxLength ?? Int.max
         allowedBytes = schema.allowedValues.flatMap { values in
             values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? values.map { Array($0.utf8) } : nil
         }
@@ -271,7 +279,7 @@ private final class StringCheck: Sendable {
     func admits(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         // A format checked here matches ASCII only, and the schema then says no to anything
         // else: no need to look for non-ASCII first.
-        if format != nil, schema.allowedValues == nil { return admitsASCII(text) != nil }
+        if format != nil, !hasAllowedValues { return admitsASCII(text) != nil }
         guard SWAR.isASCII(text) else { return schema.admits(String(decoding: text, as: UTF8.self)) }
         return admitsASCII(text) != nil
     }
@@ -280,7 +288,7 @@ private final class StringCheck: Sendable {
     /// allowed value it is, or -1 when the schema has no allowed values (or only non-ASCII
     /// ones: then equal as a String is not equal as bytes, and the value is the text's).
     func admitsASCII(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
-        if schema.allowedValues != nil {
+        if hasAllowedValues {
             guard let allowedBytes else {
                 return schema.admits(String(decoding: text, as: UTF8.self)) ? -1 : nil
             }
@@ -291,8 +299,7 @@ private final class StringCheck: Sendable {
         }
         if needsString { return schema.admits(String(decoding: text, as: UTF8.self)) ? -1 : nil }
         // ASCII: a byte is a Unicode scalar.
-        if let minLength = schema.minLength, text.count < minLength { return nil }
-        if let maxLength = schema.maxLength, text.count > maxLength { return nil }
+        guard text.count >= minLength, text.count <= maxLength else { return nil }
         if let format, !Self.matches(text, format) { return nil }
         return -1
     }
