@@ -20,6 +20,9 @@
 /// ```
 package struct PlainInputAcceptor: Sendable {
     private let members: [StringCheck]
+    /// The same checks, read without reference counting (`members` keeps them alive): a
+    /// scan reads one for each member of a body.
+    private let unretained: [Unmanaged<StringCheck>]
     private let requiredMask: UInt64
     private let parameter: StringCheck?
 
@@ -44,6 +47,7 @@ package struct PlainInputAcceptor: Sendable {
             }
         }
         self.members = members
+        unretained = members.map { Unmanaged.passUnretained($0) }
         self.requiredMask = requiredMask
         self.parameter = parameter
     }
@@ -123,13 +127,22 @@ package struct PlainInputAcceptor: Sendable {
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         scanner.skipWhitespace()
         while true {
-            // A key is read to its first quote and found among the names: only a plain name
-            // is taken (a key equal to it is plain; any other key is declined either way).
-            guard let key = scanner.stringContent(), let index = memberIndex(of: key, after: previous),
-                  members[index].nameIsPlain else { return nil }
+            // The member after the previous one (the first that memberIndex would try) when
+            // the key is its name, quoted: what a body in the declared order has. Otherwise a
+            // key is read to its first quote and found among the names. Only a plain name is
+            // taken (a key equal to it is plain; any other key is declined either way).
+            let next = previous &+ 1 == members.count ? 0 : previous &+ 1
+            let index: Int
+            if unretained[next]._withUnsafeGuaranteedRef({ $0.nameIsPlain && scanner.take($0.quotedName) }) {
+                index = next
+            } else {
+                guard let key = scanner.stringContent(), let found = memberIndex(of: key, after: previous),
+                      unretained[found]._withUnsafeGuaranteedRef({ $0.nameIsPlain }) else { return nil }
+                index = found
+            }
             previous = index
             let bit: UInt64 = 1 << UInt64(index)
-            guard present & bit == 0, members[index].isString else { return nil }
+            guard present & bit == 0, unretained[index]._withUnsafeGuaranteedRef({ $0.isString }) else { return nil }
             scanner.skipWhitespace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipWhitespace()
@@ -137,8 +150,10 @@ package struct PlainInputAcceptor: Sendable {
             // Plain text is ASCII (0x20-0x7F): the check runs on its bytes. A check that admits
             // plain text only (a format, plain allowed values) says no to anything else, so
             // the text is not scanned for plainness first (a public key is read once, not twice).
-            guard members[index].admitsPlainOnly || PlainJSONScanner.isPlain(text),
-                  let allowed = members[index].admitsASCII(text) else { return nil }
+            let admitted = unretained[index]._withUnsafeGuaranteedRef { check in
+                check.admitsPlainOnly || PlainJSONScanner.isPlain(text) ? check.admitsASCII(text) : nil
+            }
+            guard let allowed = admitted else { return nil }
             let start = scanner.index &- 1 &- text.count
             found[index] = Found(start: start, end: start &+ text.count, allowed: allowed)
             present |= bit
@@ -211,6 +226,8 @@ package struct PlainValue: Sendable, Hashable {
 private final class StringCheck: Sendable {
     /// The member's name (empty for a path parameter).
     let name: [UInt8]
+    /// The name between quotes, as a key written plainly is.
+    let quotedName: [UInt8]
     /// True when the name is plain string text (``PlainJSONScanner/isPlain(_:)``): a key
     /// equal to it is plain too.
     let nameIsPlain: Bool
@@ -249,6 +266,7 @@ private final class StringCheck: Sendable {
 
     init(name: [UInt8], schema: StringSchema?) {
         self.name = name
+        quotedName = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
         isString = schema != nil
         let schema = schema ?? StringSchema()
         self.schema = schema

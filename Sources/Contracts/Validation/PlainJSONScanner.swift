@@ -32,6 +32,15 @@ struct PlainJSONScanner {
         }
     }
 
+    /// Moves past `literal` when the bytes at the cursor are it.
+    @inline(__always)
+    mutating func take(_ literal: [UInt8]) -> Bool {
+        guard end - cursor >= literal.count else { return false }
+        let equal = literal.withUnsafeBufferPointer { SWAR.equal($0, UnsafeBufferPointer(start: cursor, count: $0.count)) }
+        if equal { cursor += literal.count }
+        return equal
+    }
+
     @inline(__always)
     mutating func take(_ byte: UInt8) -> Bool {
         guard cursor < end, cursor.pointee == byte else { return false }
