@@ -119,6 +119,22 @@ public struct LineCursor {
         for index in 0..<4 { shown[11 + index] = ASCII.lowercase(token[token.count - 4 + index]) }
     }
 
+    /// ``write(token:)`` of more than 20 hex digits: `| 0x20` lowercases each (a digit has
+    /// that bit already), eight and four at a time.
+    private mutating func write(hexToken token: UnsafeBufferPointer<UInt8>) {
+        guard token.count > 20, let source = token.baseAddress else { return write(token: token) }
+        defer { count += 15 }
+        guard capacity - count >= 15 else { return }
+        let shown = UnsafeMutableRawPointer(base + count)
+        let first = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020
+        let last = UnsafeRawPointer(source + token.count - 4).loadUnaligned(as: UInt32.self) | 0x2020_2020
+        shown.storeBytes(of: first, toByteOffset: 0, as: UInt64.self)
+        shown.storeBytes(of: 0xE2, toByteOffset: 8, as: UInt8.self)
+        shown.storeBytes(of: 0x80, toByteOffset: 9, as: UInt8.self)
+        shown.storeBytes(of: 0xA6, toByteOffset: 10, as: UInt8.self)
+        shown.storeBytes(of: last, toByteOffset: 11, as: UInt32.self)
+    }
+
     /// Writes the request target `bytes` as ``LogText/path(_:)`` shows it: each hex segment
     /// of 20 or more digits shortened as ``write(token:)`` does, and cut at
     /// ``LogText/maxPathCharacters`` characters.
@@ -142,7 +158,7 @@ public struct LineCursor {
             let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
             if segment.count >= 20 && SWAR.allHexDigits(segment) {
                 if copied < start { write(UnsafeBufferPointer(rebasing: bytes[copied..<start])) }
-                write(token: segment)
+                write(hexToken: segment)
                 copied = end
             }
             guard end < pathEnd else { break }
