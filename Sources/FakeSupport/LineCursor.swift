@@ -83,6 +83,12 @@ public struct LineCursor {
     /// Writes `value` in decimal.
     @inlinable
     package mutating func write(decimal value: Int) {
+        // A status, a count: one to three digits, written without the general loops.
+        if value >= 0 && value < 1000 {
+            if value >= 100 { write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)) }
+            if value >= 10 { write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)) }
+            return write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+        }
         if value < 0 { write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits = 1
