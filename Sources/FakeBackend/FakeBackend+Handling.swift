@@ -19,11 +19,19 @@ extension FakeBackend {
         let now = configuration.clock.now
         // The target, the media type and the bearer are read as bytes where they lie: a
         // String is made of them only where an answer, a device or the journal needs one.
+        // The target's bytes are read in place (a parsed request's is a native String),
+        // without the copy `withUTF8` makes.
+        if let response = request.path.utf8.withContiguousStorageIfAvailable({ handle(request, target: $0, now: now) }) {
+            return response
+        }
         var path = request.path
-        return path.withUTF8 { target in
-            request.headers.withFirstValues(of: "Content-Type", "Authorization") { contentType, authorization in
-                handle(request, target: target, contentType: contentType, authorization: authorization, now: now)
-            }
+        return path.withUTF8 { handle(request, target: $0, now: now) }
+    }
+
+    /// ``handle(_:)`` with the target's bytes: reads the two header fields it needs.
+    private func handle(_ request: HTTPRequest, target: UnsafeBufferPointer<UInt8>, now: Date) -> HTTPResponse {
+        request.headers.withFirstValues(of: "Content-Type", "Authorization") { contentType, authorization in
+            handle(request, target: target, contentType: contentType, authorization: authorization, now: now)
         }
     }
 
@@ -128,7 +136,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }), let body else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = ASCII.lowercasedString(parameter)
+            let token = RegisteredDevice.token(lowercasing: parameter)
             let device = RegisteredDevice(
                 token: token, account: account,
                 environment: body.environment ?? "",
@@ -154,7 +162,7 @@ extension FakeBackend {
             guard !violations.contains(where: { $0.severity == .error }) else {
                 return reject(violations, now: now, request: request, endpoint: endpoint, account: account, fault: fault)
             }
-            let token = ASCII.lowercasedString(parameter)
+            let token = RegisteredDevice.token(lowercasing: parameter)
             return commit(now: now, request: request, endpoint: endpoint, account: account, status: .ofResponse,
                           violations: violations, fault: fault) { store, sequence in
                 guard let existing = store.devices[token] else { return Self.noContent }
@@ -205,7 +213,7 @@ extension FakeBackend {
         guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
             guard let fields = validator.plainRegistration(body) else { return nil }
-            let token = ASCII.lowercasedString(parameter)
+            let token = RegisteredDevice.token(lowercasing: parameter)
             let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.
                 guard !store.isOffline, store.faults.isEmpty,

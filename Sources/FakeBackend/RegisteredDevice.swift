@@ -1,4 +1,5 @@
 import Foundation
+import Contracts
 
 /// A device token as the backend holds it after a successful `PUT /v1/devices/{token}`.
 ///
@@ -73,5 +74,15 @@ extension RegisteredDevice: CustomReflectable {
     /// `dump`, test failure messages), not the box they are kept in.
     public var customMirror: Mirror {
         Mirror(self, children: Mirror(reflecting: storage.value).children, displayStyle: .struct)
+    }
+}
+
+extension RegisteredDevice {
+    /// A device token as the backend keys it: `bytes` (valid UTF-8, a path parameter)
+    /// lowercased, checked eight bytes at a time (`ASCII.lowercasedString`'s answer; a token
+    /// is 64 bytes, read on every PUT).
+    static func token(lowercasing bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return SWAR.isLowercaseASCII(bytes) ? text : text.lowercased()
     }
 }

@@ -9,11 +9,16 @@ import LoopbackHTTP
 ///
 /// A write past the room measured is not made but counted: ``append(to:capacity:_:)`` then
 /// writes the line again in room for all of it, so a short measure costs time, never bytes.
-package struct LineCursor {
-    private let base: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
+///
+/// The type is `public` (its API is `package`) only so that its small writes are inlined
+/// where a line is built (serve's log in ContractCheckCLI, the fakes' journal lines): the
+/// compiler does not serialise an `@inlinable` body for a `package` type, and a call for each
+/// byte, literal and value of a line cost ~10-40 instructions beside the bytes.
+public struct LineCursor {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
     /// Bytes written so far, counting those that did not fit.
-    package private(set) var count = 0
+    @usableFromInline package internal(set) var count = 0
 
     private init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.base = base
@@ -21,7 +26,7 @@ package struct LineCursor {
     }
 
     /// Whether every byte written so far fitted.
-    private var fits: Bool { count <= capacity }
+    @usableFromInline var fits: Bool { count <= capacity }
 
     /// Appends to `line` what `write` writes, with one copy, through scratch memory of
     /// `capacity` bytes (more when the line needs more: then `write` runs again).
@@ -44,14 +49,14 @@ package struct LineCursor {
     }
 
     /// Writes one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func write(_ byte: UInt8) {
         if count < capacity { base[count] = byte }
         count += 1
     }
 
     /// Writes `bytes`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         if let source = bytes.baseAddress, capacity - count >= bytes.count {
             (base + count).update(from: source, count: bytes.count)
@@ -60,19 +65,30 @@ package struct LineCursor {
     }
 
     /// Writes a literal's UTF-8.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func write(literal: StaticString) {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Writes `text`'s UTF-8.
+    /// Writes `text`'s UTF-8: read where it is (a native or small String's bytes are
+    /// contiguous), without the copy `withUTF8` makes of its argument.
+    @inlinable @inline(__always)
     package mutating func write(utf8 text: String) {
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { write($0) }
+        guard written == nil else { return }
         var text = text
         text.withUTF8 { write($0) }
     }
 
     /// Writes `value` in decimal.
+    @inlinable
     package mutating func write(decimal value: Int) {
+        // A status, a count: one to three digits, written without the general loops.
+        if value >= 0 && value < 1000 {
+            if value >= 100 { write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100)) }
+            if value >= 10 { write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)) }
+            return write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+        }
         if value < 0 { write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits = 1
@@ -109,6 +125,22 @@ package struct LineCursor {
         for index in 0..<4 { shown[11 + index] = ASCII.lowercase(token[token.count - 4 + index]) }
     }
 
+    /// ``write(token:)`` of more than 20 hex digits: `| 0x20` lowercases each (a digit has
+    /// that bit already), eight and four at a time.
+    private mutating func write(hexToken token: UnsafeBufferPointer<UInt8>) {
+        guard token.count > 20, let source = token.baseAddress else { return write(token: token) }
+        defer { count += 15 }
+        guard capacity - count >= 15 else { return }
+        let shown = UnsafeMutableRawPointer(base + count)
+        let first = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) | 0x2020_2020_2020_2020
+        let last = UnsafeRawPointer(source + token.count - 4).loadUnaligned(as: UInt32.self) | 0x2020_2020
+        shown.storeBytes(of: first, toByteOffset: 0, as: UInt64.self)
+        shown.storeBytes(of: 0xE2, toByteOffset: 8, as: UInt8.self)
+        shown.storeBytes(of: 0x80, toByteOffset: 9, as: UInt8.self)
+        shown.storeBytes(of: 0xA6, toByteOffset: 10, as: UInt8.self)
+        shown.storeBytes(of: last, toByteOffset: 11, as: UInt32.self)
+    }
+
     /// Writes the request target `bytes` as ``LogText/path(_:)`` shows it: each hex segment
     /// of 20 or more digits shortened as ``write(token:)`` does, and cut at
     /// ``LogText/maxPathCharacters`` characters.
@@ -132,7 +164,7 @@ package struct LineCursor {
             let segment = UnsafeBufferPointer(rebasing: bytes[start..<end])
             if segment.count >= 20 && SWAR.allHexDigits(segment) {
                 if copied < start { write(UnsafeBufferPointer(rebasing: bytes[copied..<start])) }
-                write(token: segment)
+                write(hexToken: segment)
                 copied = end
             }
             guard end < pathEnd else { break }
@@ -149,8 +181,10 @@ package struct LineCursor {
         write(literal: "…")
     }
 
-    /// ``write(path:)`` of `target`'s UTF-8.
+    /// ``write(path:)`` of `target`'s UTF-8 (read where it is, as ``write(utf8:)`` reads).
     package mutating func write(path target: String) {
+        let written: Void? = target.utf8.withContiguousStorageIfAvailable { write(path: $0) }
+        guard written == nil else { return }
         var target = target
         target.withUTF8 { write(path: $0) }
     }

@@ -19,7 +19,7 @@ import Testing
 
     @Test func decimalsAsStringWritesThem() {
         var random = SplitMix64(seed: 3)
-        for value in [0, 9, 10, -1, 204, Int.max, Int.min] + (0..<500).map({ _ in Int(bitPattern: UInt(random.next())) }) {
+        for value in [0, 9, 10, 99, 100, 999, 1000, -1, 204, Int.max, Int.min] + (0..<500).map({ _ in Int(bitPattern: UInt(random.next())) }) {
             var line = Array("x=".utf8)
             LogText.appendDecimal(value, to: &line)
             #expect(String(decoding: line, as: UTF8.self) == "x=\(value)")

@@ -20,6 +20,9 @@
 /// ```
 package struct PlainInputAcceptor: Sendable {
     private let members: [StringCheck]
+    /// The same checks, read without reference counting (`members` keeps them alive): a
+    /// scan reads one for each member of a body.
+    private let unretained: [Unmanaged<StringCheck>]
     private let requiredMask: UInt64
     private let parameter: StringCheck?
 
@@ -44,6 +47,7 @@ package struct PlainInputAcceptor: Sendable {
             }
         }
         self.members = members
+        unretained = members.map { Unmanaged.passUnretained($0) }
         self.requiredMask = requiredMask
         self.parameter = parameter
     }
@@ -123,16 +127,33 @@ package struct PlainInputAcceptor: Sendable {
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         scanner.skipWhitespace()
         while true {
-            guard let key = scanner.plainString(), let index = memberIndex(of: key, after: previous) else { return nil }
+            // The member after the previous one (the first that memberIndex would try) when
+            // the key is its name, quoted: what a body in the declared order has. Otherwise a
+            // key is read to its first quote and found among the names. Only a plain name is
+            // taken (a key equal to it is plain; any other key is declined either way).
+            let next = previous &+ 1 == members.count ? 0 : previous &+ 1
+            let index: Int
+            if unretained[next]._withUnsafeGuaranteedRef({ $0.nameIsPlain && scanner.take($0.quotedName) }) {
+                index = next
+            } else {
+                guard let key = scanner.stringContent(), let found = memberIndex(of: key, after: previous),
+                      unretained[found]._withUnsafeGuaranteedRef({ $0.nameIsPlain }) else { return nil }
+                index = found
+            }
             previous = index
             let bit: UInt64 = 1 << UInt64(index)
-            guard present & bit == 0, members[index].isString else { return nil }
+            guard present & bit == 0, unretained[index]._withUnsafeGuaranteedRef({ $0.isString }) else { return nil }
             scanner.skipWhitespace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipWhitespace()
-            guard let text = scanner.plainString() else { return nil }
-            // Plain text is ASCII (0x20-0x7F): the check runs on its bytes.
-            guard let allowed = members[index].admitsASCII(text) else { return nil }
+            guard let text = scanner.stringContent() else { return nil }
+            // Plain text is ASCII (0x20-0x7F): the check runs on its bytes. A check that admits
+            // plain text only (a format, plain allowed values) says no to anything else, so
+            // the text is not scanned for plainness first (a public key is read once, not twice).
+            let admitted = unretained[index]._withUnsafeGuaranteedRef { check in
+                check.admitsPlainOnly || PlainJSONScanner.isPlain(text) ? check.admitsASCII(text) : nil
+            }
+            guard let allowed = admitted else { return nil }
             let start = scanner.index &- 1 &- text.count
             found[index] = Found(start: start, end: start &+ text.count, allowed: allowed)
             present |= bit
@@ -205,11 +226,21 @@ package struct PlainValue: Sendable, Hashable {
 private final class StringCheck: Sendable {
     /// The member's name (empty for a path parameter).
     let name: [UInt8]
+    /// The name between quotes, as a key written plainly is.
+    let quotedName: [UInt8]
+    /// True when the name is plain string text (``PlainJSONScanner/isPlain(_:)``): a key
+    /// equal to it is plain too.
+    let nameIsPlain: Bool
     /// False when the member is not a plain string (forbidden, a number, an object…).
     let isString: Bool
     let schema: StringSchema
     /// The schema's allowed values (empty when it has none).
     let allowedValues: [String]
+    /// Whether the schema has allowed values (read on every value: a Bool, not its array).
+    let hasAllowedValues: Bool
+    /// The schema's length bounds in bytes of ASCII text (0 and `Int.max` when it has none).
+    let minLength: Int
+    let maxLength: Int
     /// The allowed values as bytes, when every one is ASCII; nil otherwise (a non-ASCII
     /// value may equal ASCII text as a String, e.g. U+212A KELVIN SIGN and "K").
     let allowedBytes: [[UInt8]]?
@@ -219,6 +250,12 @@ private final class StringCheck: Sendable {
     let format: KnownFormat?
     /// True when the schema's format is one this cannot check on bytes.
     let needsString: Bool
+    /// True when ``admitsASCII(_:)`` admits plain text only, whatever bytes it is given: the
+    /// schema has allowed values, all plain, or a format checked here (hex digits, an
+    /// identifier, a version, base64: all plain). Then a value is not checked for plainness
+    /// before it: text that is not plain is not admitted (non-ASCII bytes equal no ASCII
+    /// value and match no format).
+    let admitsPlainOnly: Bool
 
     /// The formats checked on bytes: the same strings as their matchers accept (a format is
     /// known by being equal to one of these, i.e. the same name and pattern, and a matcher
@@ -229,11 +266,15 @@ private final class StringCheck: Sendable {
 
     init(name: [UInt8], schema: StringSchema?) {
         self.name = name
+        quotedName = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")]
         isString = schema != nil
         let schema = schema ?? StringSchema()
         self.schema = schema
         let allowed = schema.allowedValues ?? []
         allowedValues = allowed
+        hasAllowedValues = schema.allowedValues != nil
+        minLength = schema.minLength ?? 0
+        maxLength = schema.maxLength ?? Int.max
         allowedBytes = schema.allowedValues.flatMap { values in
             values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? values.map { Array($0.utf8) } : nil
         }
@@ -244,13 +285,19 @@ private final class StringCheck: Sendable {
         ]
         format = schema.format.flatMap { format in known.first { $0.0 == format }?.1 }
         needsString = schema.format != nil && format == nil
+        nameIsPlain = name.withUnsafeBufferPointer(PlainJSONScanner.isPlain)
+        if schema.allowedValues != nil {
+            admitsPlainOnly = allowedBytes?.allSatisfy { $0.withUnsafeBufferPointer(PlainJSONScanner.isPlain) } ?? false
+        } else {
+            admitsPlainOnly = !needsString && format != nil
+        }
     }
 
     /// ``StringSchema/admits(_:)`` for text given as valid UTF-8.
     func admits(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         // A format checked here matches ASCII only, and the schema then says no to anything
         // else: no need to look for non-ASCII first.
-        if format != nil, schema.allowedValues == nil { return admitsASCII(text) != nil }
+        if format != nil, !hasAllowedValues { return admitsASCII(text) != nil }
         guard SWAR.isASCII(text) else { return schema.admits(String(decoding: text, as: UTF8.self)) }
         return admitsASCII(text) != nil
     }
@@ -259,7 +306,7 @@ private final class StringCheck: Sendable {
     /// allowed value it is, or -1 when the schema has no allowed values (or only non-ASCII
     /// ones: then equal as a String is not equal as bytes, and the value is the text's).
     func admitsASCII(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
-        if schema.allowedValues != nil {
+        if hasAllowedValues {
             guard let allowedBytes else {
                 return schema.admits(String(decoding: text, as: UTF8.self)) ? -1 : nil
             }
@@ -270,8 +317,7 @@ private final class StringCheck: Sendable {
         }
         if needsString { return schema.admits(String(decoding: text, as: UTF8.self)) ? -1 : nil }
         // ASCII: a byte is a Unicode scalar.
-        if let minLength = schema.minLength, text.count < minLength { return nil }
-        if let maxLength = schema.maxLength, text.count > maxLength { return nil }
+        guard text.count >= minLength, text.count <= maxLength else { return nil }
         if let format, !Self.matches(text, format) { return nil }
         return -1
     }
@@ -324,71 +370,5 @@ private final class StringCheck: Sendable {
             }
         }
         return parts == 2 && digits > 0
-    }
-}
-
-/// The bytes of a plain JSON object, read with no escapes and no non-ASCII. A cursor between
-/// two pointers: every body an app sends is read here.
-private struct PlainJSONScanner {
-    let start: UnsafePointer<UInt8>
-    let end: UnsafePointer<UInt8>
-    var cursor: UnsafePointer<UInt8>
-
-    /// Nil for an empty body (which is not an object).
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-        start = base
-        end = base + bytes.count
-        cursor = base
-    }
-
-    /// Where the cursor is, as an index into the bytes.
-    var index: Int { cursor - start }
-
-    var isAtEnd: Bool { cursor == end }
-
-    @inline(__always)
-    mutating func skipWhitespace() {
-        // Runs of spaces (a body padded or indented) eight at a time.
-        while end - cursor >= 8, SWAR.load(cursor, 0) == 0x2020_2020_2020_2020 {
-            cursor += 8
-        }
-        while cursor < end {
-            switch cursor.pointee {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): cursor += 1
-            default: return
-            }
-        }
-    }
-
-    @inline(__always)
-    mutating func take(_ byte: UInt8) -> Bool {
-        guard cursor < end, cursor.pointee == byte else { return false }
-        cursor += 1
-        return true
-    }
-
-    /// The content of the string at the cursor when it is plain (0x20–0x7F, no backslash),
-    /// moving past its closing quote; nil otherwise.
-    @inline(__always)
-    mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let first = cursor
-        // Eight bytes at a time to the first byte that is not plain text; that one decides.
-        while end - cursor >= 8 {
-            let offset = SWAR.firstSpecial(SWAR.load(cursor, 0))
-            cursor += offset
-            if offset < 8 { break }
-        }
-        while cursor < end {
-            let byte = cursor.pointee
-            if byte == UInt8(ascii: "\"") {
-                cursor += 1
-                return UnsafeBufferPointer(start: first, count: cursor - 1 - first)
-            }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-            cursor += 1
-        }
-        return nil
     }
 }
