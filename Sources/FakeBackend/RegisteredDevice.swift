@@ -79,8 +79,8 @@ extension RegisteredDevice: CustomReflectable {
 
 extension RegisteredDevice {
     /// A device token as the backend keys it: `bytes` (valid UTF-8, a path parameter)
-    /// lowercased, checked eight bytes at a time (`ASCII.lowercasedString`'s answer; a token
-    /// is 64 bytes, read on every PUT).
+    /// lowercased, with no second String when they are lowercase ASCII already (checked eight
+    /// bytes at a time: a token is 64 bytes, read on every PUT).
     static func token(lowercasing bytes: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         return SWAR.isLowercaseASCII(bytes) ? text : text.lowercased()

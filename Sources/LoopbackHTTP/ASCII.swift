@@ -32,13 +32,6 @@ public enum ASCII {
         return text.withUTF8(isLowercaseASCII) ? text : text.lowercased()
     }
 
-    /// `String(decoding: bytes, as: UTF8.self).lowercased()`, with no second String when the
-    /// bytes are lowercase ASCII already (a token cut out of a request's target).
-    package static func lowercasedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return isLowercaseASCII(bytes) ? text : text.lowercased()
-    }
-
     /// True when no byte is `A`-`Z` or above 0x7F, so `lowercased()` would return the same
     /// text. Branch-free over the bytes. (Contracts' `SWAR.isLowercaseASCII` answers the same
     /// eight bytes at a time; LoopbackHTTP keeps this one so that its fuzz targets build

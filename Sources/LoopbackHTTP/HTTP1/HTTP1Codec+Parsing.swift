@@ -90,18 +90,10 @@ extension HTTP1Codec {
             // The common head in one walk that finds its end on the way (its answer is the
             // one the search for the end and the parse below give); anything else, or a head
             // not all here yet, goes the long way.
-            let quick: Result<(head: HTTP1RequestHead, end: Int), HTTP1RequestError>? = input.withUnsafeBufferPointer { all in
-                do throws(HTTP1RequestError) {
-                    return try HTTP1RequestHead.parseCommonPrefix(
-                        UnsafeBufferPointer(rebasing: all[start..<scanEnd]), maxBodyBytes: Int.max, reusing: &reusable).map { .success($0) }
-                } catch {
-                    return .failure(error)
-                }
+            let quick = try input.withUnsafeBufferPointer { all throws(HTTP1RequestError) in
+                try HTTP1RequestHead.parseCommonPrefix(UnsafeBufferPointer(rebasing: all[start..<scanEnd]), maxBodyBytes: Int.max, reusing: &reusable)
             }
-            if let quick {
-                let (parsed, end) = try quick.get()
-                return try begin(parsed, end: start + end, into: &actions)
-            }
+            if let (parsed, end) = quick { return try begin(parsed, end: start + end, into: &actions) }
         }
         let found: (end: Int?, bareLF: Bool) = input.withUnsafeBufferPointer { bytes in
             var index = start + headScanned

@@ -50,7 +50,7 @@ extension ServerLoop {
         guard listener >= 0 else { return }
         let port = try? Sockets.boundPort(listener)
         closeListener()
-        guard let port, heldPort < 0 else { return }
+        guard let port else { return }
         heldPort = (try? Sockets.reserve(host: configuration.host, port: port, portable: poller.backend.usesPortableSockets)) ?? -1
     }
 
