@@ -4,7 +4,7 @@ import FakeSupport
 
 /// Everything mutable in a FakeBackend, kept in one lock-protected box.
 struct BackendStore {
-    var devices: [String: RegisteredDevice] = [:]
+    var devices = DeviceTable()
     /// Order id → its Live Activity's token.
     var liveActivities: [String: RegisteredLiveActivity] = [:]
     /// Activity push token → the order holding it: a token moving to another order is found
@@ -45,7 +45,7 @@ struct BackendStore {
         for endpoint in FakeBackend.Endpoint.allCases where countsByEndpoint[endpoint.index] > 0 {
             requestCounts[endpoint] = countsByEndpoint[endpoint.index]
         }
-        return FakeBackendState(devices: devices, liveActivities: liveActivities, pushToStartTokens: pushToStartTokens,
+        return FakeBackendState(devices: devices.byToken, liveActivities: liveActivities, pushToStartTokens: pushToStartTokens,
                          opens: opens, requestCounts: requestCounts,
                          droppedJournalEntries: journal.dropped, isOffline: isOffline, journalBuffer: journal)
     }

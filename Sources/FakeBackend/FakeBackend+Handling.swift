@@ -213,26 +213,28 @@ extension FakeBackend {
         guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
             guard let fields = validator.plainRegistration(body) else { return nil }
-            let token = RegisteredDevice.token(lowercasing: parameter)
+            // No String is made for a hex token registered already (DeviceTable.HexKey).
+            let key = DeviceTable.HexKey(parameter)
+            let named = key == nil ? RegisteredDevice.token(lowercasing: parameter) : nil
             let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.
                 guard !store.isOffline, store.faults.isEmpty,
                       case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
                 // The general path's `existing.sameRegistration(as: device)`, without the
-                // device: a device is stored under its own token, so the key found is its token.
-                let stored = store.devices.index(forKey: token)
+                // device: a device is stored under its own token.
+                let stored = store.devices.device(key: key, token: named)
                 let device: RegisteredDevice
-                if let stored, fields.isRegistration(of: store.devices.values[stored], account: account, in: body) {
-                    device = store.devices.values[stored]
+                if let stored, fields.isRegistration(of: stored, account: account, in: body) {
+                    device = stored
                 } else {
                     device = RegisteredDevice(
-                        token: token, account: account,
+                        token: stored?.token ?? named ?? RegisteredDevice.token(lowercasing: parameter), account: account,
                         environment: fields.environment?.string(in: body) ?? "",
                         appVersion: fields.appVersion?.string(in: body) ?? "",
                         publicKey: fields.publicKey?.string(in: body) ?? "",
                         platform: fields.platform?.string(in: body) ?? "ios",
                         updatedAt: now)
-                    store.devices[token] = device
+                    store.devices.register(device, key: key)
                 }
                 let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
                                          account: account, status: 204, violations: [], fault: nil,

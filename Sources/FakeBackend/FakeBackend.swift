@@ -131,7 +131,7 @@ public final class FakeBackend: Sendable {
     public var state: FakeBackendState { store.withLock { $0.snapshot } }
 
     /// Registered tokens (lowercase) and who holds them.
-    public var devices: [String: RegisteredDevice] { store.withLock { $0.devices } }
+    public var devices: [String: RegisteredDevice] { store.withLock { $0.devices.byToken } }
 
     /// Every accepted "opened" report in arrival order, duplicates included (the newest
     /// `opensCapacity` of them; see ``opensDropped``).

@@ -336,6 +336,7 @@ import Testing
     static func script() -> [(before: (FakeBackend) -> Void, request: HTTPRequest)] {
         let token = Requests.token
         let other = "00" + String(repeating: "cd", count: 31)
+        let long = "0f" + String(repeating: "e1", count: 40)
         let nothing: (FakeBackend) -> Void = { _ in }
         var script: [((FakeBackend) -> Void, HTTPRequest)] = [
             (nothing, put(token)),
@@ -376,6 +377,13 @@ import Testing
             ({ $0.removeSession(bearer: "s9") }, put(token, bearer: "s9")),
             (nothing, Requests.delete(token)),
             (nothing, put(token)),
+            ({ $0.reset() }, put(token)),  // found again after a reset forgot it
+            (nothing, put(token.uppercased(), body: body(environment: "sandbox"))),
+            (nothing, put(long)),  // past 64 digits: found by its String
+            (nothing, put(long.uppercased())),
+            (nothing, put(long, body: body(environment: "sandbox"))),
+            (nothing, Requests.delete(long)),
+            (nothing, put(long)),
         ]
         var request = put(other)
         request.bodyLimitExceeded = true

@@ -1,0 +1,129 @@
+/// The registered devices: by lowercase token (what snapshots show), and again by
+/// ``HexKey`` for every token of at most 64 hex digits, so the handler finds a device from
+/// the path's bytes without making a String of them (and hashes four words, not 64 bytes):
+/// an app registers its device again at every launch, and each PUT looks it up.
+///
+/// Every change goes through the table, so the two indexes hold the same devices: a token
+/// with a key is in both, any other only in ``byToken``.
+struct DeviceTable {
+    /// Lowercase token → device.
+    private(set) var byToken: [String: RegisteredDevice] = [:]
+    /// The devices whose token has a ``HexKey``, by that key.
+    private var byKey: [HexKey: RegisteredDevice] = [:]
+
+    /// The device registered under `token` (lowercase); setting one adds, replaces or
+    /// (nil) removes it in both indexes.
+    subscript(token: String) -> RegisteredDevice? {
+        get { byToken[token] }
+        set {
+            byToken[token] = newValue
+            if let key = HexKey(lowercaseToken: token) { byKey[key] = newValue }
+        }
+    }
+
+    /// The device whose token has `key`, or when there is no key, the one registered under
+    /// `token` (lowercase).
+    func device(key: HexKey?, token: String?) -> RegisteredDevice? {
+        if let key { return byKey[key] }
+        guard let token else { return nil }
+        return byToken[token]
+    }
+
+    /// Registers `device` under its token, whose key `key` is (the caller made both of the
+    /// same bytes; nil when the token has none).
+    mutating func register(_ device: RegisteredDevice, key: HexKey?) {
+        byToken[device.token] = device
+        if let key { byKey[key] = device }
+    }
+
+    /// Forgets every device.
+    mutating func removeAll() {
+        byToken.removeAll()
+        byKey.removeAll()
+    }
+
+    /// A token of at most 64 hex digits, four bits a digit (the first digit in the low bits
+    /// of the first byte), and how many digits it has: equal for tokens that are equal
+    /// ignoring case.
+    struct HexKey: Hashable {
+        private var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        private var count: UInt8 = 0
+
+        /// The key of a path parameter's bytes (hex digits in any case); nil when they are
+        /// not 1 to 64 hex digits.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.init(bytes, lowercaseOnly: false)
+        }
+
+        /// The key of a token as the table stores it; nil unless it is 1 to 64 lowercase
+        /// hex digits (an uppercase letter never reaches the table: tokens are lowercased).
+        init?(lowercaseToken token: String) {
+            var token = token
+            guard let key = token.withUTF8({ HexKey($0, lowercaseOnly: true) }) else { return nil }
+            self = key
+        }
+
+        private init?(_ bytes: UnsafeBufferPointer<UInt8>, lowercaseOnly: Bool) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.count <= 64 else { return nil }
+            count = UInt8(truncatingIfNeeded: bytes.count)
+            let packed = withUnsafeMutableBytes(of: &digits) { digits in
+                Self.pack(base, count: bytes.count, lowercaseOnly: lowercaseOnly, into: digits)
+            }
+            guard packed else { return nil }
+        }
+
+        /// Writes the values of `count` (at most 64) hex digits at `base` into `digits`, two
+        /// a byte; false when one is not a hex digit (or, `lowercaseOnly`, is `A`-`F`).
+        private static func pack(_ base: UnsafePointer<UInt8>, count: Int, lowercaseOnly: Bool,
+                                 into digits: UnsafeMutableRawBufferPointer) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            // 0x80 in each byte of an ASCII `word` within `low...high`.
+            func within(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+                (word &+ ones &* UInt64(0x80 &- low)) & ~(word &+ ones &* UInt64(0x7F &- high)) & highBits
+            }
+            let caseBit: UInt64 = lowercaseOnly ? 0 : ones &* 0x20
+            var index = 0
+            // Eight digits a word: checked, turned into their values (a letter's low four
+            // bits plus 9) and packed into four bytes.
+            while count &- index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let letters = within(word | caseBit, 0x61, 0x66)
+                guard word & highBits == 0, within(word, 0x30, 0x39) | letters == highBits else { return false }
+                var values = (word & (ones &* 0x0F)) &+ (letters >> 7) &* 9
+                values = (values | values >> 4) & 0x00FF_00FF_00FF_00FF
+                values = (values | values >> 8) & 0x0000_FFFF_0000_FFFF
+                values = values | values >> 16
+                digits.storeBytes(of: UInt32(truncatingIfNeeded: values).littleEndian, toByteOffset: index >> 1, as: UInt32.self)
+                index &+= 8
+            }
+            while index < count {
+                let byte = base[index]
+                let value: UInt8
+                if byte &- 0x30 < 10 {
+                    value = byte &- 0x30
+                } else if (lowercaseOnly ? byte : byte | 0x20) &- 0x61 < 6 {
+                    value = (byte | 0x20) &- 0x57
+                } else {
+                    return false
+                }
+                digits[index >> 1] |= value << ((index & 1) << 2)
+                index &+= 1
+            }
+            return true
+        }
+
+        static func == (lhs: HexKey, rhs: HexKey) -> Bool {
+            lhs.digits == rhs.digits && lhs.count == rhs.count
+        }
+
+        /// The four words only: keys that differ in count alone (trailing zero digits) are at
+        /// most 64 a class, so the hash skips it.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(digits.0)
+            hasher.combine(digits.1)
+            hasher.combine(digits.2)
+            hasher.combine(digits.3)
+        }
+    }
+}

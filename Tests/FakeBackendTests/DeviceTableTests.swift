@@ -1,0 +1,79 @@
+import Testing
+@testable import FakeBackend
+
+/// The registered devices' second index: a hex token's key made from the path's bytes is the
+/// key of the token as stored (lowercased), and only of that token; the two indexes hold the
+/// same devices through every change.
+@Suite struct DeviceTableTests {
+    static func key(_ text: String) -> DeviceTable.HexKey? {
+        var text = text
+        return text.withUTF8 { DeviceTable.HexKey($0) }
+    }
+
+    static func device(_ token: String, account: String = "a1") -> RegisteredDevice {
+        RegisteredDevice(token: token, account: account, environment: "production", appVersion: "1.0.0",
+                         publicKey: "", updatedAt: .init(timeIntervalSince1970: 0))
+    }
+
+    @Test func aKeyIsTheTokensIgnoringCaseAndOnlyItsOwn() {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdefABCDEF")
+        var seen: [DeviceTable.HexKey: String] = [:]
+        for round in 0..<4_000 {
+            let count = round < 64 ? round + 1 : Int.random(in: 1...64, using: &generator)
+            // Few distinct digits, so tokens repeat and differ in one place or in length.
+            let alphabet = round % 2 == 0 ? digits : ["0", "1", "A", "a"]
+            let token = String((0..<count).map { _ in alphabet.randomElement(using: &generator) ?? "0" })
+            let lowercase = token.lowercased()
+            let key = Self.key(token)
+            #expect(key != nil, "\(token)")
+            #expect(key == DeviceTable.HexKey(lowercaseToken: lowercase), "\(token)")
+            #expect(key == Self.key(lowercase), "\(token)")
+            if let key {
+                // One key, one lowercase token.
+                #expect(seen[key, default: lowercase] == lowercase, "\(token)")
+                seen[key] = lowercase
+            }
+        }
+        #expect(seen.count > 1_000)
+    }
+
+    @Test func onlyOneTo64HexDigitsHaveAKey() {
+        let token = String(repeating: "ab", count: 32)
+        #expect(Self.key(token) != nil)
+        #expect(Self.key(token + "0") == nil)  // 65 digits: the String index only
+        #expect(Self.key("") == nil)
+        #expect(DeviceTable.HexKey(lowercaseToken: "") == nil)
+        for bad in ["g", "G", "/", ":", "@", "`", "-", " ", "é", "\u{0}"] {
+            for position in [0, 7, 8, 15, 40, 63] {
+                var bytes = Array(token.utf8)
+                let replaced = Array(bad.utf8)
+                bytes.replaceSubrange(position..<(position + 1), with: replaced)
+                bytes = Array(bytes.prefix(64))
+                #expect(Self.key(String(decoding: bytes, as: UTF8.self)) == nil, "\(bad) at \(position)")
+            }
+        }
+        // A stored token is lowercase: an uppercase one has no key of its own.
+        #expect(DeviceTable.HexKey(lowercaseToken: "00FA11CE") == nil)
+        #expect(DeviceTable.HexKey(lowercaseToken: "00fa11ce") == Self.key("00FA11CE"))
+    }
+
+    @Test func bothIndexesHoldTheSameDevicesThroughEveryChange() {
+        var table = DeviceTable()
+        let short = "00fa11ce", long = String(repeating: "cd", count: 40)
+        table[short] = Self.device(short)
+        table[long] = Self.device(long)
+        #expect(table.device(key: Self.key("00FA11CE"), token: nil) == Self.device(short))
+        #expect(table.device(key: nil, token: long) == Self.device(long))
+        table[short] = Self.device(short, account: "a2")
+        #expect(table.device(key: Self.key(short), token: nil)?.account == "a2")
+        table[short] = nil
+        #expect(table.device(key: Self.key(short), token: nil) == nil)
+        table.register(Self.device(short, account: "a3"), key: Self.key(short))
+        #expect(table[short]?.account == "a3")
+        #expect(table.device(key: Self.key(short), token: nil)?.account == "a3")
+        table.removeAll()
+        #expect(table.device(key: Self.key(short), token: nil) == nil)
+        #expect(table.byToken.isEmpty)
+    }
+}
