@@ -46,6 +46,14 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// The entry's values, in one box (an entry is copied for every reader of the journal).
     @usableFromInline var storage: ValueBox<Fields>
 
+    /// True when the handler found the path to be ``devicePathPrefix`` and 1 to 64 hex digits,
+    /// nothing else: the log line then shortens the token without looking for it again. Not a
+    /// value of the entry (equality, hashing and JSON ignore it).
+    package var isHexDevicePath = false
+
+    /// What a device's path starts with before its token.
+    package static let devicePathPrefix = "/v1/devices/".utf8.count
+
     /// One of the entry's values, e.g. `entry.status`.
     @inlinable
     public subscript<Value>(dynamicMember member: WritableKeyPath<Fields, Value>) -> Value {
@@ -124,7 +132,8 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// ``logLine``, written through a cursor (`serve`'s line, with its time before it).
     package func writeLogLine(to line: inout LineCursor) {
         let fields = storage.value
-        line.write(method: fields.method, path: fields.path, status: fields.status)
+        line.write(method: fields.method, path: fields.path, hexFrom: isHexDevicePath ? Self.devicePathPrefix : nil,
+                   status: fields.status)
         line.write(literal: " account=")
         line.write(utf8: fields.account ?? "-")
         line.write(literal: " violations=")

@@ -237,8 +237,8 @@ extension FakeBackend {
                     store.devices.register(device, key: key)
                 }
                 let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
-                                         account: account, status: 204, violations: [], fault: nil,
-                                         serverName: request.tlsServerName)
+                                         account: account, status: 204, violations: [], fault: nil, serverName: request.tlsServerName,
+                                         isHexDevicePath: key != nil && request.path.utf8.count == BackendJournalEntry.devicePathPrefix + parameter.count)
                 return (entry, device, !store.waiters.isEmpty)
             }
             guard let committed else { return nil }

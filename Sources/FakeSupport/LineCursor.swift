@@ -189,12 +189,27 @@ public struct LineCursor {
         target.withUTF8 { write(path: $0) }
     }
 
+    /// ``write(path:)`` of a target whose bytes from `start` on are all hex digits (the caller
+    /// checked them) and whose bytes before are never shortened (no hex segment of 20 or more
+    /// digits, no `?`): the same bytes, with no segment looked for and no digit checked again
+    /// (`serve` logs a device PUT so, its token checked by the handler).
+    package mutating func write(path target: String, hexFrom start: Int) {
+        let written: Void? = target.utf8.withContiguousStorageIfAvailable { bytes in
+            guard start <= bytes.count, bytes.count <= LogText.maxPathCharacters else { return write(path: bytes) }
+            write(UnsafeBufferPointer(rebasing: bytes[..<start]))
+            let segment = UnsafeBufferPointer(rebasing: bytes[start...])
+            if segment.count >= 20 { write(hexToken: segment) } else { write(segment) }
+        }
+        if written == nil { write(path: target) }
+    }
+
     /// `PUT /v1/devices/0a1b2c3d…e8f9 204`: how every log line starts (`---` when no status
-    /// was sent).
-    package mutating func write(method: String, path: String, status: Int?) {
+    /// was sent). `hexFrom`: where the target's hex digits start, when the caller knows
+    /// (``write(path:hexFrom:)``).
+    package mutating func write(method: String, path: String, hexFrom: Int? = nil, status: Int?) {
         write(utf8: method)
         write(UInt8(ascii: " "))
-        write(path: path)
+        if let hexFrom { write(path: path, hexFrom: hexFrom) } else { write(path: path) }
         write(UInt8(ascii: " "))
         if let status { write(decimal: status) } else { write(literal: "---") }
     }

@@ -17,6 +17,23 @@ import Testing
         #expect(LogText.token("ÉCOLE") == "école")
     }
 
+    /// A device path whose token the handler checked is written as the scan writes it, at
+    /// every length and case, in room enough or not.
+    @Test func aPathWithItsHexKnownIsWrittenAsTheScanWritesIt() {
+        var random = SplitMix64(seed: 41)
+        let digits = Array("0123456789abcdefABCDEF")
+        for count in Array(0...70) + Array(repeating: 64, count: 200) + [157, 158, 159, 200] {
+            let token = String((0..<count).map { _ in digits[Int.random(in: 0..<digits.count, using: &random)] })
+            let target = "/v1/devices/" + token
+            for capacity in [0, 16, 40, 300] {
+                var scanned: [UInt8] = [], known: [UInt8] = []
+                LineCursor.append(to: &scanned, capacity: capacity) { $0.write(method: "PUT", path: target, status: 204) }
+                LineCursor.append(to: &known, capacity: capacity) { $0.write(method: "PUT", path: target, hexFrom: 12, status: 204) }
+                #expect(known == scanned, "\(target) in \(capacity)")
+            }
+        }
+    }
+
     @Test func decimalsAsStringWritesThem() {
         var random = SplitMix64(seed: 3)
         for value in [0, 9, 10, 99, 100, 999, 1000, -1, 204, Int.max, Int.min] + (0..<500).map({ _ in Int(bitPattern: UInt(random.next())) }) {
