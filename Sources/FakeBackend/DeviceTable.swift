@@ -42,8 +42,7 @@ struct DeviceTable {
         byKey.removeAll()
     }
 
-    /// A token of at most 64 hex digits, four bits a digit (the first digit in the low bits
-    /// of the first byte), and how many digits it has: equal for tokens that are equal
+    /// A token of at most 64 hex digits, four bits a digit, and how many digits it has: equal for tokens that are equal
     /// ignoring case.
     struct HexKey: Hashable {
         private var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -84,19 +83,21 @@ struct DeviceTable {
             }
             let caseBit: UInt64 = lowercaseOnly ? 0 : ones &* 0x20
             var index = 0
-            // Eight digits a word: checked, turned into their values (a letter's low four
-            // bits plus 9) and packed into four bytes.
+            // Digit i's value goes into byte i % 8 of word i / 16: its low four bits for an
+            // even i / 8, its high four for an odd one. Eight digits at a time: checked, turned
+            // into their values (a letter's low four bits plus 9) and added to their word; a
+            // byte that is no digit sets a high bit of `wrong` (checked once, after them all:
+            // what it put in its word then does not matter).
+            var wrong: UInt64 = 0
             while count &- index >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let letters = within(word | caseBit, 0x61, 0x66)
-                guard word & highBits == 0, within(word, 0x30, 0x39) | letters == highBits else { return false }
-                var values = (word & (ones &* 0x0F)) &+ (letters >> 7) &* 9
-                values = (values | values >> 4) & 0x00FF_00FF_00FF_00FF
-                values = (values | values >> 8) & 0x0000_FFFF_0000_FFFF
-                values = values | values >> 16
-                digits.storeBytes(of: UInt32(truncatingIfNeeded: values).littleEndian, toByteOffset: index >> 1, as: UInt32.self)
+                wrong |= (word & highBits) | ((within(word, 0x30, 0x39) | letters) ^ highBits)
+                let values = (word & (ones &* 0x0F)) &+ (letters >> 7) &* 9
+                add(values << UInt64((index & 8) >> 1), toWordOf: index, digits)
                 index &+= 8
             }
+            guard wrong == 0 else { return false }
             while index < count {
                 let byte = base[index]
                 let value: UInt8
@@ -107,10 +108,17 @@ struct DeviceTable {
                 } else {
                     return false
                 }
-                digits[index >> 1] |= value << ((index & 1) << 2)
+                add(UInt64(value) << UInt64((index & 7) << 3 | (index & 8) >> 1), toWordOf: index, digits)
                 index &+= 1
             }
             return true
+        }
+
+        /// ORs `bits` into the word of digit `index` (four words of 16 digits).
+        @inline(__always)
+        private static func add(_ bits: UInt64, toWordOf index: Int, _ digits: UnsafeMutableRawBufferPointer) {
+            let offset = (index >> 4) << 3
+            digits.storeBytes(of: digits.load(fromByteOffset: offset, as: UInt64.self) | bits, toByteOffset: offset, as: UInt64.self)
         }
 
         static func == (lhs: HexKey, rhs: HexKey) -> Bool {

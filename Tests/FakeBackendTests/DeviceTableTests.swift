@@ -38,6 +38,23 @@ import Testing
         #expect(seen.count > 1_000)
     }
 
+    /// Every digit has a place of its own: one digit changed anywhere, in a token of any
+    /// length, gives another key.
+    @Test func aDigitAnywhereChangesTheKey() {
+        for count in 1...64 {
+            var keys: Set<DeviceTable.HexKey> = []
+            for position in 0..<count {
+                for digit in ["1", "f"] {
+                    var token = Array(repeating: "0", count: count)
+                    token[position] = digit
+                    if let key = Self.key(token.joined()) { keys.insert(key) }
+                }
+            }
+            if let zeros = Self.key(String(repeating: "0", count: count)) { keys.insert(zeros) }
+            #expect(keys.count == count * 2 + 1, "\(count) digits")
+        }
+    }
+
     @Test func onlyOneTo64HexDigitsHaveAKey() {
         let token = String(repeating: "ab", count: 32)
         #expect(Self.key(token) != nil)
