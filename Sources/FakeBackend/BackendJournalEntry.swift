@@ -131,22 +131,24 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
 
     /// ``logLine``, written through a cursor (`serve`'s line, with its time before it).
     package func writeLogLine(to line: inout LineCursor) {
-        let fields = storage.value
-        line.write(method: fields.method, path: fields.path, hexFrom: isHexDevicePath ? Self.devicePathPrefix : nil,
-                   status: fields.status)
+        // Each value read where it lies, not the whole of them copied (a retain and a
+        // release of each String and array the entry holds, for every line).
+        let fields = storage
+        line.write(method: fields.value.method, path: fields.value.path, hexFrom: isHexDevicePath ? Self.devicePathPrefix : nil,
+                   status: fields.value.status)
         line.write(literal: " account=")
-        line.write(utf8: fields.account ?? "-")
+        line.write(utf8: fields.value.account ?? "-")
         line.write(literal: " violations=")
-        line.write(decimal: fields.violations.count)
-        if let fault = fields.fault { line.write(utf8: " fault=\(fault)") }
-        line.write(detail: fields.detail)
+        line.write(decimal: fields.value.violations.count)
+        if let fault = fields.value.fault { line.write(utf8: " fault=\(fault)") }
+        line.write(detail: fields.value.detail)
     }
 
     /// Room enough for ``writeLogLine(to:)`` unless a fault is named (then it measures again).
     package var logLineCapacity: Int {
-        let fields = storage.value
-        return LineCursor.capacity(method: fields.method, path: fields.path) + 42 + (fields.account?.utf8.count ?? 1)
-            + (fields.detail?.utf8.count ?? 0)
+        let fields = storage
+        return LineCursor.capacity(method: fields.value.method, path: fields.value.path) + 42
+            + (fields.value.account?.utf8.count ?? 1) + (fields.value.detail?.utf8.count ?? 0)
     }
 }
 
