@@ -32,6 +32,12 @@ package struct ParsedArguments: Sendable, Hashable {
             result.wantsHelp = true
             return result
         }
+        // No argument starts with `-` (10,000 paths given to `validate`): every one is a
+        // positional, and the array is shared, not copied one element at a time.
+        if !arguments.contains(where: startsWithDash) {
+            result.positionals = arguments
+            return result
+        }
         let known = options.map(\.name) + ["--help"]
         var index = 0
         var optionsEnded = false
