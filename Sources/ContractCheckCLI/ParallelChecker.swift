@@ -136,8 +136,10 @@ package final class ParallelChecker: @unchecked Sendable {
         // Chunks of this batch only: `work` is this batch's, and its chunk numbers mean
         // nothing to the next one.
         let started = generation
-        while generation == started, let current = batch, current.nextChunk < current.chunkCount {
-            let chunk = current.nextChunk
+        // The batch's fields are read in place. A copy of the batch (`let current = batch`)
+        // shared its results array, so storing each chunk's results copied the whole array
+        // (157 entries for 10,000 files, retained one by one): 3 M instructions in a run.
+        while generation == started, let chunk = batch?.nextChunk, let count = batch?.chunkCount, chunk < count {
             batch?.nextChunk += 1
             condition.unlock()
             let outcomes = work(chunk, &state)

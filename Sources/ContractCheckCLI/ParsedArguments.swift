@@ -32,6 +32,12 @@ package struct ParsedArguments: Sendable, Hashable {
             result.wantsHelp = true
             return result
         }
+        // No argument starts with `-` (10,000 paths given to `validate`): every one is a
+        // positional, and the array is shared, not copied one element at a time.
+        if !arguments.contains(where: startsWithDash) {
+            result.positionals = arguments
+            return result
+        }
         let known = options.map(\.name) + ["--help"]
         var index = 0
         var optionsEnded = false
@@ -96,9 +102,12 @@ package struct ParsedArguments: Sendable, Hashable {
 
     /// `argument.hasPrefix("-")`, told by the first byte for every argument that does not
     /// start with one (`-` has no decomposition, so only such a string can begin with it).
+    /// The byte is read from the string's storage: `utf8.first` walks the index API (~30
+    /// instructions a call, three calls for each of 10,000 paths given to `validate`).
     @inline(__always)
     static func startsWithDash(_ argument: String) -> Bool {
-        argument.utf8.first == UInt8(ascii: "-") && argument.hasPrefix("-")
+        (argument.utf8.withContiguousStorageIfAvailable { $0.first } ?? argument.utf8.first) == UInt8(ascii: "-")
+            && argument.hasPrefix("-")
     }
 
     /// `-1`, `-0.5`: a negative number, never an option name.

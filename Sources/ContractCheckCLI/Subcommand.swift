@@ -1,7 +1,7 @@
 /// The shape of a `contract-check` subcommand.
 ///
 /// A subcommand is a caseless enum in its own file (`ValidateCommand.swift`,
-/// `SchemaCommand.swift`, …) listed once in ``ContractCheck/commandTable``. It never prints
+/// `SchemaCommand.swift`, …) listed once in ``ContractCheck/subcommands``. It never prints
 /// directly: everything goes through the ``CommandIO`` it is given, so tests run it
 /// in-process. Use ``parse(_:io:)`` first: it handles `--help` and usage errors uniformly.
 ///

@@ -109,6 +109,11 @@ package enum ValidateCommand: Subcommand {
             }
             io.writeLine(ReportFormatter(format: .text, color: false).summary(counts))
             crew.dispose(of: consume chunks)
+            // The paths (10,000 strings in a big run) are freed by a helper too, not here
+            // while the exit waits.
+            crew.dispose(of: arguments)
+            crew.dispose(of: items)
+            crew.dispose(of: parsed)
             return exitStatus(counts)
         }
         var reports: [FileReport] = []

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import ContractCheckCLI
+#if canImport(Glibc)
+import CLoopbackShim
+#endif
 import PushTestSupport
 
 /// `validate` reads a file with one `pread` where a short read ends a regular file (issue 41):
@@ -24,6 +27,23 @@ import PushTestSupport
         // Asked again for the same folder: the kept answer, still no.
         let maps = reads.shortReadIsEnd(for: "/proc/self/maps")
         #expect(!status && !sysfs && !maps)
+    }
+
+    /// The answer kept for a folder is used only for that folder: a folder whose path has the
+    /// same length as `/proc/self/` but other bytes (on the local disk) gets its own answer,
+    /// and each is kept.
+    @Test func theKeptAnswerIsTheSameFolderOnly() throws {
+        let name = String(UUID().uuidString.prefix(5))
+        let local = "/tmp/\(name)/"
+        #expect(local.utf8.count == "/proc/self/".utf8.count)
+        try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: local) }
+        guard WholeFileReads.readsWhole(filesystemType: Int(cls_filesystem_type(local))) else { return }  // /tmp not local here
+        var reads = WholeFileReads()
+        let answers = ["/proc/self/status", local + "a.json", local + "b.json", "/proc/self/maps", "/proc/self/limits"].map {
+            reads.shortReadIsEnd(for: $0)
+        }
+        #expect(answers == [false, true, true, false, false])
     }
     #endif
 
