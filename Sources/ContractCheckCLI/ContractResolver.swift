@@ -72,7 +72,7 @@ package struct ContractResolver {
     }
 
     /// True when `bytes` from `start` begin with `expected`.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ expected: [UInt8]) -> Bool {
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ expected: [UInt8]) -> Bool {
         guard start >= 0, bytes.count - start >= expected.count else { return false }
         guard let base = bytes.baseAddress, !expected.isEmpty else { return true }
         return expected.withUnsafeBytes { wanted in

@@ -28,14 +28,14 @@ package struct ParsedArguments: Sendable, Hashable {
     ///   disallowed value, or a non-repeatable option given twice.
     package static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var result = ParsedArguments()
-        if hasOption("-h", before: arguments) || hasOption("--help", before: arguments) {
-            result.wantsHelp = true
-            return result
-        }
         // No argument starts with `-` (10,000 paths given to `validate`): every one is a
-        // positional, and the array is shared, not copied one element at a time.
+        // positional (no help asked), and the array is shared, not copied element by element.
         if !arguments.contains(where: startsWithDash) {
             result.positionals = arguments
+            return result
+        }
+        if hasOption("-h", before: arguments) || hasOption("--help", before: arguments) {
+            result.wantsHelp = true
             return result
         }
         let known = options.map(\.name) + ["--help"]

@@ -46,13 +46,10 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
     /// The entry's values, in one box (an entry is copied for every reader of the journal).
     @usableFromInline var storage: ValueBox<Fields>
 
-    /// True when the handler found the path to be ``devicePathPrefix`` and 1 to 64 hex digits,
-    /// nothing else: the log line then shortens the token without looking for it again. Not a
-    /// value of the entry (equality, hashing and JSON ignore it).
-    package var isHexDevicePath = false
-
-    /// What a device's path starts with before its token.
-    package static let devicePathPrefix = "/v1/devices/".utf8.count
+    /// Where the path's token starts, when the handler found the token to end the path and to
+    /// be 1 to 64 hex digits: the log line then shortens it without looking for it again. Not
+    /// a value of the entry (equality, hashing and JSON ignore it).
+    package var hexTokenStart: Int?
 
     /// One of the entry's values, e.g. `entry.status`.
     @inlinable
@@ -134,7 +131,7 @@ public struct BackendJournalEntry: Sendable, Hashable, Codable {
         // Each value read where it lies, not the whole of them copied (a retain and a
         // release of each String and array the entry holds, for every line).
         let fields = storage
-        line.write(method: fields.value.method, path: fields.value.path, hexFrom: isHexDevicePath ? Self.devicePathPrefix : nil,
+        line.write(method: fields.value.method, path: fields.value.path, hexFrom: hexTokenStart,
                    status: fields.value.status)
         line.write(literal: " account=")
         line.write(utf8: fields.value.account ?? "-")

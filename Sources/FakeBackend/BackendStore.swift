@@ -161,12 +161,12 @@ struct BackendStore {
     /// Appends to the journal and counts the request; returns the entry.
     mutating func record(time: Date, endpoint: FakeBackend.Endpoint?, method: String, path: String,
                          account: String?, status: Int?, violations: [Violation], fault: BackendFault?,
-                         detail: String? = nil, serverName: String? = nil, isHexDevicePath: Bool = false) -> BackendJournalEntry {
+                         detail: String? = nil, serverName: String? = nil, hexTokenStart: Int? = nil) -> BackendJournalEntry {
         sequence &+= 1
         var entry = BackendJournalEntry(sequence: sequence, time: time, endpoint: endpoint, method: method, path: path,
                                  account: account, status: status, violations: violations, fault: fault, detail: detail,
                                  serverName: serverName)
-        entry.isHexDevicePath = isHexDevicePath
+        entry.hexTokenStart = hexTokenStart
         if let endpoint { countsByEndpoint[endpoint.index] &+= 1 }
         journal.append(entry)
         return entry

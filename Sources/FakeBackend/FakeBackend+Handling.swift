@@ -76,7 +76,7 @@ extension FakeBackend {
         }
         let parameter = UnsafeBufferPointer(rebasing: target[parameterRange])
         if endpoint == .putDevice, registersPlainly,
-           let response = registerPlainly(request, token: parameter, contentType: contentType, authorization: authorization, now: now) {
+           let response = registerPlainly(request, token: parameterRange, in: target, contentType: contentType, authorization: authorization, now: now) {
             return response
         }
 
@@ -207,9 +207,9 @@ extension FakeBackend {
     /// those of the general path (which this leaves every other request to, returning nil
     /// before it changes anything), without its second lock and with no String made for a
     /// field that matches the device already stored.
-    private func registerPlainly(_ request: HTTPRequest, token parameter: UnsafeBufferPointer<UInt8>,
-                                 contentType: UnsafeBufferPointer<UInt8>?, authorization: UnsafeBufferPointer<UInt8>?,
-                                 now: Date) -> HTTPResponse? {
+    private func registerPlainly(_ request: HTTPRequest, token range: Range<Int>, in target: UnsafeBufferPointer<UInt8>,
+                                 contentType: UnsafeBufferPointer<UInt8>?, authorization: UnsafeBufferPointer<UInt8>?, now: Date) -> HTTPResponse? {
+        let parameter = UnsafeBufferPointer(rebasing: target[range])
         guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
             guard let fields = validator.plainRegistration(body) else { return nil }
@@ -238,7 +238,7 @@ extension FakeBackend {
                 }
                 let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
                                          account: account, status: 204, violations: [], fault: nil, serverName: request.tlsServerName,
-                                         isHexDevicePath: key != nil && request.path.utf8.count == BackendJournalEntry.devicePathPrefix + parameter.count)
+                                         hexTokenStart: key != nil && range.upperBound == target.count ? range.lowerBound : nil)
                 return (entry, device, !store.waiters.isEmpty)
             }
             guard let committed else { return nil }

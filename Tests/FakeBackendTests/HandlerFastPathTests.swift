@@ -431,7 +431,7 @@ import Testing
         #expect(fastEntries.snapshot == generalEntries.snapshot)
         // The one-step path's entries say when the path is a hex token's (the log line then
         // skips its scan); the line is the same.
-        #expect(fastEntries.snapshot.contains { $0.isHexDevicePath })
+        #expect(fastEntries.snapshot.contains { $0.hexTokenStart != nil })
         #expect(fastEntries.snapshot.map(\.logLine) == generalEntries.snapshot.map(\.logLine))
         #expect(fastDevices.snapshot.count == generalDevices.snapshot.count)
         #expect(fast.droppedJournalEntries == general.droppedJournalEntries)
