@@ -7,7 +7,9 @@
 #   - `loopback-echo-server` (LoopbackHTTP with a handler that does nothing),
 #   - nginx-light answering `return 204` (one worker, like our one loop thread),
 # validating and journaling every request, and prints each one's median and its ratio to
-# nginx's median. Then the start-to-ready time of FakeBackend.start() and the handler alone.
+# nginx's median, and each server's CPU time per request, user and system (from /proc, over
+# the measured runs: which side of the kernel a gap to nginx lies on). Then the start-to-ready
+# time of FakeBackend.start() and the handler alone.
 #
 # Honest on a small shared machine: the servers take turns, one wrk run each per round, in
 # an order that rotates every round, ROUNDS rounds (medians), so load from other processes
@@ -82,6 +84,7 @@ start_serve() {
     LOOPBACK_POLLER="$poller" "$BIN/contract-check" serve "$@" --session bench=acct \
         --ready-file "$ready" >"$WORK/serve-$name.log" 2>&1 &
     SERVE_PIDS="$SERVE_PIDS $!"
+    printf -v "PID_$name" '%s' "$!"
     for _ in $(seq 1 100); do [ -s "$ready" ] && break; sleep 0.1; done
     local url
     url="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$ready")"
@@ -129,6 +132,7 @@ close_event_streams() {
 
 "$BENCH_BIN/loopback-echo-server" >"$WORK/echo.log" 2>&1 &
 SERVE_PIDS="$SERVE_PIDS $!"
+PID_echo=$!
 for _ in $(seq 1 100); do grep -q '^listening' "$WORK/echo.log" && break; sleep 0.1; done
 BACKEND_echo="$(sed -n 's/^listening //p' "$WORK/echo.log")"
 [ -n "$BACKEND_echo" ] || { echo "loopback-echo-server did not start" >&2; exit 1; }
@@ -154,6 +158,18 @@ CONF
 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/logs/error.log" &
 NGINX_PID=$!
 wait_port "$NGINX_PORT"
+# The process that answers: nginx's one worker (the master only starts it).
+PID_nginx="$(pgrep -P "$NGINX_PID" 2>/dev/null | head -1 || true)"
+PID_events="${PID_defaults:-}"   # the same process, with the event streams open
+
+# A process's CPU time so far, user and system, in clock ticks ("0 0" when unreadable). The
+# command name in /proc/PID/stat is cut off first: it is the one field that may hold spaces.
+cpu_ticks() {
+    local stat
+    stat="$(cat "/proc/$1/stat" 2>/dev/null)" || { echo "0 0"; return; }
+    echo "${stat##*) }" | awk '{ print $12, $13 }'
+}
+declare -A CPU_USER CPU_SYSTEM REQUESTS
 
 run_wrk() {
     wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out"
@@ -178,7 +194,14 @@ for round in $(seq 1 "$ROUNDS"); do
         name="${order[$(( (offset + round - 1) % ${#order[@]} ))]}"
         url="BACKEND_$name"
         if [ "$name" = events ]; then open_event_streams; fi
+        pid="PID_$name"
+        read -r user0 system0 <<<"$(cpu_ticks "${!pid:-0}")"
         RUNS[$name]="${RUNS[$name]:-} $(run_wrk "${!url}/v1/devices/$TOKEN")"
+        read -r user1 system1 <<<"$(cpu_ticks "${!pid:-0}")"
+        # The server's CPU time over the run, beside the requests wrk counted in it.
+        CPU_USER[$name]=$(( ${CPU_USER[$name]:-0} + user1 - user0 ))
+        CPU_SYSTEM[$name]=$(( ${CPU_SYSTEM[$name]:-0} + system1 - system0 ))
+        REQUESTS[$name]=$(( ${REQUESTS[$name]:-0} + $(awk '/requests in/ { print $1 }' "$WORK/wrk.out") ))
         if [ "$name" = events ]; then close_event_streams; fi
     done
 done
@@ -227,6 +250,19 @@ if before > 1.5 or after > 3.5:
           " own ~2 plus 1.5); other work shared the cores, so these ratios are not comparable with a quiet machine's."
           " Compare instruction counts (Benchmarks/callgrind.sh) instead." % (before, after))
 PY
+
+# Where a server's time goes, per request: user space (parsing, validating, journaling, the
+# log) and the kernel (the socket calls, loopback TCP, which every server here makes alike:
+# one read and one send a request). Each answers on one thread; `serve` with its defaults
+# also has the log's writer thread, counted with it. Like the ratios, these move with the
+# machine's speed: compare servers within one run.
+TICK="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+echo "server CPU per request, over the measured runs (/proc, $TICK ticks a second):"
+for name in $SERVERS; do
+    [ "${REQUESTS[$name]:-0}" -gt 0 ] && [ $(( ${CPU_USER[$name]:-0} + ${CPU_SYSTEM[$name]:-0} )) -gt 0 ] || continue
+    awk -v n="$name" -v u="${CPU_USER[$name]}" -v s="${CPU_SYSTEM[$name]}" -v r="${REQUESTS[$name]}" -v t="$TICK" 'BEGIN {
+        printf "  %-9s user %5.2f us + system %5.2f us = %5.2f us\n", n, u * 1e6 / t / r, s * 1e6 / t / r, (u + s) * 1e6 / t / r }'
+done
 
 echo
 "$BENCH_BIN/backend-start-benchmark" 200
