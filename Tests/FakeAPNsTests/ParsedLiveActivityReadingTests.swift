@@ -199,6 +199,18 @@ import Testing
         #expect(ParsedValueDecoder.decode(Blob.self, from: try JSONReader.parse(#"{"data":"AQI="}"#).value) == nil)
         #expect(ParsedValueDecoder.decode(Level.self, from: try JSONReader.parse(#"{"level":0.5}"#).value) == nil)
     }
+
+    /// What is left to the decoder it reads from the value written back as text: every string
+    /// as sent (quotes, backslashes and control characters escaped, the rest as its UTF-8),
+    /// numbers as written.
+    @Test func theTextLeftToTheDecoderKeepsEveryStringAsSent() throws {
+        struct Level: Codable, Equatable { var level: Float; var label: String }
+        let node = try JSONReader.parse(#"{"level":0.5e0,"label":"say \"hi\" \\ \u0001\n\/é","extra":[1.50,null,true]}"#)
+        #expect(String(decoding: node.value.jsonBytes, as: UTF8.self)
+                == #"{"level":0.5e0,"label":"say \"hi\" \\ \u0001\u000a/é","extra":[1.50,null,true]}"#)
+        #expect(ParsedValueDecoder.decode(Level.self, from: node.value) == nil, "a Float: left to the decoder")
+        #expect(Self.viaDecoder(Level.self, node) == Level(level: 0.5, label: "say \"hi\" \\ \u{1}\n/é"))
+    }
 }
 
 /// The journal's provider-token fingerprint, taken from bytes when the token is printable
