@@ -117,7 +117,7 @@ import Testing
     @Test(arguments: ["--apns-client-certificates", "--apns-any-client-certificate"])
     func aCertificateOptionWithoutTLSExits64(_ option: String) {
         let output = ServeCommandTests.Collected()
-        #expect(ServeCommand.serve([option], output: output, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(ServeCommand.serve([option], output: output, until: ServeCommandTests.stopAtOnce()) == 64)
         #expect(output.errorOutput.first?.contains("\(option) needs --tls") == true, "\(output.errorOutput)")
     }
 
@@ -126,10 +126,10 @@ import Testing
         _ = FileManager.default.createFile(atPath: file, contents: Data("not a certificate".utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let output = ServeCommandTests.Collected()
-        #expect(ServeCommand.serve(["--tls", "--apns-trust-client-ca", file], output: output, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(ServeCommand.serve(["--tls", "--apns-trust-client-ca", file], output: output, until: ServeCommandTests.stopAtOnce()) == 64)
         #expect(output.errorOutput.first?.contains("holds no PEM CERTIFICATE") == true, "\(output.errorOutput)")
         let missing = ServeCommandTests.Collected()
-        #expect(ServeCommand.serve(["--tls", "--apns-trust-client-ca", file + ".absent"], output: missing, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(ServeCommand.serve(["--tls", "--apns-trust-client-ca", file + ".absent"], output: missing, until: ServeCommandTests.stopAtOnce()) == 64)
         #expect(missing.errorOutput.first?.contains("cannot read it") == true, "\(missing.errorOutput)")
     }
 

@@ -44,13 +44,13 @@ import PushTestSupport
         _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let output = ServeCommandTests.Collected()
-        #expect(ServeCommand.serve(["--tls", "--tls-ca-dir", file], output: output, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(ServeCommand.serve(["--tls", "--tls-ca-dir", file], output: output, until: ServeCommandTests.stopAtOnce()) == 64)
         #expect(output.errorOutput.first?.contains("is not a directory") == true, "\(output.errorOutput)")
     }
 
     @Test func caDirectoryWithoutTLSIsAUsageError() {
         let output = ServeCommandTests.Collected()
-        #expect(ServeCommand.serve(["--tls-ca-dir", "/tmp"], output: output, until: DispatchSemaphore(value: 0)) == 64)
+        #expect(ServeCommand.serve(["--tls-ca-dir", "/tmp"], output: output, until: ServeCommandTests.stopAtOnce()) == 64)
         #expect(output.errorOutput.first?.contains("add --tls") == true, "\(output.errorOutput)")
     }
 }

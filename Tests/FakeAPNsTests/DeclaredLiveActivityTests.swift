@@ -136,6 +136,8 @@ struct SlotCountdownAttributes: LiveActivityAttributes {
             device: T.token, attributes: SlotCountdownAttributes(slotId: "S-2"),
             contentState: .init(slotEnds: Date(timeIntervalSinceReferenceDate: 786_294_000), status: .open), timestamp: Self.now))
         _ = bed.fake.handle(L.push(started.pushToken, #""event":"end","timestamp":\#(Self.now + 1),"content-state":{"slotEnds":786294000,"status":"closed"},"dismissal-date":1"#))
+        // Not dismissed would leave the stream open: stop here rather than wait forever.
+        try #require(bed.fake.liveActivity(pushToken: started.pushToken, as: SlotCountdownAttributes.self)?.state == .dismissed)
         var seen: [SlotCountdownAttributes.ContentState.Status] = []
         for await snapshot in bed.fake.liveActivityStates(pushToken: started.pushToken, as: SlotCountdownAttributes.self) {
             seen.append(snapshot.contentState.status)
