@@ -8,8 +8,9 @@
 #   - nginx-light answering `return 204` (one worker, like our one loop thread),
 # validating and journaling every request, and prints each one's median and its ratio to
 # nginx's median, and each server's CPU time per request, user and system (from /proc, over
-# the measured runs: which side of the kernel a gap to nginx lies on). Then the start-to-ready
-# time of FakeBackend.start() and the handler alone.
+# the measured runs: which side of the kernel a gap to nginx lies on), and how busy the client
+# was in each server's runs (a client busy all the time caps the rate: then a server faster
+# than nginx reads ~1.0). Then the start-to-ready time of FakeBackend.start() and the handler alone.
 #
 # Honest on a small shared machine: the servers take turns, one wrk run each per round, in
 # an order that rotates every round, ROUNDS rounds (medians), so load from other processes
@@ -169,10 +170,14 @@ cpu_ticks() {
     stat="$(cat "/proc/$1/stat" 2>/dev/null)" || { echo "0 0"; return; }
     echo "${stat##*) }" | awk '{ print $12, $13 }'
 }
-declare -A CPU_USER CPU_SYSTEM REQUESTS
+declare -A CPU_USER CPU_SYSTEM REQUESTS CLIENT_WALL CLIENT_CPU
 
+# wrk's own time over a run (wall, user, system; bash's `time`, into wrk.time): how busy the
+# client was. One wrk thread on a 2-core machine has one core; when it is busy nearly all of
+# a run, the client, not the server, set that run's rate.
 run_wrk() {
-    wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out"
+    local TIMEFORMAT='%R %U %S'
+    { time wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out"; } 2>"$WORK/wrk.time"
     grep -E "Non-2xx|Socket errors" "$WORK/wrk.out" >&2 || true
     awk '/Requests\/sec:/ { print $2 }' "$WORK/wrk.out"
 }
@@ -202,6 +207,9 @@ for round in $(seq 1 "$ROUNDS"); do
         CPU_USER[$name]=$(( ${CPU_USER[$name]:-0} + user1 - user0 ))
         CPU_SYSTEM[$name]=$(( ${CPU_SYSTEM[$name]:-0} + system1 - system0 ))
         REQUESTS[$name]=$(( ${REQUESTS[$name]:-0} + $(awk '/requests in/ { print $1 }' "$WORK/wrk.out") ))
+        read -r wall user system <<<"$(tail -1 "$WORK/wrk.time")"
+        CLIENT_WALL[$name]="$(awk -v a="${CLIENT_WALL[$name]:-0}" -v b="$wall" 'BEGIN { print a + b }')"
+        CLIENT_CPU[$name]="$(awk -v a="${CLIENT_CPU[$name]:-0}" -v u="$user" -v s="$system" 'BEGIN { print a + u + s }')"
         if [ "$name" = events ]; then close_event_streams; fi
     done
 done
@@ -262,6 +270,15 @@ for name in $SERVERS; do
     [ "${REQUESTS[$name]:-0}" -gt 0 ] && [ $(( ${CPU_USER[$name]:-0} + ${CPU_SYSTEM[$name]:-0} )) -gt 0 ] || continue
     awk -v n="$name" -v u="${CPU_USER[$name]}" -v s="${CPU_SYSTEM[$name]}" -v r="${REQUESTS[$name]}" -v t="$TICK" 'BEGIN {
         printf "  %-9s user %5.2f us + system %5.2f us = %5.2f us\n", n, u * 1e6 / t / r, s * 1e6 / t / r, (u + s) * 1e6 / t / r }'
+done
+# The client's share: with wrk busy ~95% or more of nginx's runs, the client was the limit
+# there, and a server as fast as nginx or faster reads ~1.0 (within the machine's noise):
+# compare the CPU per request above, not the ratio, to tell such servers apart.
+echo "the client (wrk, one thread) busy, of its runs' wall time:"
+for name in $SERVERS; do
+    [ -n "${CLIENT_WALL[$name]:-}" ] || continue
+    awk -v n="$name" -v c="${CLIENT_CPU[$name]}" -v w="${CLIENT_WALL[$name]}" 'BEGIN {
+        if (w > 0) printf "  %-9s %3.0f%%\n", n, 100 * c / w }'
 done
 
 echo
