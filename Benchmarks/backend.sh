@@ -176,7 +176,7 @@ declare -A CPU_USER CPU_SYSTEM REQUESTS CLIENT_WALL CLIENT_CPU
 # client was. One wrk thread on a 2-core machine has one core; when it is busy nearly all of
 # a run, the client, not the server, set that run's rate.
 run_wrk() {
-    local TIMEFORMAT='%R %U %S'
+    local TIMEFORMAT='%R %U %S' LC_ALL=C   # C: a decimal point whatever the locale, for awk
     { time wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out"; } 2>"$WORK/wrk.time"
     grep -E "Non-2xx|Socket errors" "$WORK/wrk.out" >&2 || true
     awk '/Requests\/sec:/ { print $2 }' "$WORK/wrk.out"
