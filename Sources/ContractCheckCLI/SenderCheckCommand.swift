@@ -66,10 +66,18 @@ enum SenderCheckCommand: Subcommand {
     }
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        // Help, --list and usage errors are answered here, on the caller's thread: only the
+        // check itself needs a task, so `--help` never waits for a cooperative thread (a
+        // caller on one, as the tests are, would otherwise hold one while the task needs one).
+        let options: Options
+        switch prepare(arguments, io: io) {
+        case .exit(let code): return code
+        case .check(let checked): options = checked
+        }
         let done = DispatchSemaphore(value: 0)
         let status = Locked<Int32>(ExitCode.findings)
         Task.detached {
-            let code = await run(arguments, io: io)
+            let code = await check(options, io: io)
             status.withLock { $0 = code }
             done.signal()
         }
@@ -79,24 +87,36 @@ enum SenderCheckCommand: Subcommand {
 
     /// ``run(_:io:)`` for callers already in `async` code (the tests).
     static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+        switch prepare(arguments, io: io) {
+        case .exit(let code): return code
+        case .check(let options): return await check(options, io: io)
+        }
+    }
+
+    /// What the arguments ask for: an exit with its status (help, `--list`, a usage error,
+    /// each already printed), or a check with its options.
+    enum Prepared {
+        case exit(Int32)
+        case check(Options)
+    }
+
+    static func prepare(_ arguments: [String], io: CommandIO) -> Prepared {
         let parsed: ParsedArguments
         switch parse(arguments, io: io) {
         case .run(let arguments): parsed = arguments
-        case .exit(let code): return code
+        case .exit(let code): return .exit(code)
         }
         if parsed.flags.contains("--list") {
             for testCase in SenderCheckCase.allCases {
                 io.writeLine(CommandHelp.row(testCase.rawValue, testCase.summary).dropFirst(2).description)
             }
-            return ExitCode.success
+            return .exit(ExitCode.success)
         }
-        let options: Options
         do {
-            options = try readOptions(parsed)
+            return .check(try readOptions(parsed))
         } catch {
-            return reportUsageError(error, io: io)
+            return .exit(reportUsageError(error, io: io))
         }
-        return await check(options, io: io)
     }
 
     static func readOptions(_ parsed: ParsedArguments) throws(UsageError) -> Options {
