@@ -30,9 +30,9 @@ import PushTestSupport
     }()
 
     /// python3 imports the adapter's library (and PyJWT, which they all sign with).
-    static func installed(_ adapter: Adapter) -> Bool {
+    static func installed(_ adapter: Adapter) async -> Bool {
         guard let python else { return false }
-        return (try? run(python, ["-c", "import \(adapter.module), jwt"], input: "").status) == 0
+        return (try? await run(python, ["-c", "import \(adapter.module), jwt"], input: "").status) == 0
     }
 
     /// What a run printed: exit status, stdout, stderr.
@@ -56,8 +56,13 @@ import PushTestSupport
         static func unsupported(_ id: Int) -> Answer { Answer(id: id, unsupported: true) }
     }
 
-    /// Runs `executable` (under `timeout 60`) in the adapters' folder with `input` on stdin.
-    static func run(_ executable: String, _ arguments: [String], input: String, environment: [String: String] = [:]) throws -> Output {
+    /// Runs `executable` (under `timeout 60`) in the adapters' folder with `input` on stdin,
+    /// on a thread of its own: waiting for python does not hold a cooperative thread.
+    static func run(_ executable: String, _ arguments: [String], input: String, environment: [String: String] = [:]) async throws -> Output {
+        try await offThread { try blockingRun(executable, arguments, input: input, environment: environment) }
+    }
+
+    private static func blockingRun(_ executable: String, _ arguments: [String], input: String, environment: [String: String]) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sender-adapter-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -99,40 +104,40 @@ import PushTestSupport
         """
 
     /// The adapter compiles and answers the three calls, in order, then exits 0.
-    static func check(_ adapter: Adapter) throws {
+    static func check(_ adapter: Adapter) async throws {
         let python = try #require(python)
         let script = folder + "/" + adapter.script
-        let compiled = try run(python, ["-m", "py_compile", script, folder + "/adapter_protocol.py"], input: "")
+        let compiled = try await run(python, ["-m", "py_compile", script, folder + "/adapter_protocol.py"], input: "")
         #expect(compiled.status == 0, "python3 -m py_compile \(adapter.script): \(compiled.stderr)")
 
         let (environment, keyFolder) = try tokenEnvironment()
         defer { try? FileManager.default.removeItem(at: keyFolder) }
-        let output = try run(python, [script], input: calls, environment: environment)
+        let output = try await run(python, [script], input: calls, environment: environment)
         #expect(output.status == 0, "\(adapter.script) exited \(output.status): \(output.stderr)")
         let tracker: Answer = adapter.liveActivities ? .done(2) : .unsupported(2)
         #expect(output.answers == [.done(1), tracker, .done(3)], "\(adapter.script) answered: \(output.stdout) \(output.stderr)")
     }
 
-    @Test(.enabled(if: installed(aioapns), "python3 with aioapns and PyJWT is not installed"))
-    func aioapnsAdapterAnswersTheProtocol() throws { try Self.check(Self.aioapns) }
+    @Test(.enabled("python3 with aioapns and PyJWT is not installed") { await installed(aioapns) })
+    func aioapnsAdapterAnswersTheProtocol() async throws { try await Self.check(Self.aioapns) }
 
-    @Test(.enabled(if: installed(apns2), "python3 with apns2 (apns2-up) and PyJWT is not installed"))
-    func apns2AdapterAnswersTheProtocol() throws { try Self.check(Self.apns2) }
+    @Test(.enabled("python3 with apns2 (apns2-up) and PyJWT is not installed") { await installed(apns2) })
+    func apns2AdapterAnswersTheProtocol() async throws { try await Self.check(Self.apns2) }
 
-    @Test(.enabled(if: installed(kalyke), "python3 with kalyke (kalyke-apns) and PyJWT is not installed"))
-    func kalykeAdapterAnswersTheProtocol() throws { try Self.check(Self.kalyke) }
+    @Test(.enabled("python3 with kalyke (kalyke-apns) and PyJWT is not installed") { await installed(kalyke) })
+    func kalykeAdapterAnswersTheProtocol() async throws { try await Self.check(Self.kalyke) }
 
-    @Test(.enabled(if: installed(pyapns), "python3 with pyapns_client and PyJWT is not installed"))
-    func pyapnsClientAdapterAnswersTheProtocol() throws { try Self.check(Self.pyapns) }
+    @Test(.enabled("python3 with pyapns_client and PyJWT is not installed") { await installed(pyapns) })
+    func pyapnsClientAdapterAnswersTheProtocol() async throws { try await Self.check(Self.pyapns) }
 
     /// Under `--no-tls` (an `http://` APNS_URL) an adapter stops before any call and says why:
     /// its library would fall back to HTTP/1.1 and every case would fail for that alone.
-    @Test(.enabled(if: installed(pyapns), "python3 with pyapns_client is not installed"))
-    func anAdapterRefusesCleartextWithASentence() throws {
+    @Test(.enabled("python3 with pyapns_client is not installed") { await installed(pyapns) })
+    func anAdapterRefusesCleartextWithASentence() async throws {
         let python = try #require(Self.python)
         let (environment, keyFolder) = try Self.tokenEnvironment()
         defer { try? FileManager.default.removeItem(at: keyFolder) }
-        let output = try Self.run(python, [Self.folder + "/" + Self.pyapns.script], input: Self.calls,
+        let output = try await Self.run(python, [Self.folder + "/" + Self.pyapns.script], input: Self.calls,
                                   environment: environment.merging(["APNS_URL": "http://127.0.0.1:9"]) { $1 })
         #expect(output.status == 2)
         #expect(output.answers == [])
@@ -142,13 +147,16 @@ import PushTestSupport
     /// With `--auth certificate` (a certificate and no `.p8`), a library that has no
     /// certificate client for alert pushes answers `tokenRegistered` unsupported, so
     /// sender-check skips its cases instead of failing them.
-    @Test(.enabled(if: installed(kalyke) && installed(pyapns), "python3 with kalyke and pyapns_client is not installed"),
+    @Test(.enabled("python3 with kalyke and pyapns_client is not installed") {
+              guard await installed(kalyke) else { return false }
+              return await installed(pyapns)
+          },
           arguments: [kalyke, pyapns])
-    func tokenOnlyLibrariesAnswerUnsupportedUnderCertificateAuth(_ adapter: Adapter) throws {
+    func tokenOnlyLibrariesAnswerUnsupportedUnderCertificateAuth(_ adapter: Adapter) async throws {
         let python = try #require(Self.python)
         let environment = ["APNS_URL": "https://127.0.0.1:9", "APNS_CA_FILE": "", "APNS_TOPIC": "com.example.app",
                            "APNS_CERT_FILE": "/nonexistent/cert.pem", "APNS_CERT_KEY_FILE": "/nonexistent/key.pem"]
-        let output = try Self.run(python, [Self.folder + "/" + adapter.script], input: Self.calls, environment: environment)
+        let output = try await Self.run(python, [Self.folder + "/" + adapter.script], input: Self.calls, environment: environment)
         #expect(output.status == 0, "\(adapter.script) exited \(output.status): \(output.stderr)")
         #expect(output.answers == [.unsupported(1), .unsupported(2), .done(3)], "\(adapter.script) answered: \(output.stdout)")
     }

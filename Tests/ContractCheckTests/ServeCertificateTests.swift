@@ -67,7 +67,7 @@ import Testing
         #expect(accepted.hasSuffix(" 200"), "\(accepted)")
         let wrongEnvironment = try Self.push(run.apns, cert: production, key: productionKey, caFile: caFile)
         #expect(wrongEnvironment.contains("BadCertificateEnvironment") && wrongEnvironment.hasSuffix(" 403"), "\(wrongEnvironment)")
-        let noCertificate = try ServeRun.curl(["-sS", "--max-time", "20", "--cacert", caFile, "-w", " %{http_code}",
+        let noCertificate = try await ServeRun.curl(["-sS", "--max-time", "20", "--cacert", caFile, "-w", " %{http_code}",
                                                "-d", "{}", run.apns + "/3/device/" + String(repeating: "c4", count: 32)])
         #expect(noCertificate.contains("MissingProviderToken") && noCertificate.hasSuffix(" 403"), "\(noCertificate)")
 

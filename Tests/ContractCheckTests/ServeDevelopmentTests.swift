@@ -30,10 +30,10 @@ import PushTestSupport
         let providerToken = try await Self.providerToken(serve)
         #expect(providerToken.split(separator: ".").count == 3)
 
-        #expect(try serve.pushWithCurl(Self.token, providerToken: providerToken, payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: providerToken, payload: Self.payload) == "2 200")
         // A token signed with another key is refused: the checks are on.
         let stranger = ProviderToken.mint(keyID: "DEVKEY0001", teamID: "DEVTEAM001", signingKey: .generate())
-        #expect(try serve.pushWithCurl(Self.token, providerToken: stranger, payload: Self.payload) == "2 403")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: stranger, payload: Self.payload) == "2 403")
         let deliveries = try await serve.send("GET", serve.admin + "/apns/deliveries?token=\(Self.token)").body
         #expect(deliveries.contains(#"notificationId\":\"91"#), "\(deliveries)")
 
@@ -59,9 +59,9 @@ import PushTestSupport
     @Test func aProductionRegistrationIsPushedThroughTheProductionHostOnly() async throws {
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app"])
         #expect(try await serve.putDevice(Self.token, environment: "production") == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload, host: "api.push.apple.com") == "2 200")
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 400")
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload, host: "api.sandbox.push.apple.com") == "2 400")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload, host: "api.push.apple.com") == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 400")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload, host: "api.sandbox.push.apple.com") == "2 400")
         let journal = try await serve.send("GET", serve.admin + "/apns/journal").body
         #expect(journal.contains("the token is registered for production; this request is for development (the fake's default environment)"), "\(journal)")
         #expect(journal.contains("the token is registered for production; this request is for development (addressed to api.sandbox.push.apple.com"), "\(journal)")
@@ -71,7 +71,7 @@ import PushTestSupport
     @Test func theDefaultEnvironmentIsProductionWhenAsked() async throws {
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--apns-environment", "production"])
         #expect(try await serve.putDevice(Self.token, environment: "production") == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
         #expect(serve.stop() == 0)
     }
 
@@ -97,7 +97,7 @@ import PushTestSupport
         #expect(lines.prefix(3) == ["backend \(serve.backend)", "apns \(serve.apns)", "admin \(serve.admin)"], "\(lines)")
         #expect(lines.dropFirst(3).contains { $0.contains("duplicate-delivery: FakeAPNs: the next accepted push is delivered twice") }, "\(lines)")
         #expect(try await serve.putDevice(Self.token) == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
         let deliveries = try await serve.send("GET", serve.admin + "/apns/deliveries?token=\(Self.token)").body
         #expect(deliveries.contains(#""isDuplicate" : true"#), "delivered twice: \(deliveries)")
         let opened = try await serve.send("GET", serve.admin + "/faults").body
@@ -113,7 +113,7 @@ import PushTestSupport
         let start = #"{"aps":{"timestamp":1700000000,"event":"start","content-state":{"stage":"confirmed"},"#
             + #""attributes-type":"OrderTrackerAttributes","attributes":{"orderId":"8F3K"},"#
             + #""alert":{"title":"Order 8F3K","body":"We are on it"}}}"#
-        let answer = try ServeRun.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge",
+        let answer = try await ServeRun.curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge",
                                         "-H", "authorization: bearer unchecked", "-H", "apns-topic: com.example.app.push-type.liveactivity",
                                         "-H", "apns-push-type: liveactivity", "-d", start, serve.apns + "/3/device/\(pushToStart)"])
         #expect(answer == "200")
@@ -126,7 +126,8 @@ import PushTestSupport
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "throttling"])
         #expect(try await serve.putDevice(Self.token) == 429)
         #expect(try await serve.putDevice(Self.token) == 204)
-        let answers = try (0..<3).map { _ in try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) }
+        var answers: [String] = []
+        for _ in 0..<3 { answers.append(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload)) }
         #expect(answers == ["2 200", "2 200", "2 429"])
         #expect(serve.output.output.contains { $0.contains(" apns POST /3/device/0a1b2c3d…e8f9 429 TooManyRequests") })
         #expect(serve.stop() == 0)
@@ -135,12 +136,12 @@ import PushTestSupport
     @Test func theScenario410sUnregistersATokenAfterItsFirstPush() async throws {
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app", "--scenario", "410s"])
         #expect(try await serve.putDevice(Self.token) == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 410")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 410")
         #expect(serve.output.output.contains { $0.contains("410s: 0a1b2c3d…e8f9 unregistered") })
         // Registering again (the app reinstalled) makes the token deliverable again.
         #expect(try await serve.putDevice(Self.token) == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
         #expect(serve.stop() == 0)
     }
 
@@ -159,7 +160,7 @@ import PushTestSupport
         let serve = try await ServeRun(["--session", "s1=a1", "--apns-topic", "com.example.app",
                                         "--forward-to-simulator", "com.example.app"], environment: environment)
         #expect(try await serve.putDevice(Self.token) == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
         let forwarded = try await serve.waitForLine { $0.contains("xcrun simctl push booted com.example.app push-1.apns") }
         #expect(forwarded != nil, "\(serve.output.output)")
         #expect(serve.stop() == 0)
@@ -183,8 +184,8 @@ import PushTestSupport
                                         "--forward-to-simulator", "com.example.app"], environment: environment)
         #expect(serve.output.output.contains { $0.contains("sim no xcrun on PATH") }, "\(serve.output.output)")
         #expect(try await serve.putDevice(Self.token) == 204)
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
-        #expect(try serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
+        #expect(try await serve.pushWithCurl(Self.token, providerToken: "unchecked", payload: Self.payload) == "2 200")
         let second = try await serve.waitForLine { $0.contains("wrote push-2.apns") }
         #expect(second != nil, "\(serve.output.output)")
         #expect(serve.stop() == 0)

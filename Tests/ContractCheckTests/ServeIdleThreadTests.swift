@@ -54,7 +54,7 @@ import Darwin
         // The first request's log line starts the writer thread, and is written.
         let readyText = try String(contentsOfFile: readyFile, encoding: .utf8)
         let backend = try #require(readyText.firstMatch(of: /"backend":"([^"]+)"/)?.1)
-        let status = try ServeRun.curl(["-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "\(backend)/v1/nothing-here"])
+        let status = try await ServeRun.curl(["-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "\(backend)/v1/nothing-here"])
         #expect(status == "404", "curl: \(status)")
         var logged = false
         // The writer names its thread from inside, so the name is not checked here: once, in

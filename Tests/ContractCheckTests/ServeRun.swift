@@ -1,6 +1,7 @@
 import Foundation
 import Dispatch
 import Testing
+import PushTestSupport
 @testable import ContractCheckCLI
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -72,21 +73,31 @@ final class ServeRun: @unchecked Sendable {
     /// `%{http_version} %{http_code}`.
     /// `host`: the Apple host the push is addressed to (curl connects to this serve's port
     /// instead, as a sender patched only in where it connects would).
-    func pushWithCurl(_ token: String, providerToken: String, payload: String, host: String? = nil) throws -> String {
+    func pushWithCurl(_ token: String, providerToken: String, payload: String, host: String? = nil) async throws -> String {
         var url = apns + "/3/device/\(token)"
         var redirect: [String] = []
         if let host, let port = URL(string: apns)?.port {
             url = "http://\(host):\(port)/3/device/\(token)"
             redirect = ["--connect-to", "\(host):\(port):127.0.0.1:\(port)"]
         }
-        return try Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2-prior-knowledge",
+        return try await Self.curl(["-s", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", "--http2-prior-knowledge",
                               "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: com.example.app",
                               "-H", "apns-push-type: alert", "-d", payload] + redirect + [url])
+    }
+
+    /// ``curl(_:)`` on a thread of its own: waiting for curl does not hold a cooperative thread.
+    static func curl(_ arguments: [String]) async throws -> String {
+        try await offThread { try curl(arguments) }
     }
 
     /// Runs the machine's curl (from PATH) with `arguments`; returns its standard output.
     static func curl(_ arguments: [String]) throws -> String {
         try tool("curl", arguments)
+    }
+
+    /// ``tool(_:_:)`` on a thread of its own.
+    static func tool(_ name: String, _ arguments: [String]) async throws -> String {
+        try await offThread { try tool(name, arguments) }
     }
 
     /// Runs `name` from PATH with `arguments` under timeout(1) (60 s); returns its standard output.

@@ -1,6 +1,7 @@
 import Contracts
 import LoopbackHTTP
 import Foundation
+import PushTestSupport
 @testable import FakeAPNs
 
 /// Sends requests over one HTTP/2 cleartext connection (prior knowledge) with Python's `h2`
@@ -35,6 +36,12 @@ enum H2PeerSender {
 
     static var isAvailable: Bool { python != nil }
 
+    /// ``send(_:port:)`` on a thread of its own: awaiting the peer does not hold one of the
+    /// cooperative pool's threads (two on a two-core machine), which other suites need.
+    static func send(_ requests: [HTTPRequest], port: UInt16) async throws -> [Answer] {
+        try await offThread { try send(requests, port: port) }
+    }
+
     static func send(_ requests: [HTTPRequest], port: UInt16) throws -> [Answer] {
         guard let python else { return [] }
         let list: [[String: Any]] = requests.map { request in
@@ -56,6 +63,11 @@ enum H2PeerSender {
     struct PeerFailure: Error, CustomStringConvertible {
         var output: String
         var description: String { "the h2 peer printed no answers:\n\(output)" }
+    }
+
+    /// ``run(_:_:input:)`` on a thread of its own (see ``send(_:port:)``).
+    static func run(_ executable: String, _ arguments: [String], input: Data) async throws -> String {
+        try await offThread { try run(executable, arguments, input: input) }
     }
 
     static func run(_ executable: String, _ arguments: [String], input: Data) throws -> String {

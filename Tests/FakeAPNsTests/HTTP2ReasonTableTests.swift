@@ -12,7 +12,7 @@ struct HTTP2ReasonTableTests {
     func h2ClientGetsTheSameVerdict(_ row: ReasonCase) async throws {
         let bed = try await APNsTestbed.started(row.configure, inspector: row.inspector)
         let requests = row.requests(bed)
-        let answers = try H2PeerSender.send(requests, port: bed.fake.port)
+        let answers = try await H2PeerSender.send(requests, port: bed.fake.port)
         await bed.fake.stop()
         let answer = try #require(answers.last)
         #expect(answers.count == requests.count)
@@ -28,7 +28,7 @@ struct HTTP2ReasonTableTests {
     @Test func goAwayCarriesTheJSONReasonAfterTooManyErrors() async throws {
         let bed = try await APNsTestbed.started { $0.goAwayAfterErrors = 2 }
         let bad = APNsTestbed.push(headers: [("apns-priority", "2")])
-        let answers = try H2PeerSender.send([bad, bad, APNsTestbed.push()], port: bed.fake.port)
+        let answers = try await H2PeerSender.send([bad, bad, APNsTestbed.push()], port: bed.fake.port)
         await bed.fake.stop()
         #expect(answers.count == 2)
         #expect(answers.first?.status == 400)
@@ -39,7 +39,7 @@ struct HTTP2ReasonTableTests {
     @Test func aGoAwayFaultCarriesItsReason() async throws {
         let bed = try await APNsTestbed.started()
         bed.fake.addFault(.next(1, .goAway(reason: "Shutdown")))
-        let answers = try H2PeerSender.send([APNsTestbed.push()], port: bed.fake.port)
+        let answers = try await H2PeerSender.send([APNsTestbed.push()], port: bed.fake.port)
         await bed.fake.stop()
         #expect(answers.last?.event == "goaway")
         #expect(answers.last?.debug == #"{"reason":"Shutdown"}"#)
@@ -49,7 +49,7 @@ struct HTTP2ReasonTableTests {
     @Test func aLostResponseStillDelivers() async throws {
         let bed = try await APNsTestbed.started()
         bed.fake.addFault(.next(1, .loseResponse))
-        let answers = try H2PeerSender.send([APNsTestbed.push()], port: bed.fake.port)
+        let answers = try await H2PeerSender.send([APNsTestbed.push()], port: bed.fake.port)
         await bed.fake.stop()
         #expect(answers.last?.status != 200)
         #expect(bed.fake.deliveredNotifications(for: APNsTestbed.token).count == 1)

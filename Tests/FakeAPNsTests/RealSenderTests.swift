@@ -86,7 +86,7 @@ enum RealSenders {
         try Data(source.utf8).write(to: script)
         let runs: [[String: Any]] = zip(cases, fakes).map { ["port": Int($1.port), "topic": $0.topic, "size": $0.bodySize] }
         let python = try #require(H2PeerSender.python)
-        let output = try H2PeerSender.run(python, [script.path, sender, keyFile.path, keyID, teamID, token],
+        let output = try await H2PeerSender.run(python, [script.path, sender, keyFile.path, keyID, teamID, token],
                                           input: try JSONSerialization.data(withJSONObject: runs))
         for apns in fakes { await apns.stop() }
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("[") }) else {

@@ -5,7 +5,7 @@ import Foundation
 /// chatty peer cannot block on a full pipe.
 package enum ExternalPeer {
     /// How a peer ended: its exit status, what it printed (stdout and stderr), whether the deadline ended it.
-    package struct Result {
+    package struct Result: Sendable {
         package var status: Int32
         package var output: String
         package var timedOut: Bool
@@ -33,6 +33,12 @@ package enum ExternalPeer {
     package static func pythonHas(_ module: String) -> Bool {
         guard let python = find("python3") else { return false }
         return (try? run(python, ["-c", "import \(module)"], timeout: 30).status) == 0
+    }
+
+    /// ``run(_:_:timeout:)`` on a thread of its own: awaiting the peer does not hold one of
+    /// the cooperative pool's threads (two on a two-core machine), which other suites need.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Double) async throws -> Result {
+        try await offThread { try run(executable, arguments, timeout: timeout) }
     }
 
     /// Runs `executable` with `arguments`, no standard input, ended after `timeout` seconds.
