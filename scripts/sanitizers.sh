@@ -10,7 +10,8 @@
 #
 # The whole suite runs under TSan, once built (the build dominates: about 4 minutes on 2
 # cores), one test target per process, all but the cryptography suites' pure functions
-# (see below; SANITIZER_CRYPTO=1 runs them too). Any sanitizer
+# and ContractsTests, which start no thread (see below; SANITIZER_CRYPTO=1 and
+# SANITIZER_CONTRACTS=1 run them too). Any sanitizer
 # report fails the run: TSan and ASan make the test process exit non-zero. ASan runs with
 # detect_leaks=0: LeakSanitizer reports only leaks in Foundation (file reads), libcurl
 # (URLSession) and XCTest, none in our Sources/.
@@ -61,8 +62,20 @@ for sanitizer in "${sanitizers[@]}"; do
     # handshake, certificate and provider-token suites. SANITIZER_CRYPTO=1 includes them.
     crypto=()
     [[ "${SANITIZER_CRYPTO:-0}" == 1 ]] || crypto=(--skip '\.(TLS)?Crypto[A-Za-z0-9]*Tests|\.ProviderKey[A-Za-z0-9]*Tests|\.ProviderToken(Signing|OpenSSL)Tests')
+    # ContractsTests (the validator, the reader, the schemas) start no thread and no task,
+    # and Contracts shares no mutable state: no lock, no thread, no task, no unchecked
+    # Sendable, so TSan has nothing there to look at (the same code runs under TSan inside
+    # the fakes, which validate every request on their loop threads). The grep below keeps
+    # it so: the target runs again as soon as either folder holds such a construct.
+    # Only under TSan: ASan's checks (bounds, use after free) apply to one thread's code too.
+    # SANITIZER_CONTRACTS=1 runs it anyway.
+    contracts_concurrent=0
+    [[ "$sanitizer" == thread ]] || contracts_concurrent=1
+    grep -rqwE '@unchecked|nonisolated\(unsafe\)|Thread|DispatchQueue|DispatchGroup|Task|async|await|Locked|Offloaded|Mutex|Atomic|pthread_create|concurrentPerform' \
+        "$root/Sources/Contracts" "$root/Tests/ContractsTests" && contracts_concurrent=1
     for filter in "${targets[@]}"; do
         [[ "$filter" == '^PushCryptoTests\.' && "${SANITIZER_CRYPTO:-0}" != 1 ]] && continue
+        [[ "$filter" == '^ContractsTests\.' && "$contracts_concurrent" == 0 && "${SANITIZER_CONTRACTS:-0}" != 1 ]] && continue
         runs=("$filter")
         [[ "$filter" == '^LoopbackHTTPTests\.' ]] && runs=("$filter --skip $solo" "^LoopbackHTTPTests\.HTTPServer(Fault|SelfControl)Tests")
         for run in "${runs[@]}"; do
