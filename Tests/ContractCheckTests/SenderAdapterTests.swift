@@ -31,8 +31,8 @@ import PushTestSupport
 
     /// python3 imports the adapter's library (and PyJWT, which they all sign with).
     static func installed(_ adapter: Adapter) async -> Bool {
-        guard let python else { return false }
-        return (try? await run(python, ["-c", "import \(adapter.module), jwt"], input: "").status) == 0
+        guard python != nil else { return false }
+        return await offThread { ExternalPeer.pythonImports("\(adapter.module), jwt") }
     }
 
     /// What a run printed: exit status, stdout, stderr.

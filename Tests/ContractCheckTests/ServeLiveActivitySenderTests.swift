@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 @testable import ContractCheckCLI
 import FakeAPNs
@@ -30,14 +31,7 @@ import FoundationNetworking
 
     /// python3 on PATH, if it imports `module` (and PyJWT, which the senders sign with).
     static func python(with module: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/python3"
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            let probe = try? run(candidate, ["-c", "import \(module), jwt; print('ok')"])
-            return probe?.contains("ok") == true ? candidate : nil
-        }
-        return nil
+        ExternalPeer.find("python3").flatMap { ExternalPeer.pythonImports("\(module), jwt") ? $0 : nil }
     }
 
     /// Runs `executable` with `arguments` (and `environment` added), bounded by `timeout`

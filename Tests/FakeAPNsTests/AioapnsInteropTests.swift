@@ -1,15 +1,12 @@
 import Contracts
 import LoopbackHTTP
 import Foundation
+import PushTestSupport
 import Testing
 @testable import FakeAPNs
 
 enum AioapnsPeer {
-    static let isAvailable: Bool = {
-        guard let python = H2PeerSender.python else { return false }
-        let probe = try? H2PeerSender.run(python, ["-c", "import aioapns, jwt; print('ok')"], input: Data())
-        return probe?.contains("ok") == true
-    }()
+    static let isAvailable = H2PeerSender.python != nil && ExternalPeer.pythonImports("aioapns, jwt")
 }
 
 /// A real APNs client library — Python's `aioapns`, pointed at FakeAPNs over h2c by

@@ -1,5 +1,6 @@
 import LoopbackHTTP
 import Foundation
+import PushTestSupport
 import Testing
 @testable import FakeAPNs
 
@@ -17,8 +18,7 @@ import Testing
     static let token = CertificateInteropTests.token
 
     static func hasModules(_ modules: String) -> Bool {
-        guard let python = H2PeerSender.python else { return false }
-        return (try? H2PeerSender.run(python, ["-c", "import \(modules); print('ok')"], input: Data()))?.contains("ok") == true
+        H2PeerSender.python != nil && ExternalPeer.pythonImports(modules)
     }
 
     /// One case: its name, the certificate and key presented (nil: none), the topic, and

@@ -23,8 +23,7 @@ import PushTestSupport
     }
 
     static func python(_ modules: String...) -> Bool {
-        guard let python = Peer.find("python3") else { return false }
-        return modules.allSatisfy { (try? Peer.run(python, ["-c", "import \($0); print('ok')"]))?.hasPrefix("ok") == true }
+        Peer.find("python3") != nil && modules.allSatisfy { ExternalPeer.pythonImports($0) }
     }
 
     static func runPython(_ source: String, port: UInt16) throws -> String {

@@ -23,16 +23,7 @@ enum H2PeerSender {
         var bodyBytes: [UInt8] { Array(body.utf8) }
     }
 
-    static let python: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/python3"
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            let probe = try? run(candidate, ["-c", "import h2; print('ok')"], input: Data())
-            return probe?.contains("ok") == true ? candidate : nil
-        }
-        return nil
-    }()
+    static let python: String? = ExternalPeer.find("python3").flatMap { ExternalPeer.pythonImports("h2") ? $0 : nil }
 
     static var isAvailable: Bool { python != nil }
 

@@ -1,6 +1,7 @@
 @testable import FakeSupport
 import Contracts
 import Foundation
+import PushTestSupport
 import Testing
 @testable import FakeAPNs
 
@@ -14,9 +15,8 @@ enum RealSenders {
     static let modules = ["aioapns": "aioapns", "apns2-up": "apns2", "kalyke-apns": "kalyke", "pyapns-client": "pyapns_client"]
 
     static func isInstalled(_ sender: String) -> Bool {
-        guard let python = H2PeerSender.python, let module = modules[sender] else { return false }
-        let probe = try? H2PeerSender.run(python, ["-c", "import \(module), jwt; print('ok')"], input: Data())
-        return probe?.contains("ok") == true
+        guard H2PeerSender.python != nil, let module = modules[sender] else { return false }
+        return ExternalPeer.pythonImports("\(module), jwt")
     }
 
     static let keyID = "SNDKEY0001"

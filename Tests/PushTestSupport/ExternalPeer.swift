@@ -31,8 +31,40 @@ package enum ExternalPeer {
 
     /// True when `python3 -c "import <module>"` succeeds.
     package static func pythonHas(_ module: String) -> Bool {
-        guard let python = find("python3") else { return false }
-        return (try? run(python, ["-c", "import \(module)"], timeout: 30).status) == 0
+        pythonImports(module)
+    }
+
+    /// True when python3 (the first on PATH) runs `import <modules>` (a comma-separated list,
+    /// as in the statement) without an error. Asked once per list for the whole test process:
+    /// the suites' trait conditions ask the same few questions dozens of times, and each
+    /// answer costs a python start (and, behind a version manager's shim, its scripts).
+    package static func pythonImports(_ modules: String) -> Bool {
+        if let known = imports.answer(modules) { return known }
+        let answer = find("python3").map { python in
+            (try? run(python, ["-c", "import \(modules)"], timeout: 30).status) == 0
+        } ?? false
+        imports.record(answer, for: modules)
+        return answer
+    }
+
+    private static let imports = ImportAnswers()
+
+    /// ``pythonImports(_:)``'s answers, under a lock (trait conditions run on any thread).
+    private final class ImportAnswers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answers: [String: Bool] = [:]
+
+        func answer(_ modules: String) -> Bool? {
+            lock.lock()
+            defer { lock.unlock() }
+            return answers[modules]
+        }
+
+        func record(_ answer: Bool, for modules: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            answers[modules] = answer
+        }
     }
 
     /// ``run(_:_:timeout:)`` on a thread of its own: awaiting the peer does not hold one of
