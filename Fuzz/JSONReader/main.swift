@@ -1,6 +1,7 @@
 // libFuzzer target for JSONReader: any bytes must yield a tree or a JSONSyntaxError whose
 // position lies inside the input, never a trap, an overflow or a sanitizer report.
-// Built with the Contracts sources in one module by Fuzz/run.sh JSONReader SECONDS.
+// Built with the Contracts sources it reaches (Fuzz/run.sh lists them) in one module by
+// Fuzz/run.sh JSONReader SECONDS.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
