@@ -32,7 +32,7 @@ import PushTestSupport
     /// python3 imports the adapter's library (and PyJWT, which they all sign with).
     static func installed(_ adapter: Adapter) async -> Bool {
         guard python != nil else { return false }
-        return await offThread { ExternalPeer.pythonImports("\(adapter.module), jwt") }
+        return await offThread { ExternalPeer.pythonHas("\(adapter.module), jwt") }
     }
 
     /// What a run printed: exit status, stdout, stderr.

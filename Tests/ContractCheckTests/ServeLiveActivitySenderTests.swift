@@ -31,7 +31,7 @@ import FoundationNetworking
 
     /// python3 on PATH, if it imports `module` (and PyJWT, which the senders sign with).
     static func python(with module: String) -> String? {
-        ExternalPeer.find("python3").flatMap { ExternalPeer.pythonImports("\(module), jwt") ? $0 : nil }
+        ExternalPeer.find("python3").flatMap { ExternalPeer.pythonHas("\(module), jwt") ? $0 : nil }
     }
 
     /// Runs `executable` with `arguments` (and `environment` added), bounded by `timeout`

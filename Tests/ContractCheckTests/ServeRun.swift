@@ -95,11 +95,6 @@ final class ServeRun: @unchecked Sendable {
         try tool("curl", arguments)
     }
 
-    /// ``tool(_:_:)`` on a thread of its own.
-    static func tool(_ name: String, _ arguments: [String]) async throws -> String {
-        try await offThread { try tool(name, arguments) }
-    }
-
     /// Runs `name` from PATH with `arguments` under timeout(1) (60 s); returns its standard output.
     static func tool(_ name: String, _ arguments: [String]) throws -> String {
         let process = Process()

@@ -6,7 +6,7 @@ import Testing
 @testable import FakeAPNs
 
 enum AioapnsPeer {
-    static let isAvailable = H2PeerSender.python != nil && ExternalPeer.pythonImports("aioapns, jwt")
+    static let isAvailable = H2PeerSender.python != nil && ExternalPeer.pythonHas("aioapns, jwt")
 }
 
 /// A real APNs client library — Python's `aioapns`, pointed at FakeAPNs over h2c by

@@ -18,7 +18,7 @@ import Testing
     static let token = CertificateInteropTests.token
 
     static func hasModules(_ modules: String) -> Bool {
-        H2PeerSender.python != nil && ExternalPeer.pythonImports(modules)
+        H2PeerSender.python != nil && ExternalPeer.pythonHas(modules)
     }
 
     /// One case: its name, the certificate and key presented (nil: none), the topic, and

@@ -23,7 +23,7 @@ import PushTestSupport
     }
 
     static func python(_ modules: String...) -> Bool {
-        Peer.find("python3") != nil && modules.allSatisfy { ExternalPeer.pythonImports($0) }
+        Peer.find("python3") != nil && modules.allSatisfy { ExternalPeer.pythonHas($0) }
     }
 
     static func runPython(_ source: String, port: UInt16) throws -> String {

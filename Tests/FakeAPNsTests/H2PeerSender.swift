@@ -23,7 +23,7 @@ enum H2PeerSender {
         var bodyBytes: [UInt8] { Array(body.utf8) }
     }
 
-    static let python: String? = ExternalPeer.find("python3").flatMap { ExternalPeer.pythonImports("h2") ? $0 : nil }
+    static let python: String? = ExternalPeer.find("python3").flatMap { ExternalPeer.pythonHas("h2") ? $0 : nil }
 
     static var isAvailable: Bool { python != nil }
 

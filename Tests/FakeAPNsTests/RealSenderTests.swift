@@ -16,7 +16,7 @@ enum RealSenders {
 
     static func isInstalled(_ sender: String) -> Bool {
         guard H2PeerSender.python != nil, let module = modules[sender] else { return false }
-        return ExternalPeer.pythonImports("\(module), jwt")
+        return ExternalPeer.pythonHas("\(module), jwt")
     }
 
     static let keyID = "SNDKEY0001"

@@ -5,7 +5,7 @@ import Foundation
 /// chatty peer cannot block on a full pipe.
 package enum ExternalPeer {
     /// How a peer ended: its exit status, what it printed (stdout and stderr), whether the deadline ended it.
-    package struct Result: Sendable {
+    package struct Result {
         package var status: Int32
         package var output: String
         package var timedOut: Bool
@@ -29,27 +29,23 @@ package enum ExternalPeer {
         return nil
     }
 
-    /// True when `python3 -c "import <module>"` succeeds.
+    /// True when python3 (the first on PATH) runs `import <module>` (one module, or a
+    /// comma-separated list as in the statement) without an error. Asked once per list for
+    /// the whole test process: the suites' trait conditions ask the same few questions dozens
+    /// of times, and each answer costs a python start (and, behind a version manager's shim,
+    /// its scripts).
     package static func pythonHas(_ module: String) -> Bool {
-        pythonImports(module)
-    }
-
-    /// True when python3 (the first on PATH) runs `import <modules>` (a comma-separated list,
-    /// as in the statement) without an error. Asked once per list for the whole test process:
-    /// the suites' trait conditions ask the same few questions dozens of times, and each
-    /// answer costs a python start (and, behind a version manager's shim, its scripts).
-    package static func pythonImports(_ modules: String) -> Bool {
-        if let known = imports.answer(modules) { return known }
+        if let known = imports.answer(module) { return known }
         let answer = find("python3").map { python in
-            (try? run(python, ["-c", "import \(modules)"], timeout: 30).status) == 0
+            (try? run(python, ["-c", "import \(module)"], timeout: 30).status) == 0
         } ?? false
-        imports.record(answer, for: modules)
+        imports.record(answer, for: module)
         return answer
     }
 
     private static let imports = ImportAnswers()
 
-    /// ``pythonImports(_:)``'s answers, under a lock (trait conditions run on any thread).
+    /// ``pythonHas(_:)``'s answers, under a lock (trait conditions run on any thread).
     private final class ImportAnswers: @unchecked Sendable {
         private let lock = NSLock()
         private var answers: [String: Bool] = [:]
@@ -65,12 +61,6 @@ package enum ExternalPeer {
             defer { lock.unlock() }
             answers[modules] = answer
         }
-    }
-
-    /// ``run(_:_:timeout:)`` on a thread of its own: awaiting the peer does not hold one of
-    /// the cooperative pool's threads (two on a two-core machine), which other suites need.
-    package static func run(_ executable: String, _ arguments: [String], timeout: Double) async throws -> Result {
-        try await offThread { try run(executable, arguments, timeout: timeout) }
     }
 
     /// Runs `executable` with `arguments`, no standard input, ended after `timeout` seconds.
