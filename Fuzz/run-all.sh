@@ -3,6 +3,8 @@
 # found a crash (or did not build). Used by .ci/run.
 #
 #   Fuzz/run-all.sh SECONDS      e.g. Fuzz/run-all.sh 60
+#   Fuzz/run-all.sh --build-only only the builds, one after the other (.ci/run starts this in
+#                                the background; the later run finds every target built)
 #
 # libFuzzer runs one thread per target, so FUZZ_JOBS targets (default: the number of cores)
 # build and run side by side; each still gets its full SECONDS.
@@ -10,8 +12,14 @@ set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-}"
+if [[ "$seconds" == --build-only && $# -eq 1 ]]; then
+    for target in $("$root/Fuzz/run.sh" --list | sort); do
+        "$root/Fuzz/run.sh" --build-only "$target" || { echo "Fuzz build failed: $target" >&2; exit 1; }
+    done
+    exit 0
+fi
 if [[ ! "$seconds" =~ ^[0-9]+$ ]]; then
-    echo "Usage: Fuzz/run-all.sh SECONDS" >&2
+    echo "Usage: Fuzz/run-all.sh SECONDS | --build-only" >&2
     exit 64
 fi
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"

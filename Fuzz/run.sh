@@ -2,13 +2,16 @@
 # Builds one libFuzzer target and runs it for a bounded time.
 #
 #   Fuzz/run.sh TARGET SECONDS      e.g. Fuzz/run.sh JSONReader 60
+#   Fuzz/run.sh --build-only TARGET  only the build (.ci/run builds every target early, in the background)
 #   Fuzz/run.sh --list
 #
 # A target is Fuzz/<TARGET>/main.swift (defining LLVMFuzzerTestOneInput) compiled in ONE
 # module with the library sources it exercises, by swiftc -sanitize=fuzzer,address. Its
 # seed corpus is Fuzz/corpus/<corpus>/, copied to a scratch folder so the run never
 # modifies the committed corpus. Crashes are written to Fuzz/out/<TARGET>/ (crash-*,
-# leak-*, timeout-*); the script exits non-zero when libFuzzer found one.
+# leak-*, timeout-*); the script exits non-zero when libFuzzer found one. A target whose
+# sources, flags, compiler and this script are unchanged since its last build is not built
+# again (a stamp of all of them beside the binary).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -72,13 +75,19 @@ declare -A REACH=(
 # -----------------------------------------------------------------------------------------
 
 usage() {
-    echo "Usage: Fuzz/run.sh TARGET SECONDS   (targets: ${!SOURCES[*]})" >&2
+    echo "Usage: Fuzz/run.sh TARGET SECONDS | --build-only TARGET | --list   (targets: ${!SOURCES[*]})" >&2
     exit 64
 }
 
 if [[ "${1:-}" == "--list" ]]; then
     printf '%s\n' "${!SOURCES[@]}"
     exit 0
+fi
+build_only=0
+if [[ "${1:-}" == "--build-only" ]]; then
+    [[ $# -eq 2 ]] || usage
+    build_only=1
+    set -- "$2" 0
 fi
 [[ $# -eq 2 ]] || usage
 target="$1"
@@ -97,8 +106,9 @@ arch="$(uname -m)"
 if [[ "$(uname -s)" == "Linux" && ( -z "$clang_rt_dir" || ! -e "$clang_rt_dir/libclang_rt.fuzzer-$arch.a" ) ]]; then
     echo "libFuzzer runtime missing from the Swift toolchain; installing Debian's libclang-rt-dev" >&2
     if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-"$arch".a >/dev/null 2>&1; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-rt-dev >/dev/null
+        # A lock timeout: .ci/run's peer install may hold apt's lock when the builds start.
+        apt-get -o DPkg::Lock::Timeout=300 update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq libclang-rt-dev >/dev/null
     fi
     debian_rt="$(ls -d /usr/lib/llvm-*/lib/clang/*/lib/linux 2>/dev/null | sort -V | tail -n 1)"
     if [[ -z "$clang_rt_dir" ]]; then
@@ -180,21 +190,36 @@ if [[ "${SOURCES[$target]}" == "$LOOPBACK" ]]; then
         echo "$stamp" > "$lib/stamp"
     fi
     flock -u 9
-    rm -rf "$out/src"
-    mkdir -p "$out/src"
-    { echo '@testable import FuzzLoopback'; cat "$root/Fuzz/$target/main.swift"; } > "$out/src/main.swift"
-    echo "Building $target against FuzzLoopback into Fuzz/out/$target/" >&2
-    # shellcheck disable=SC2086
-    swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
-        -I "$lib" -L "$lib" -lFuzzLoopback "$out/src/main.swift" -o "$out/fuzz-$target"
+    target_stamp="$( (echo "$stamp ${FLAGS[$target]}"; cat "$root/Fuzz/$target/main.swift") | sha256sum | cut -d' ' -f1)"
+    if [[ "$(cat "$out/stamp" 2>/dev/null)" != "$target_stamp" || ! -x "$out/fuzz-$target" ]]; then
+        rm -rf "$out/src" "$out/stamp"
+        mkdir -p "$out/src"
+        { echo '@testable import FuzzLoopback'; cat "$root/Fuzz/$target/main.swift"; } > "$out/src/main.swift"
+        echo "Building $target against FuzzLoopback into Fuzz/out/$target/" >&2
+        # shellcheck disable=SC2086
+        swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+            -I "$lib" -L "$lib" -lFuzzLoopback "$out/src/main.swift" -o "$out/fuzz-$target"
+        echo "$target_stamp" > "$out/stamp"
+    else
+        echo "$target: built already (Fuzz/out/$target/fuzz-$target, same sources)" >&2
+    fi
 else
-    prepare_sources "$out/src" ${SOURCES[$target]}
-    echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
     # shellcheck disable=SC2086
-    swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
-        "${swift_files[@]}" "$root/Fuzz/$target/main.swift" ${c_objects[@]+"${c_objects[@]}"} \
-        -o "$out/fuzz-$target"
+    target_stamp="$( (swiftc --version 2>&1; echo "${FLAGS[$target]}"; cat "$0" ${SOURCES[$target]} "Fuzz/$target/main.swift") | sha256sum | cut -d' ' -f1)"
+    if [[ "$(cat "$out/stamp" 2>/dev/null)" != "$target_stamp" || ! -x "$out/fuzz-$target" ]]; then
+        rm -f "$out/stamp"
+        prepare_sources "$out/src" ${SOURCES[$target]}
+        echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
+        # shellcheck disable=SC2086
+        swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+            "${swift_files[@]}" "$root/Fuzz/$target/main.swift" ${c_objects[@]+"${c_objects[@]}"} \
+            -o "$out/fuzz-$target"
+        echo "$target_stamp" > "$out/stamp"
+    else
+        echo "$target: built already (Fuzz/out/$target/fuzz-$target, same sources)" >&2
+    fi
 fi
+[[ "$build_only" == 0 ]] || exit 0
 
 # ---- Run ---------------------------------------------------------------------------------
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$target.XXXXXX")"

@@ -35,9 +35,7 @@ for sanitizer in "${sanitizers[@]}"; do
     scratch="$root/.build-${sanitizer:0:1}san"
     echo "==> swift build --build-tests --sanitize=$sanitizer (build folder ${scratch#"$root"/})" >&2
     started=$(date +%s)
-    # No index store: nothing reads one of a sanitizer build (SwiftPM writes it in debug builds
-    # for editors). Debug information stays, for the file and line of each frame of a report.
-    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" --disable-index-store
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
     if [[ "$build_only" == 1 ]]; then
         echo "<== $sanitizer sanitizer: built ($(( $(date +%s) - started ))s)" >&2
         continue
@@ -86,7 +84,7 @@ for sanitizer in "${sanitizers[@]}"; do
             # halt_on_error=0 lists every race, not only the first; the exit status still fails.
             TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" \
             ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" \
-                swift test --sanitize="$sanitizer" --scratch-path "$scratch" --disable-index-store --skip-build --filter "${arguments[@]}" \
+                swift test --sanitize="$sanitizer" --scratch-path "$scratch" --skip-build --filter "${arguments[@]}" \
                     ${crypto[@]+"${crypto[@]}"}
         done
     done
