@@ -165,7 +165,13 @@ if [[ -x "$(dirname "$(readlink -f "$swiftc_path")")/ld.lld" ]]; then linker=(-u
 # Whole-module optimization, its code generation on every core: the transport library's
 # build took 120 s on one core in per-file mode (each frontend type-checks the files again),
 # 67 s and 84 CPU-seconds so (2 cores).
+# With -g, a whole-module build also writes <Module>-1.swiftmodule (and .swiftdoc,
+# .swiftsourceinfo) into the folder it runs in: each build runs in its output folder.
 swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -wmo -num-threads "$(nproc 2>/dev/null || echo 1)" -g -swift-version 6)
+# stale STAMP_FILE STAMP OUTPUT: OUTPUT is missing, or was built from other inputs than STAMP's.
+stale() {
+    [[ "$(cat "$1" 2>/dev/null)" != "$2" || ! -e "$3" ]]
+}
 
 if [[ "${SOURCES[$target]}" == "$LOOPBACK" ]]; then
     # The transport targets share one build of their library sources: a static library
@@ -179,26 +185,26 @@ if [[ "${SOURCES[$target]}" == "$LOOPBACK" ]]; then
     flock 9
     # shellcheck disable=SC2086
     stamp="$( (swiftc --version 2>&1; cat "$0" $LOOPBACK) | sha256sum | cut -d' ' -f1)"
-    if [[ "$(cat "$lib/stamp" 2>/dev/null)" != "$stamp" ]]; then
+    if stale "$lib/stamp" "$stamp" "$lib/libFuzzLoopback.a"; then
         prepare_sources "$lib/src" $LOOPBACK
         echo "Building the transport library FuzzLoopback (${#swift_files[@]} Swift files) into Fuzz/out/lib-loopback/" >&2
         rm -f "$lib/stamp"
         # shellcheck disable=SC2086
-        swiftc "${swift_flags[@]}" -enable-testing -module-name FuzzLoopback $LOOPBACK_FLAGS \
+        (cd "$lib" && swiftc "${swift_flags[@]}" -enable-testing -module-name FuzzLoopback $LOOPBACK_FLAGS \
             -emit-module -emit-module-path "$lib/FuzzLoopback.swiftmodule" \
-            -emit-library -static -o "$lib/libFuzzLoopback.a" "${swift_files[@]}"
+            -emit-library -static -o "$lib/libFuzzLoopback.a" "${swift_files[@]}")
         echo "$stamp" > "$lib/stamp"
     fi
     flock -u 9
     target_stamp="$( (echo "$stamp ${FLAGS[$target]}"; cat "$root/Fuzz/$target/main.swift") | sha256sum | cut -d' ' -f1)"
-    if [[ "$(cat "$out/stamp" 2>/dev/null)" != "$target_stamp" || ! -x "$out/fuzz-$target" ]]; then
+    if stale "$out/stamp" "$target_stamp" "$out/fuzz-$target"; then
         rm -rf "$out/src" "$out/stamp"
         mkdir -p "$out/src"
         { echo '@testable import FuzzLoopback'; cat "$root/Fuzz/$target/main.swift"; } > "$out/src/main.swift"
         echo "Building $target against FuzzLoopback into Fuzz/out/$target/" >&2
         # shellcheck disable=SC2086
-        swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
-            -I "$lib" -L "$lib" -lFuzzLoopback "$out/src/main.swift" -o "$out/fuzz-$target"
+        (cd "$out" && swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+            -I "$lib" -L "$lib" -lFuzzLoopback "$out/src/main.swift" -o "$out/fuzz-$target")
         echo "$target_stamp" > "$out/stamp"
     else
         echo "$target: built already (Fuzz/out/$target/fuzz-$target, same sources)" >&2
@@ -206,14 +212,14 @@ if [[ "${SOURCES[$target]}" == "$LOOPBACK" ]]; then
 else
     # shellcheck disable=SC2086
     target_stamp="$( (swiftc --version 2>&1; echo "${FLAGS[$target]}"; cat "$0" ${SOURCES[$target]} "Fuzz/$target/main.swift") | sha256sum | cut -d' ' -f1)"
-    if [[ "$(cat "$out/stamp" 2>/dev/null)" != "$target_stamp" || ! -x "$out/fuzz-$target" ]]; then
+    if stale "$out/stamp" "$target_stamp" "$out/fuzz-$target"; then
         rm -f "$out/stamp"
         prepare_sources "$out/src" ${SOURCES[$target]}
         echo "Building $target (${#swift_files[@]} Swift files) into Fuzz/out/$target/" >&2
         # shellcheck disable=SC2086
-        swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
+        (cd "$out" && swiftc "${swift_flags[@]}" -module-name "Fuzz$target" ${linker[@]+"${linker[@]}"} ${FLAGS[$target]} \
             "${swift_files[@]}" "$root/Fuzz/$target/main.swift" ${c_objects[@]+"${c_objects[@]}"} \
-            -o "$out/fuzz-$target"
+            -o "$out/fuzz-$target")
         echo "$target_stamp" > "$out/stamp"
     else
         echo "$target: built already (Fuzz/out/$target/fuzz-$target, same sources)" >&2
