@@ -39,6 +39,11 @@ final class ServerLoop {
     @exclusivity(unchecked) var turn: UInt64 = 0
     /// Connections whose requests wait for the next turn (``maxDispatchesPerTurn`` reached).
     @exclusivity(unchecked) var resumeNextTurn: [ServerConnection] = []
+    /// Connections whose answers are written once every event of the turn is handled
+    /// (``flushAtTurnEndOrNow(_:)``), and whether the turn's events are being handled.
+    @exclusivity(unchecked) var collectedFlushes: [CollectedFlush] = []
+    @exclusivity(unchecked) var collectedCount = 0
+    @exclusivity(unchecked) var collectingFlushes = false
     /// Held output is being shed (``shedStalledOutput()``): charges made meanwhile do not shed again.
     @exclusivity(unchecked) var sheddingHeldOutput = false
     /// Monotonic now (nanoseconds) as last read: at the top of each turn, when the poller
@@ -85,7 +90,9 @@ final class ServerLoop {
             }
             refreshClock()
             turn &+= 1
+            collectingFlushes = events.count > 1  // one event: nothing to write together
             for event in events { handle(event) }
+            flushCollected()
             resumeDeferredDispatches()
             releaseFreedMemory()
         }
@@ -184,14 +191,14 @@ final class ServerLoop {
             connection.codec.receive(bytes, into: &actions)
             if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
         }
-        run(consume actions, on: connection)  // unique: run() edits the list in place
+        run(consume actions, on: connection, flushAtTurnEnd: true)  // unique: run() edits the list in place
     }
 
     // MARK: - Actions
 
     /// Performs a codec's actions in order; dispatches run the handler, whose answer may
     /// append further actions to the same list.
-    func run(_ initial: consuming [ConnectionAction], on connection: ServerConnection) {
+    func run(_ initial: consuming [ConnectionAction], on connection: ServerConnection, flushAtTurnEnd: Bool = false) {
         var actions = initial
         defer { keepSpare(&actions) }
         let framesGoFirst = defersOnlyRequests(connection)
@@ -245,7 +252,7 @@ final class ServerLoop {
                 return
             }
         }
-        flushAndSettle(connection)
+        if flushAtTurnEnd { flushAtTurnEndOrNow(connection) } else { flushAndSettle(connection) }
     }
 
     /// Empties a finished action list and keeps it for the next read, so a request does
