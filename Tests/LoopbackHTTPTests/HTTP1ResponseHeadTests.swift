@@ -35,6 +35,19 @@ import Testing
         #expect(wire(HTTPResponse(status: HTTPStatus(code: 304, reasonPhrase: "Not Modified"))) == "HTTP/1.1 304 Not Modified\r\n\r\n")
     }
 
+    /// The fixed head a plain 204 takes is the one the general path composes, and a 204 that
+    /// differs in any way (reason, fields, closing, HTTP/1.0) still goes the general way.
+    @Test func aPlainNoContentTakesTheGeneralPathsBytes() {
+        var general: [UInt8] = []
+        HTTP1ResponseWriter.appendHead(.noContent, [:], contentLength: nil, closing: false, minorVersion: 1, to: &general)
+        #expect(HTTP1ResponseWriter.noContentHead == general)
+        #expect(wire(HTTPResponse(status: .noContent)) == String(decoding: general, as: UTF8.self))
+        #expect(wire(HTTPResponse(status: HTTPStatus(code: 204, reasonPhrase: "Done"))) == "HTTP/1.1 204 Done\r\n\r\n")
+        #expect(wire(HTTPResponse(status: .noContent, headers: ["x-a": "1"])) == "HTTP/1.1 204 No Content\r\nx-a: 1\r\n\r\n")
+        #expect(wire(HTTPResponse(status: .noContent), closing: true) == "HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+        #expect(wire(HTTPResponse(status: .noContent), minorVersion: 0) == "HTTP/1.1 204 No Content\r\nconnection: keep-alive\r\n\r\n")
+    }
+
     @Test(arguments: [0, 7, 10, 99, 100, 12_345])
     func theLengthIsWrittenInDecimal(_ length: Int) {
         let body = [UInt8](repeating: 0x61, count: length)
