@@ -22,6 +22,8 @@
 # Needs: wrk and nginx-light (Debian: apt-get install -y wrk nginx-light), python3, curl.
 # Usage: Benchmarks/backend.sh            DURATION=10s CONNECTIONS=32 ROUNDS=5 Benchmarks/backend.sh
 #        EVENT_STREAMS=1 Benchmarks/backend.sh   (measures serve (defaults) again with that many GET /events streams open)
+#        BASELINE=/tmp/old/contract-check Benchmarks/backend.sh   (also measures that build's serve, defaults
+#            and --quiet --no-apns, in the same rounds: a change against the commit before it, paired run by run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,7 +84,7 @@ PY
 start_serve() {
     local name="$1" poller="$2"; shift 2
     local ready="$WORK/ready-$name.json"
-    LOOPBACK_POLLER="$poller" "$BIN/contract-check" serve "$@" --session bench=acct \
+    LOOPBACK_POLLER="$poller" "${SERVE_BINARY:-$BIN/contract-check}" serve "$@" --session bench=acct \
         --ready-file "$ready" >"$WORK/serve-$name.log" 2>&1 &
     SERVE_PIDS="$SERVE_PIDS $!"
     printf -v "PID_$name" '%s' "$!"
@@ -96,6 +98,12 @@ start_serve() {
 start_serve defaults epoll
 start_serve quiet epoll --quiet --no-apns
 start_serve poll poll --quiet --no-apns
+BASELINE="${BASELINE:-}"
+if [ -n "$BASELINE" ]; then
+    [ -x "$BASELINE" ] || { echo "BASELINE=$BASELINE is not an executable contract-check" >&2; exit 1; }
+    SERVE_BINARY="$BASELINE" start_serve basedefaults epoll
+    SERVE_BINARY="$BASELINE" start_serve basequiet epoll --quiet --no-apns
+fi
 DEFAULTS_PID="$(echo $SERVE_PIDS | awk '{ print $1 }')"
 # EVENT_STREAMS=N: the serve with its defaults measured once more per round ("events"), with N
 # `curl -N …/events` streams (the dashboard's live feed, issue 26) open on its admin port for
@@ -185,6 +193,7 @@ run_wrk() {
 BACKEND_nginx="http://127.0.0.1:$NGINX_PORT"
 SERVERS="nginx defaults quiet poll echo"
 [ "$EVENT_STREAMS" -gt 0 ] && SERVERS="$SERVERS events"
+[ -n "$BASELINE" ] && SERVERS="$SERVERS basedefaults basequiet"
 echo "commit $COMMIT; load average before: $LOAD_BEFORE"
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION per run, $ROUNDS rounds, servers taking turns; PUT with a 200-byte body"
 for name in $SERVERS; do
@@ -232,7 +241,8 @@ if [ "$EVENT_STREAMS" -gt 0 ]; then
     echo "RSS after the run: serve (defaults, with the streams in its events turns) $(awk '/VmRSS|VmHWM/ { printf "%s %s kB ", $1, $2 }' /proc/$DEFAULTS_PID/status)"
 fi
 
-python3 - "$COMMIT" "$LOAD_BEFORE" "$LOAD_AFTER" "${RUNS[nginx]}" "${RUNS[defaults]}" "${RUNS[quiet]}" "${RUNS[poll]}" "${RUNS[echo]}" "${RUNS[events]:-}" "$EVENT_STREAMS" <<'PY'
+python3 - "$COMMIT" "$LOAD_BEFORE" "$LOAD_AFTER" "${RUNS[nginx]}" "${RUNS[defaults]}" "${RUNS[quiet]}" "${RUNS[poll]}" "${RUNS[echo]}" "${RUNS[events]:-}" "$EVENT_STREAMS" \
+    "${RUNS[basedefaults]:-}" "${RUNS[basequiet]:-}" "$BASELINE" <<'PY'
 import statistics, sys
 commit, load_before, load_after = sys.argv[1:4]
 nginx, defaults, quiet, poll, echo = ([float(x) for x in arg.split()] for arg in sys.argv[4:9])
@@ -250,6 +260,15 @@ if events:
     print("%-29s median %8.0f requests/s  ratio %.2f  (serve (defaults) without: %.2f; with/without %.3f; runs: %s)"
           % ("  the same, %s event stream(s)" % sys.argv[10], median, median / reference, statistics.median(defaults) / reference,
              median / statistics.median(defaults), runs(events)))
+if sys.argv[13]:
+    # The baseline's serve beside this build's, round by round: the median of the rounds'
+    # ratios (each pair ran within one round, so the host's speed of that round cancels).
+    for label, values, base in [("serve (defaults)", defaults, sys.argv[11]), ("serve --quiet --no-apns", quiet, sys.argv[12])]:
+        base = [float(x) for x in base.split()]
+        print("%-29s median %8.0f requests/s  ratio %.2f  (this build / baseline, paired by round: %.3f; runs: %s)"
+              % ("  baseline " + label.split(" ", 1)[1], statistics.median(base), statistics.median(base) / reference,
+                 statistics.median([new / old for new, old in zip(values, base)]), runs(base)))
+    print("baseline: %s" % sys.argv[13])
 before, after = float(load_before.split()[0]), float(load_after.split()[0])
 print("commit %s; load average before %s, after %s" % (commit, load_before, load_after))
 # The run itself keeps two processes busy (wrk and a server), so ~2 after it is its own load.
@@ -269,7 +288,7 @@ echo "server CPU per request, over the measured runs (/proc, $TICK ticks a secon
 for name in $SERVERS; do
     [ "${REQUESTS[$name]:-0}" -gt 0 ] && [ $(( ${CPU_USER[$name]:-0} + ${CPU_SYSTEM[$name]:-0} )) -gt 0 ] || continue
     awk -v n="$name" -v u="${CPU_USER[$name]}" -v s="${CPU_SYSTEM[$name]}" -v r="${REQUESTS[$name]}" -v t="$TICK" 'BEGIN {
-        printf "  %-9s user %5.2f us + system %5.2f us = %5.2f us\n", n, u * 1e6 / t / r, s * 1e6 / t / r, (u + s) * 1e6 / t / r }'
+        printf "  %-12s user %5.2f us + system %5.2f us = %5.2f us\n", n, u * 1e6 / t / r, s * 1e6 / t / r, (u + s) * 1e6 / t / r }'
 done
 # The client's share: with wrk busy ~95% or more of nginx's runs, the client was the limit
 # there, and a server as fast as nginx or faster reads ~1.0 (within the machine's noise):
@@ -278,7 +297,7 @@ echo "the client (wrk, one thread) busy, of its runs' wall time:"
 for name in $SERVERS; do
     [ -n "${CLIENT_WALL[$name]:-}" ] || continue
     awk -v n="$name" -v c="${CLIENT_CPU[$name]}" -v w="${CLIENT_WALL[$name]}" 'BEGIN {
-        if (w > 0) printf "  %-9s %3.0f%%\n", n, 100 * c / w }'
+        if (w > 0) printf "  %-12s %3.0f%%\n", n, 100 * c / w }'
 done
 
 echo
