@@ -263,10 +263,10 @@ if events:
 if sys.argv[13]:
     # The baseline's serve beside this build's, round by round: the median of the rounds'
     # ratios (each pair ran within one round, so the host's speed of that round cancels).
-    for label, values, base in [("serve (defaults)", defaults, sys.argv[11]), ("serve --quiet --no-apns", quiet, sys.argv[12])]:
+    for label, values, base in [("  baseline (defaults)", defaults, sys.argv[11]), ("  baseline --quiet --no-apns", quiet, sys.argv[12])]:
         base = [float(x) for x in base.split()]
         print("%-29s median %8.0f requests/s  ratio %.2f  (this build / baseline, paired by round: %.3f; runs: %s)"
-              % ("  baseline " + label.split(" ", 1)[1], statistics.median(base), statistics.median(base) / reference,
+              % (label, statistics.median(base), statistics.median(base) / reference,
                  statistics.median([new / old for new, old in zip(values, base)]), runs(base)))
     print("baseline: %s" % sys.argv[13])
 before, after = float(load_before.split()[0]), float(load_after.split()[0])

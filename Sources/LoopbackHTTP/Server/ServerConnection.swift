@@ -49,8 +49,6 @@ final class ServerConnection {
     /// (``HTTPServerConfiguration/maxDispatchesPerTurn``).
     @exclusivity(unchecked) var dispatchTurn: UInt64 = 0
     @exclusivity(unchecked) var dispatchesInTurn = 0
-    /// Waits in the loop's ``ServerLoop/collectedFlushes`` for the end of the turn.
-    @exclusivity(unchecked) var flushCollected = false
     /// Requests wait in `deferredActions` for the next turn (queued in the loop's list).
     @exclusivity(unchecked) var awaitingNextTurn = false
     /// The loop turn of its last byte read or written: under connection pressure the

@@ -14,14 +14,13 @@ extension ServerLoop {
         var id: UInt64
     }
 
-    /// Flushes `connection` at the end of this turn's events, or now outside them.
+    /// Flushes `connection` at the end of this turn's events, or now outside them. Called
+    /// once per read, and a connection is read once per turn: it is collected once.
     func flushAtTurnEndOrNow(_ connection: ServerConnection) {
         guard collectingFlushes else {
             flushAndSettle(connection)
             return
         }
-        guard !connection.flushCollected else { return }
-        connection.flushCollected = true
         let entry = CollectedFlush(fd: connection.fd, id: connection.id)
         // The list keeps its length from turn to turn; `collectedCount` says how much is this turn's.
         if collectedCount < collectedFlushes.count {
@@ -41,7 +40,6 @@ extension ServerLoop {
             let entry = collectedFlushes[index]
             index += 1
             guard let connection = connections[entry.fd], connection.id == entry.id else { continue }
-            connection.flushCollected = false
             flushAndSettle(connection)
         }
         collectedCount = 0
