@@ -39,6 +39,9 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         var fieldStorage: [UInt8] = []
         var target = ""
         var host = ""
+        /// The field lines of the last head the common walk parsed, and what they said
+        /// (``FieldBlock``).
+        var fields = FieldBlock()
     }
 
     /// As ``parse(_:maxBodyBytes:)``; a common head takes `reusable`'s field buffer for its
@@ -144,6 +147,14 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         let minor = Int(base[index + 8] &- UInt8(ascii: "0"))
         let fieldsStart = index + 11
 
+        // A keep-alive client that sends the field lines of its previous request again, byte
+        // for byte, gets what they were parsed to then (the same bytes, the same answer).
+        let target = UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart)
+        let rest = UnsafeBufferPointer(start: base + fieldsStart, count: count - fieldsStart)
+        if let length = reusable.fields.repeated(in: rest, minorVersion: minor, maxBodyBytes: maxBodyBytes, wholeHead: wholeHead) {
+            return (reusable.fields.head(method: method, target: Self.string(target, reusing: reusable.target)), fieldsStart + length)
+        }
+
         // A field's record (8 bytes, name, value) is at most its line's length + 5, and a
         // line is at least 4 bytes (name, colon, CRLF): 3 × the head's length is room enough.
         // Over a prefix, whose head's length is not known yet, at most 1 KiB: more would be
@@ -211,9 +222,14 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         }
         guard let fields else { return nil }
         var result = HTTP1RequestHead(
-            method: method, target: Self.string(UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart), reusing: reusable.target),
+            method: method, target: Self.string(target, reusing: reusable.target),
             authority: nil, minorVersion: minor, headers: fields, framing: .none, keepAlive: minor == 1, expectsContinue: false)
         try result.interpretFields(special, recentHost: reusable.host, maxBodyBytes: maxBodyBytes)
+        if reusable.fields.walksRepeat {
+            reusable.fields.keepAnswer(result)
+        } else {
+            reusable.fields.keep(UnsafeBufferPointer(start: base + fieldsStart, count: end - fieldsStart), minorVersion: minor, maxBodyBytes: maxBodyBytes)
+        }
         return (result, end)
     }
 }
