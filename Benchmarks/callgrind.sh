@@ -7,6 +7,9 @@
 #   Benchmarks/callgrind.sh defaults [BINARY]  contract-check serve with its defaults (log, FakeAPNs)
 #   Benchmarks/callgrind.sh echo    [BINARY]   loopback-echo-server, wrk PUT (answers 204)
 #   Benchmarks/callgrind.sh handler [BINARY]   as serve, counting only FakeBackend.handle (and callees)
+#   Benchmarks/callgrind.sh serve-varied [BINARY]  as serve, the body 200 and 201 bytes in turns, so that no
+#                                              head's field lines repeat the one's before (Content-Length
+#                                              differs): the head is walked every time (HTTP1RequestHead.FieldBlock)
 #   Benchmarks/callgrind.sh apns    [BINARY]   fake-apns-bench-server over h2c, apns-load pushes,
 #                                              a different valid 300-byte payload on every push
 #   Benchmarks/callgrind.sh apns-la [BINARY]   as apns, Live Activity updates (apns-load --live-activity)
@@ -57,16 +60,26 @@ trap cleanup EXIT
 total_instructions() { sed -n 's/^summary: \([0-9]*\).*/\1/p' "$1" | head -1; }
 
 TOKEN=00fa11ceabababababababababababababababababababababababababababab
-python3 - "$WORK/put.lua" <<'PY'
+python3 - "$WORK/put.lua" "$MODE" <<'PY'
 import base64, sys
 key = base64.b64encode(bytes([4]) + bytes(range(1, 65))).decode()
 body = '{"platform":"ios","environment":"production","appVersion":"4.2.0","publicKey":"%s"}' % key
 body = body[:-1] + " " * (200 - len(body)) + "}"
-open(sys.argv[1], "w").write('''wrk.method = "PUT"
+script = '''wrk.method = "PUT"
 wrk.body = '%s'
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer bench"
-''' % body)
+''' % body
+if sys.argv[2] == "serve-varied":
+    # The same registration, one byte of JSON whitespace more every other request.
+    script += '''local bodies = { wrk.body, wrk.body:sub(1, -2) .. " }" }
+local turn = 0
+request = function()
+    turn = 1 - turn
+    return wrk.format(nil, nil, nil, bodies[turn + 1])
+end
+'''
+open(sys.argv[1], "w").write(script)
 PY
 
 # start_tls_server BINARY: fake-apns-bench-server --tls under callgrind; sets BINARY, PID, URL, JWT.
@@ -81,7 +94,7 @@ start_tls_server() {
 }
 
 case "$MODE" in
-serve|log|handler|defaults)
+serve|serve-varied|log|handler|defaults)
     BINARY="${2:-$BIN_DIR/contract-check}"
     flags=(--session bench=acct --ready-file "$WORK/ready.json")
     [ "$MODE" != defaults ] && flags+=(--no-apns)
@@ -172,7 +185,7 @@ handshakes)
         "$(total_instructions "$dump")" "$count" "$(basename "$BINARY"), openssl s_time -new"
     exit 0
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|log|defaults|echo|handler|apns|apns-la|apns-fixed|tls|handshakes [BINARY]" >&2; exit 64 ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|serve-varied|log|defaults|echo|handler|apns|apns-la|apns-fixed|tls|handshakes [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
