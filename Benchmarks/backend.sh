@@ -24,6 +24,10 @@
 #        EVENT_STREAMS=1 Benchmarks/backend.sh   (measures serve (defaults) again with that many GET /events streams open)
 #        BASELINE=/tmp/old/contract-check Benchmarks/backend.sh   (also measures that build's serve, defaults
 #            and --quiet --no-apns, in the same rounds: a change against the commit before it, paired run by run)
+#        LOG_SPLIT=1 Benchmarks/backend.sh   (also measures serve with its defaults and the log written to /dev/null,
+#            and `serve --quiet` (FakeAPNs on, no log): where the live log's cost goes — the file's own writes
+#            (to a file against /dev/null) and the lines' formatting and hand-over (/dev/null against --quiet),
+#            each paired run by run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -80,12 +84,13 @@ wrk.headers["Authorization"] = "Bearer bench"
 PY
 
 # contract-check serve as NAME with the event-loop backend POLLER and FLAGS; sets BACKEND_<NAME>
-# and ADMIN_<NAME> to its URLs. Standard output (the live log, when on) goes to a file.
+# and ADMIN_<NAME> to its URLs. Standard output (the live log, when on) goes to a file, or to
+# SERVE_OUTPUT when set.
 start_serve() {
     local name="$1" poller="$2"; shift 2
     local ready="$WORK/ready-$name.json"
     LOOPBACK_POLLER="$poller" "${SERVE_BINARY:-$BIN/contract-check}" serve "$@" --session bench=acct \
-        --ready-file "$ready" >"$WORK/serve-$name.log" 2>&1 &
+        --ready-file "$ready" >"${SERVE_OUTPUT:-$WORK/serve-$name.log}" 2>&1 &
     SERVE_PIDS="$SERVE_PIDS $!"
     printf -v "PID_$name" '%s' "$!"
     for _ in $(seq 1 100); do [ -s "$ready" ] && break; sleep 0.1; done
@@ -103,6 +108,11 @@ if [ -n "$BASELINE" ]; then
     [ -x "$BASELINE" ] || { echo "BASELINE=$BASELINE is not an executable contract-check" >&2; exit 1; }
     SERVE_BINARY="$BASELINE" start_serve basedefaults epoll
     SERVE_BINARY="$BASELINE" start_serve basequiet epoll --quiet --no-apns
+fi
+LOG_SPLIT="${LOG_SPLIT:-0}"
+if [ "$LOG_SPLIT" = 1 ]; then
+    SERVE_OUTPUT=/dev/null start_serve lognull epoll
+    start_serve logoff epoll --quiet
 fi
 DEFAULTS_PID="$(echo $SERVE_PIDS | awk '{ print $1 }')"
 # EVENT_STREAMS=N: the serve with its defaults measured once more per round ("events"), with N
@@ -194,6 +204,7 @@ BACKEND_nginx="http://127.0.0.1:$NGINX_PORT"
 SERVERS="nginx defaults quiet poll echo"
 [ "$EVENT_STREAMS" -gt 0 ] && SERVERS="$SERVERS events"
 [ -n "$BASELINE" ] && SERVERS="$SERVERS basedefaults basequiet"
+[ "$LOG_SPLIT" = 1 ] && SERVERS="$SERVERS lognull logoff"
 echo "commit $COMMIT; load average before: $LOAD_BEFORE"
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION per run, $ROUNDS rounds, servers taking turns; PUT with a 200-byte body"
 for name in $SERVERS; do
@@ -225,7 +236,7 @@ done
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*average: //')"
 
 # Every measured request was validated and accepted: the journals hold only 204s.
-for name in defaults quiet poll; do
+for name in defaults quiet poll $([ "$LOG_SPLIT" = 1 ] && echo lognull logoff); do
     admin="ADMIN_$name"
     curl -s "${!admin}/journal" | python3 -c '
 import json, sys
@@ -242,7 +253,7 @@ if [ "$EVENT_STREAMS" -gt 0 ]; then
 fi
 
 python3 - "$COMMIT" "$LOAD_BEFORE" "$LOAD_AFTER" "${RUNS[nginx]}" "${RUNS[defaults]}" "${RUNS[quiet]}" "${RUNS[poll]}" "${RUNS[echo]}" "${RUNS[events]:-}" "$EVENT_STREAMS" \
-    "${RUNS[basedefaults]:-}" "${RUNS[basequiet]:-}" "$BASELINE" <<'PY'
+    "${RUNS[basedefaults]:-}" "${RUNS[basequiet]:-}" "$BASELINE" "${RUNS[lognull]:-}" "${RUNS[logoff]:-}" <<'PY'
 import statistics, sys
 commit, load_before, load_after = sys.argv[1:4]
 nginx, defaults, quiet, poll, echo = ([float(x) for x in arg.split()] for arg in sys.argv[4:9])
@@ -269,6 +280,17 @@ if sys.argv[13]:
               % (label, statistics.median(base), statistics.median(base) / reference,
                  statistics.median([new / old for new, old in zip(values, base)]), runs(base)))
     print("baseline: %s" % sys.argv[13])
+if sys.argv[14]:
+    # Where the live log's cost goes, each pair run within one round: the file's writes
+    # (serve with its defaults, whose log goes to a file, against the same with the log to
+    # /dev/null) and the lines' formatting and hand-over (/dev/null against --quiet, which
+    # writes none; both with FakeAPNs on, as the defaults).
+    lognull, logoff = ([float(x) for x in arg.split()] for arg in sys.argv[14:16])
+    paired = lambda a, b: statistics.median([x / y for x, y in zip(a, b)])
+    for label, values, against, what in [("  the log to /dev/null", lognull, defaults, "defaults (log to a file) / this"),
+                                         ("  --quiet (FakeAPNs on)", logoff, lognull, "log to /dev/null / this")]:
+        print("%-29s median %8.0f requests/s  ratio %.2f  (%s, paired by round: %.3f; runs: %s)"
+              % (label, statistics.median(values), statistics.median(values) / reference, what, paired(against, values), runs(values)))
 before, after = float(load_before.split()[0]), float(load_after.split()[0])
 print("commit %s; load average before %s, after %s" % (commit, load_before, load_after))
 # The run itself keeps two processes busy (wrk and a server), so ~2 after it is its own load.
