@@ -17,7 +17,7 @@ import Testing
         func parse(_ text: String, maxBodyBytes: Int = 1_000, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
             let head = Array(text.utf8)
             let alone = Result { () throws(HTTP1RequestError) in try HTTP1RequestHead.parse(head[...], maxBodyBytes: maxBodyBytes) }
-            let wholeReuses = whole.fields.reuses, prefixReuses = prefix.fields.reuses
+            let wholeReuses = whole.fieldBlock.reuses, prefixReuses = prefix.fieldBlock.reuses
             let reused = Result { () throws(HTTP1RequestError) in
                 try HTTP1RequestHead.parse(head[...], maxBodyBytes: maxBodyBytes, reusing: &whole)
             }
@@ -43,7 +43,7 @@ import Testing
             case nil:
                 break  // the general parser answers such a head (checked by the differential tests)
             }
-            let wholeReused = whole.fields.reuses == wholeReuses + 1, prefixReused = prefix.fields.reuses == prefixReuses + 1
+            let wholeReused = whole.fieldBlock.reuses == wholeReuses + 1, prefixReused = prefix.fieldBlock.reuses == prefixReuses + 1
             if end == head.count { #expect(wholeReused == prefixReused, "\(text.debugDescription)", sourceLocation: sourceLocation) }
             return wholeReused && prefixReused
         }

@@ -26,9 +26,6 @@ extension HTTP1RequestHead {
         private var maxBodyBytes = 0
         /// Whether the fields below are the answer to the lines (kept from their second head).
         private var answered = false
-        /// The head being walked repeats the lines (``repeated(in:minorVersion:maxBodyBytes:wholeHead:)``
-        /// found them, without an answer yet): ``keepAnswer(_:)`` keeps its answer.
-        private var repeatWalked = false
         private var headers = HTTPFields()
         private var authority: String?
         private var framing = BodyFraming.none
@@ -37,14 +34,23 @@ extension HTTP1RequestHead {
         /// Heads that took the kept answer (for tests: that a repeat is not walked again).
         private(set) var reuses = 0
 
-        /// The length of the kept field lines when `rest` (what follows a request line of
-        /// HTTP/1.`minorVersion`) starts with them, or, for a `wholeHead`, is them, and their
-        /// answer is kept; nil otherwise (the head is walked, and what it parses to is kept
-        /// (``keep(_:minorVersion:maxBodyBytes:)``, ``keepAnswer(_:)``)). Lines that do not repeat are forgotten with their answer.
-        mutating func repeated(in rest: UnsafeBufferPointer<UInt8>, minorVersion: Int, maxBodyBytes: Int, wholeHead: Bool) -> Int? {
+        /// What ``match(_:minorVersion:maxBodyBytes:wholeHead:)`` found.
+        enum Match {
+            /// Not the kept lines (or none are kept): they are forgotten, with their answer;
+            /// the head is walked and its lines kept (``keep(_:minorVersion:maxBodyBytes:)``).
+            case other
+            /// The kept lines, without an answer yet: the head is walked and its answer kept
+            /// (``keepAnswer(_:)``).
+            case unanswered
+            /// The kept lines, `length` bytes, and their answer (``head(method:target:)``).
+            case answered(length: Int)
+        }
+
+        /// Whether `rest` (what follows a request line of HTTP/1.`minorVersion`) starts with
+        /// the kept field lines, or, for a `wholeHead`, is them, and whether their answer is kept.
+        mutating func match(_ rest: UnsafeBufferPointer<UInt8>, minorVersion: Int, maxBodyBytes: Int, wholeHead: Bool) -> Match {
             let length = count
-            repeatWalked = false
-            guard length > 0 else { return nil }
+            guard length > 0 else { return .other }
             guard minorVersion == self.minorVersion, maxBodyBytes == self.maxBodyBytes,
                   wholeHead ? rest.count == length : rest.count >= length,
                   bytes.withUnsafeBufferPointer({ HTTP1RequestHead.sameBytes(UnsafeBufferPointer(rebasing: $0[..<length]),
@@ -52,30 +58,23 @@ extension HTTP1RequestHead {
             else {
                 count = 0
                 if answered { forgetAnswer() }
-                return nil
+                return .other
             }
-            guard answered else {
-                repeatWalked = true
-                return nil
-            }
+            guard answered else { return .unanswered }
             reuses &+= 1
-            return length
+            return .answered(length: length)
         }
 
         /// The head of a request line (`method`, `target`, the kept version) whose field lines
-        /// ``repeated(in:minorVersion:maxBodyBytes:wholeHead:)`` found.
+        /// ``match(_:minorVersion:maxBodyBytes:wholeHead:)`` found with their answer.
         func head(method: String, target: String) -> HTTP1RequestHead {
             HTTP1RequestHead(method: method, target: target, authority: authority, minorVersion: minorVersion, headers: headers,
                              framing: framing, keepAlive: keepAlive, expectsContinue: expectsContinue)
         }
 
-        /// Whether the head being walked repeats the kept lines (whose answer is not kept yet):
-        /// its answer is then kept with ``keepAnswer(_:)``, not its lines with ``keep(_:minorVersion:maxBodyBytes:)``.
-        var walksRepeat: Bool { repeatWalked }
-
-        /// The walk parsed `lines`, the field lines of a head of HTTP/1.`minorVersion`, with
-        /// `maxBodyBytes`: keeps them (their answer is kept if a head repeats them). Lines over
-        /// ``maxBytes`` are not kept.
+        /// The walk parsed `lines`, the field lines of a head of HTTP/1.`minorVersion` that did
+        /// not match (``Match/other``), with `maxBodyBytes`: keeps them (their answer is kept if
+        /// a head repeats them). Lines over ``maxBytes`` are not kept.
         mutating func keep(_ lines: UnsafeBufferPointer<UInt8>, minorVersion: Int, maxBodyBytes: Int) {
             guard let source = lines.baseAddress, lines.count <= Self.maxBytes else {
                 count = 0
@@ -88,10 +87,9 @@ extension HTTP1RequestHead {
             self.maxBodyBytes = maxBodyBytes
         }
 
-        /// The walk parsed a head that repeats the kept lines (``walksRepeat``) to `head`: keeps
-        /// its answer for the heads that repeat them next.
+        /// The walk parsed a head whose lines matched without an answer (``Match/unanswered``)
+        /// to `head`: keeps its answer for the heads that repeat them next.
         mutating func keepAnswer(_ head: borrowing HTTP1RequestHead) {
-            repeatWalked = false
             answered = true
             headers = head.headers
             authority = head.authority

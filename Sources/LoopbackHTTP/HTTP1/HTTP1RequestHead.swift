@@ -41,7 +41,7 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         var host = ""
         /// The field lines of the last head the common walk parsed, and what they said
         /// (``FieldBlock``).
-        var fields = FieldBlock()
+        var fieldBlock = FieldBlock()
     }
 
     /// As ``parse(_:maxBodyBytes:)``; a common head takes `reusable`'s field buffer for its
@@ -151,8 +151,9 @@ package struct HTTP1RequestHead: Hashable, Sendable {
         // for byte, gets what they were parsed to then (the same bytes, the same answer).
         let target = UnsafeBufferPointer(start: base + targetStart, count: targetEnd - targetStart)
         let rest = UnsafeBufferPointer(start: base + fieldsStart, count: count - fieldsStart)
-        if let length = reusable.fields.repeated(in: rest, minorVersion: minor, maxBodyBytes: maxBodyBytes, wholeHead: wholeHead) {
-            return (reusable.fields.head(method: method, target: Self.string(target, reusing: reusable.target)), fieldsStart + length)
+        let match = reusable.fieldBlock.match(rest, minorVersion: minor, maxBodyBytes: maxBodyBytes, wholeHead: wholeHead)
+        if case .answered(let length) = match {
+            return (reusable.fieldBlock.head(method: method, target: Self.string(target, reusing: reusable.target)), fieldsStart + length)
         }
 
         // A field's record (8 bytes, name, value) is at most its line's length + 5, and a
@@ -225,10 +226,10 @@ package struct HTTP1RequestHead: Hashable, Sendable {
             method: method, target: Self.string(target, reusing: reusable.target),
             authority: nil, minorVersion: minor, headers: fields, framing: .none, keepAlive: minor == 1, expectsContinue: false)
         try result.interpretFields(special, recentHost: reusable.host, maxBodyBytes: maxBodyBytes)
-        if reusable.fields.walksRepeat {
-            reusable.fields.keepAnswer(result)
+        if case .unanswered = match {
+            reusable.fieldBlock.keepAnswer(result)
         } else {
-            reusable.fields.keep(UnsafeBufferPointer(start: base + fieldsStart, count: end - fieldsStart), minorVersion: minor, maxBodyBytes: maxBodyBytes)
+            reusable.fieldBlock.keep(UnsafeBufferPointer(start: base + fieldsStart, count: end - fieldsStart), minorVersion: minor, maxBodyBytes: maxBodyBytes)
         }
         return (result, end)
     }
