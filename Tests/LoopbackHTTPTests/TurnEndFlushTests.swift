@@ -19,6 +19,9 @@ import PushTestSupport
     @Test func aTurnsAnswersAreWrittenAfterItsRequestsAreHandled() async throws {
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
+        // Signalled by /b's and /c's handlers once they looked: an answer read by the client
+        // before the handler looks would not be there to see.
+        let checked = DispatchSemaphore(value: 0)
         // The two clients of the round under way, by path (/b, /c).
         let clients = Locked<[String: RawClient]>([:])
         // Per round, for /b and /c: whether the other one's answer arrived while its handler ran.
@@ -37,6 +40,7 @@ import PushTestSupport
                     let index = round.snapshot
                     sawOthersAnswer.withLock { $0[index][request.path] = arrived }
                 }
+                checked.signal()
             default:
                 break
             }
@@ -55,6 +59,7 @@ import PushTestSupport
                     try b.send("GET /b HTTP/1.1\r\nHost: h\r\n\r\n")
                     try c.send("GET /c HTTP/1.1\r\nHost: h\r\n\r\n")
                     gate.signal()
+                    for _ in 0..<2 { #expect(checked.wait(timeout: .now() + 20) == .success) }
                     for client in [a, b, c] {
                         _ = try client.read { occurrences(of: "HTTP/1.1 204", in: $0) == 1 }
                     }
