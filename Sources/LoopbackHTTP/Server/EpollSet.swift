@@ -2,7 +2,8 @@
 import Glibc
 import CLoopbackShim
 
-/// Linux's default backend: an epoll set with an eventfd for wake-ups. Level-triggered.
+/// Linux's default backend: an epoll set with an eventfd for wake-ups. Level-triggered, or
+/// edge-triggered (`EPOLLET`) for the descriptors updated so.
 /// Confined to the loop thread (only ``waker`` leaves it).
 final class EpollSet: ReadinessSet {
     private let epollFD: Int32
@@ -34,8 +35,8 @@ final class EpollSet: ReadinessSet {
         closeDescriptor(wakeFD)
     }
 
-    func update(_ fd: Int32, from old: PollInterest, to new: PollInterest) throws(SystemError) {
-        var mask: UInt32 = 0
+    func update(_ fd: Int32, from old: PollInterest, to new: PollInterest, edgeTriggered: Bool) throws(SystemError) {
+        var mask: UInt32 = edgeTriggered ? cls_epollet() : 0
         if new.read { mask |= cls_epollin() | cls_epollrdhup() }
         if new.write { mask |= cls_epollout() }
         let op: Int32 = old.isEmpty ? 1 : (new.isEmpty ? 2 : 3)

@@ -19,7 +19,9 @@ package struct PollEvent: Sendable {
 /// A kernel readiness interface behind ``EventPoller``: `poll(2)` everywhere, epoll on Linux.
 protocol ReadinessSet: AnyObject {
     var waker: PollerWaker { get }
-    func update(_ fd: Int32, from old: PollInterest, to new: PollInterest) throws(SystemError)
+    /// `edgeTriggered`: report `fd` when its readiness changes, not at every wait while it
+    /// lasts, where the kernel interface can (epoll); ignored elsewhere.
+    func update(_ fd: Int32, from old: PollInterest, to new: PollInterest, edgeTriggered: Bool) throws(SystemError)
     func forget(_ fd: Int32)
     func wait(timeoutMilliseconds: Int32, into events: inout [PollEvent]) throws(SystemError)
     func close()
@@ -28,7 +30,8 @@ protocol ReadinessSet: AnyObject {
 /// The event loop's one small interface to the kernel: `poll(2)` (``Backend/poll``, the
 /// only one on Darwin) or epoll (``Backend/epoll``, Linux's default).
 ///
-/// Level-triggered. Not `Sendable`: it belongs to the server's loop thread (it is created
+/// Level-triggered, or edge-triggered where ``edgeTriggered`` says (descriptors updated so on
+/// epoll). Not `Sendable`: it belongs to the server's loop thread (it is created
 /// by `HTTPServer.start` and handed over with the thread). Other threads only get its
 /// ``waker``, a `Sendable` value.
 package final class EventPoller {
@@ -63,11 +66,18 @@ package final class EventPoller {
     package func wake() { waker.wake() }
 
     /// Changes what `fd` is watched for. `old` must be what was last set (`.none` for a new
-    /// descriptor); an empty `new` stops watching it.
-    package func update(_ fd: Int32, from old: PollInterest, to new: PollInterest) throws(SystemError) {
+    /// descriptor); an empty `new` stops watching it. With `edgeTriggered`, on a poller that
+    /// ``edgeTriggered`` says is, `fd` is reported when bytes arrive or room opens, not at every
+    /// wait while they stay (the caller reads again what it leaves unread); each update
+    /// reports what is ready at once.
+    package func update(_ fd: Int32, from old: PollInterest, to new: PollInterest, edgeTriggered: Bool = false) throws(SystemError) {
         guard old != new else { return }
-        try set.update(fd, from: old, to: new)
+        try set.update(fd, from: old, to: new, edgeTriggered: edgeTriggered)
     }
+
+    /// True when descriptors updated with `edgeTriggered` are reported by edge (epoll); the
+    /// `poll(2)` backend is level-triggered whatever the update asks.
+    package var edgeTriggered: Bool { backend == .epoll }
 
     /// `fd` is about to be closed: stop watching it. (epoll forgets a closed descriptor by
     /// itself; `poll` would report `POLLNVAL` for it, or watch a new one that reuses the number.)

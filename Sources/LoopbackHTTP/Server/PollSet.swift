@@ -41,7 +41,7 @@ final class PollSet: ReadinessSet {
     }
 
     /// `old` is not needed: the registry knows what is watched.
-    func update(_ fd: Int32, from old: PollInterest, to new: PollInterest) {
+    func update(_ fd: Int32, from old: PollInterest, to new: PollInterest, edgeTriggered: Bool) {
         guard fd >= 0, fd != wakeRead else { return }
         if new.isEmpty {
             forget(fd)

@@ -26,6 +26,10 @@ final class ServerConnection {
     @exclusivity(unchecked) var interest: PollInterest = .none
     /// Reading paused because too much output is unwritten (backpressure).
     @exclusivity(unchecked) var readPaused = false
+    /// The loop turn of the last read, and whether that read filled the loop's read buffer
+    /// (bytes may be left that an edge-triggered poller does not report again).
+    @exclusivity(unchecked) var lastReadTurn: UInt64 = 0
+    @exclusivity(unchecked) var hasUnreadBytes = false
     /// Actions held back while the peer is not reading our output (backpressure).
     @exclusivity(unchecked) var deferredActions: [ConnectionAction] = []
     /// Open, closing once its output is flushed, or lingering until the peer closes.

@@ -44,7 +44,7 @@ extension ServerLoop {
             connection.lastTrafficTurn = turn
             nextConnectionID &+= 1
             do {
-                try poller.update(fd, from: .none, to: .readable)
+                try poller.update(fd, from: .none, to: .readable, edgeTriggered: true)
             } catch {
                 closeDescriptor(fd)
                 continue

@@ -7,9 +7,9 @@
 /// `send(2)` (on a virtual machine, an interrupt to the other core). Written together, the
 /// answers of a turn reach a client that is still awake from the first.
 extension ServerLoop {
-    /// A connection waiting for the end of the turn, by descriptor and id (plain values:
-    /// neither kept alive nor released here).
-    struct CollectedFlush {
+    /// A connection by descriptor and id (plain values: neither kept alive nor released
+    /// where kept): one waiting for the end of the turn, or one with bytes left to read.
+    struct ConnectionMark {
         var fd: Int32
         var id: UInt64
     }
@@ -21,7 +21,7 @@ extension ServerLoop {
             flushAndSettle(connection)
             return
         }
-        let entry = CollectedFlush(fd: connection.fd, id: connection.id)
+        let entry = ConnectionMark(fd: connection.fd, id: connection.id)
         // The list keeps its length from turn to turn; `collectedCount` says how much is this turn's.
         if collectedCount < collectedFlushes.count {
             collectedFlushes[collectedCount] = entry

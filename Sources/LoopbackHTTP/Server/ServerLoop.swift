@@ -41,9 +41,12 @@ final class ServerLoop {
     @exclusivity(unchecked) var resumeNextTurn: [ServerConnection] = []
     /// Connections whose answers are written once every event of the turn is handled
     /// (``flushAtTurnEndOrNow(_:)``), and whether the turn's events are being handled.
-    @exclusivity(unchecked) var collectedFlushes: [CollectedFlush] = []
+    @exclusivity(unchecked) var collectedFlushes: [ConnectionMark] = []
     @exclusivity(unchecked) var collectedCount = 0
     @exclusivity(unchecked) var collectingFlushes = false
+    /// Connections whose last read filled ``readBuffer``, read again next turn: an
+    /// edge-triggered poller reports no more until new bytes come (``readLeftovers()``).
+    @exclusivity(unchecked) var unreadLeft: [ConnectionMark] = []
     /// Held output is being shed (``shedStalledOutput()``): charges made meanwhile do not shed again.
     @exclusivity(unchecked) var sheddingHeldOutput = false
     /// Monotonic now (nanoseconds) as last read: at the top of each turn, when the poller
@@ -82,7 +85,7 @@ final class ServerLoop {
             // Stopping: done once every response is out (a connection that is only
             // lingering for the peer's FIN has nothing left to deliver).
             if stopping && connections.values.allSatisfy(\.lingering) { break }
-            let timeout = resumeNextTurn.isEmpty ? timers.pollTimeout(now: clock) : 0
+            let timeout = resumeNextTurn.isEmpty && unreadLeft.isEmpty ? timers.pollTimeout(now: clock) : 0
             do {
                 try poller.wait(timeoutMilliseconds: timeout, into: &events)
             } catch {
@@ -92,6 +95,7 @@ final class ServerLoop {
             turn &+= 1
             collectingFlushes = events.count > 1  // one event: nothing to write together
             for event in events { handle(event) }
+            readLeftovers()
             flushCollected()
             resumeDeferredDispatches()
             releaseFreedMemory()
@@ -126,72 +130,6 @@ final class ServerLoop {
         guard connections[event.fd] === connection else { return }
         if event.writable { flushAndSettle(connection) }
         if event.failed && !event.readable && connections[event.fd] === connection { destroy(connection) }
-    }
-
-    // MARK: - Reading
-
-    /// One read (at most 64 KiB) per readable connection per turn, so one busy connection
-    /// cannot hold the loop while others wait; what is left stays readable for the next turn.
-    func read(_ connection: ServerConnection) {
-        let count: Int
-        do {
-            guard let read = try Sockets.read(connection.fd, into: readBuffer) else { return }
-            count = read
-        } catch {
-            destroy(connection)  // ECONNRESET and friends: the peer is gone
-            return
-        }
-        if count == 0 {
-            if connection.responseStream != nil {
-                destroy(connection)  // a streamed body is for a client that listens: it left
-                return
-            }
-            switch connection.lifecycle {
-            case .open:
-                connection.lifecycle = .open(peerClosed: true)
-            case .closing(_, let discarded) where connection.pendingOutput > 0:
-                connection.lifecycle = .closing(peerClosed: true, discarded: discarded)
-            case .closing, .lingering:
-                destroy(connection)
-                return
-            }
-            var actions: [ConnectionAction] = []
-            connection.peerClosed(into: &actions)
-            run(actions, on: connection)
-            if connections[connection.fd] === connection, connection.hungStreams > 0,
-               connection.pendingDelays == 0, connection.pendingOutput == 0 {
-                // Only hung requests are left and the peer has given up: nothing will
-                // ever be written, so do not hold the descriptor until stop().
-                destroy(connection)
-            }
-            return
-        }
-        connection.movedBytes = true
-        connection.lastTrafficTurn = turn
-        switch connection.lifecycle {
-        case .open:
-            break
-        case .closing(let peerClosed, let discarded):
-            connection.lifecycle = .closing(peerClosed: peerClosed, discarded: discarded + count)
-            if discarded + count > 64 * 1024 * 1024 { destroy(connection) }
-            return
-        case .lingering(let discarded):
-            connection.lifecycle = .lingering(discarded: discarded + count)
-            if discarded + count > 64 * 1024 * 1024 { destroy(connection) }
-            return
-        }
-        var actions: [ConnectionAction] = []
-        swap(&actions, &spareActions)
-        let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
-        if connection.isTLS {
-            // HTTP/1.1 bodies behind TLS are not charged to the body budget (the 503 would
-            // have to be sealed); their per-connection limit still bounds them.
-            connection.tls?.receive(bytes, codec: &connection.codec, into: &actions)
-        } else {
-            connection.codec.receive(bytes, into: &actions)
-            if !chargeBufferedBody(connection) { refuseBody(on: connection, into: &actions) }
-        }
-        run(consume actions, on: connection, flushAtTurnEnd: true)  // unique: run() edits the list in place
     }
 
     // MARK: - Actions
@@ -348,7 +286,7 @@ final class ServerLoop {
             write: pending > 0)
         if wanted != connection.interest {
             do {
-                try poller.update(connection.fd, from: connection.interest, to: wanted)
+                try poller.update(connection.fd, from: connection.interest, to: wanted, edgeTriggered: true)
                 connection.interest = wanted
             } catch {
                 destroy(connection)

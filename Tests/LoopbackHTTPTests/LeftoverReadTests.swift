@@ -1,0 +1,38 @@
+import Dispatch
+import Testing
+@testable import LoopbackHTTP
+import PushTestSupport
+
+/// Bytes left in a socket after the loop's one read of a turn (64 KiB) are read in the next
+/// turns although no new byte arrives: on Linux the connections are registered edge-triggered
+/// (`EPOLLET`), and such a poller reports a socket when bytes come, not while they wait.
+@Suite struct LeftoverReadTests {
+    @Test func aRequestLongerThanOneReadIsReadWhenAllOfItCameAtOnce() async throws {
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let bodyBytes = 96 * 1024  // more than one read, less than a fresh loopback socket holds unread
+        try await withServer(handler: { request in
+            if request.path == "/hold" {
+                // Holds the loop until the long request is all in the server's socket.
+                entered.signal()
+                _ = gate.wait(timeout: .now() + 20)
+            }
+            return echoHandler(request)
+        }) { server in
+            try await offThread {
+                let holder = try RawClient(port: server.port, timeoutSeconds: 20)
+                try holder.send("GET /hold HTTP/1.1\r\nHost: h\r\n\r\n")
+                #expect(entered.wait(timeout: .now() + 20) == .success)
+                // Sent whole while the loop is held: nothing more arrives once it reads.
+                let client = try RawClient(port: server.port, timeoutSeconds: 10)
+                try client.send(Array("POST /long HTTP/1.1\r\nHost: h\r\nContent-Length: \(bodyBytes)\r\n\r\n".utf8)
+                                + [UInt8](repeating: 0x61, count: bodyBytes))
+                gate.signal()
+                let reply = try client.read { occurrences(of: "POST /long \(bodyBytes)", in: $0) == 1 }
+                #expect(statusCode(reply) == 200)
+                #expect(occurrences(of: "POST /long \(bodyBytes)", in: reply) == 1)
+                _ = try holder.read { occurrences(of: "HTTP/1.1 200", in: $0) == 1 }
+            }
+        }
+    }
+}
