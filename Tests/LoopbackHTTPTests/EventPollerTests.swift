@@ -70,16 +70,16 @@ import PushTestSupport
             try #require(pipe(&ends) == 0)
             pipes.append((ends[0], ends[1]))
         }
-        for ends in pipes { try poller.update(ends.read, from: .none, to: .readable) }
+        for ends in pipes { try poller.update(ends.read, from: .none, to: .readable, edgeTriggered: false) }
         for (index, ends) in pipes.enumerated() where index % 2 == 0 {
-            try poller.update(ends.read, from: .readable, to: .none)
+            try poller.update(ends.read, from: .readable, to: .none, edgeTriggered: false)
         }
         for (index, ends) in pipes.enumerated() where index % 4 == 0 {
-            try poller.update(ends.read, from: .none, to: .readable)
+            try poller.update(ends.read, from: .none, to: .readable, edgeTriggered: false)
         }
         let writeOnly = PollInterest(read: false, write: true)
         for (index, ends) in pipes.enumerated() where index % 5 == 0 {
-            try poller.update(ends.write, from: .none, to: writeOnly)
+            try poller.update(ends.write, from: .none, to: writeOnly, edgeTriggered: false)
         }
         for (index, ends) in pipes.enumerated() where index % 3 == 0 {
             var byte: UInt8 = 1
@@ -107,7 +107,7 @@ import PushTestSupport
             poller.close()
             close(ends[0])
         }
-        try poller.update(ends[0], from: .none, to: .readable)
+        try poller.update(ends[0], from: .none, to: .readable, edgeTriggered: false)
         close(ends[1])
         var events: [PollEvent] = []
         try poller.wait(timeoutMilliseconds: 1_000, into: &events)

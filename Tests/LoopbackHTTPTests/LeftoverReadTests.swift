@@ -38,4 +38,36 @@ import PushTestSupport
             #expect(occurrences(of: "POST /long \(bodyBytes)", in: reply) == 1)
         }
     }
+
+    /// A request and the client's end (FIN) in the socket before the loop reads: the read
+    /// stops at the end with the request's bytes, and only a second read returns 0. The poller
+    /// reported the end with the bytes, once, so the loop reads again by itself and closes
+    /// after its answer (without that, the connection stayed open until the idle timeout).
+    @Test func theClientsEndBehindARequestIsSeen() async throws {
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        try await withServer({ $0.idleTimeout = 60 }, handler: { request in
+            if request.path == "/hold" {
+                entered.signal()
+                _ = gate.wait(timeout: .now() + 20)
+            }
+            return echoHandler(request)
+        }) { server in
+            let (held, reply) = try await offThread { () throws -> (Bool, [UInt8]?) in
+                let holder = try RawClient(port: server.port, timeoutSeconds: 20)
+                try holder.send("GET /hold HTTP/1.1\r\nHost: h\r\n\r\n")
+                let held = entered.wait(timeout: .now() + 20) == .success
+                let client = try RawClient(port: server.port, timeoutSeconds: 5)
+                try client.send("GET /last HTTP/1.1\r\nHost: h\r\n\r\n")
+                client.shutdownWrite()
+                gate.signal()
+                _ = try holder.read { occurrences(of: "HTTP/1.1 200", in: $0) == 1 }
+                // To the end of the stream: the answer, then the server's close (a read that
+                // times out after 5 s throws, and the test fails).
+                return (held, try? client.readToEnd())
+            }
+            #expect(held)
+            #expect(reply.map { occurrences(of: "GET /last 0", in: $0) } == 1)
+        }
+    }
 }

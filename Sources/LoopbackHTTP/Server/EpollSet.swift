@@ -83,7 +83,8 @@ final class EpollSet: ReadinessSet {
                 fd: fd,
                 readable: mask & (cls_epollin() | cls_epollrdhup()) != 0,
                 writable: mask & cls_epollout() != 0,
-                failed: mask & failure != 0))
+                failed: mask & failure != 0,
+                endReported: mask & (failure | cls_epollrdhup()) != 0))
         }
         return nil
     }

@@ -14,6 +14,9 @@ package struct PollEvent: Sendable {
     package var writable: Bool
     /// Error or hang-up: the descriptor should be read (to see EOF or the error) and closed.
     package var failed: Bool
+    /// The peer's end (its FIN: `EPOLLRDHUP`), a hang-up or an error was reported: a read that
+    /// returns bytes has not reached it yet, and an edge-triggered poller reports it no more.
+    package var endReported: Bool = false
 }
 
 /// A kernel readiness interface behind ``EventPoller``: `poll(2)` everywhere, epoll on Linux.
@@ -67,10 +70,12 @@ package final class EventPoller {
 
     /// Changes what `fd` is watched for. `old` must be what was last set (`.none` for a new
     /// descriptor); an empty `new` stops watching it. With `edgeTriggered`, on a poller that
-    /// ``edgeTriggered`` says is, `fd` is reported when bytes arrive or room opens, not at every
-    /// wait while they stay (the caller reads again what it leaves unread); each update
-    /// reports what is ready at once.
-    package func update(_ fd: Int32, from old: PollInterest, to new: PollInterest, edgeTriggered: Bool = false) throws(SystemError) {
+    /// ``edgeTriggered`` says is, `fd` is reported when bytes arrive, room opens or the peer
+    /// ends, not at every wait while they stay (the caller reads again what it leaves unread);
+    /// an update that watches for something makes the next wait report it if it is ready
+    /// already. Every update of a descriptor passes the same `edgeTriggered` (an update
+    /// replaces the registration's flags).
+    package func update(_ fd: Int32, from old: PollInterest, to new: PollInterest, edgeTriggered: Bool) throws(SystemError) {
         guard old != new else { return }
         try set.update(fd, from: old, to: new, edgeTriggered: edgeTriggered)
     }

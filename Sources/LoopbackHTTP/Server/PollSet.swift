@@ -94,7 +94,8 @@ final class PollSet: ReadinessSet {
                 // POLLHUP is readable too: the loop reads the EOF (there is no POLLRDHUP to ask for).
                 readable: revents & Int32(POLLIN | POLLHUP) != 0,
                 writable: revents & Int32(POLLOUT) != 0,
-                failed: revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0))
+                failed: revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0,
+                endReported: revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0))
         }
         for fd in invalid { forget(fd) }
     }

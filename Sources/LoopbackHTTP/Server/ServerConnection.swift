@@ -30,6 +30,9 @@ final class ServerConnection {
     /// (bytes may be left that an edge-triggered poller does not report again).
     @exclusivity(unchecked) var lastReadTurn: UInt64 = 0
     @exclusivity(unchecked) var hasUnreadBytes = false
+    /// The poller reported the peer's end, a hang-up or an error (``PollEvent/endReported``):
+    /// reads go on until one returns 0 or fails, since no later report comes.
+    @exclusivity(unchecked) var endReported = false
     /// Actions held back while the peer is not reading our output (backpressure).
     @exclusivity(unchecked) var deferredActions: [ConnectionAction] = []
     /// Open, closing once its output is flushed, or lingering until the peer closes.

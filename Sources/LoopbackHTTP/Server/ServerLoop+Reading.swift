@@ -4,9 +4,11 @@
 /// descriptor is reported once when bytes arrive, not again at every wait while they stay
 /// unread, so a wait looks only at what changed (level-triggered, epoll puts every reported
 /// descriptor back on its ready list and polls it again at the next wait, ready or not: a
-/// socket poll per connection per turn). The price is that bytes left unread are not
+/// socket poll per connection per turn). The price is that what is left unread is not
 /// reported again: a read that fills ``ServerLoop/readBuffer`` lists its connection, and
-/// the next turn reads it without waiting (``readLeftovers()``). A connection whose reads
+/// the next turn reads it without waiting (``readLeftovers()``); so does a read that returns
+/// bytes after the peer's end (FIN), a hang-up or an error was reported, since a read stops
+/// at the end and only the next one returns 0 or the error. A connection whose reads
 /// are paused is registered again for reading when they resume, which reports bytes already
 /// there. The `poll(2)` loop (Darwin's) stays level-triggered and lists nothing.
 extension ServerLoop {
@@ -81,10 +83,11 @@ extension ServerLoop {
     }
 
     /// After a read of `count` bytes (0: end of stream): with an edge-triggered poller, a
-    /// read that filled the buffer lists the connection to be read next turn.
+    /// read that filled the buffer, or that returned bytes after the peer's end was reported,
+    /// lists the connection to be read next turn.
     @inline(__always)
     func noteLeftovers(of connection: ServerConnection, read count: Int) {
-        guard count == readBuffer.count, poller.edgeTriggered else {
+        guard count == readBuffer.count || (count > 0 && connection.endReported), poller.edgeTriggered else {
             connection.hasUnreadBytes = false
             return
         }

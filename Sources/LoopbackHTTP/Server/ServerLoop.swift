@@ -126,6 +126,7 @@ final class ServerLoop {
         // A connection accepted during this turn may have inherited the descriptor number
         // of one closed earlier in the turn; the stale event is not its own.
         guard let connection = connections[event.fd], connection.acceptedInTurn != turn else { return }
+        if event.endReported { connection.endReported = true }
         if event.readable || event.failed { read(connection) }
         guard connections[event.fd] === connection else { return }
         if event.writable { flushAndSettle(connection) }
@@ -327,7 +328,7 @@ final class ServerLoop {
     func setListenerInterest(_ interest: PollInterest) {
         guard listener >= 0, interest != listenerInterest else { return }
         do {
-            try poller.update(listener, from: listenerInterest, to: interest)
+            try poller.update(listener, from: listenerInterest, to: interest, edgeTriggered: false)
             listenerInterest = interest
         } catch {
             closeListener()
