@@ -16,7 +16,7 @@ package struct PollEvent: Sendable {
     package var failed: Bool
     /// The peer's end (its FIN: `EPOLLRDHUP`), a hang-up or an error was reported: a read that
     /// returns bytes has not reached it yet, and an edge-triggered poller reports it no more.
-    package var endReported: Bool = false
+    package var endReported: Bool
 }
 
 /// A kernel readiness interface behind ``EventPoller``: `poll(2)` everywhere, epoll on Linux.

@@ -89,13 +89,14 @@ final class PollSet: ReadinessSet {
             let revents = Int32(entry.revents)
             // A descriptor closed without `forget`: stop watching it, or every poll returns at once.
             if revents & Int32(POLLNVAL) != 0 { invalid.append(entry.fd) }
+            let hungUp = revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0
             events.append(PollEvent(
                 fd: entry.fd,
                 // POLLHUP is readable too: the loop reads the EOF (there is no POLLRDHUP to ask for).
                 readable: revents & Int32(POLLIN | POLLHUP) != 0,
                 writable: revents & Int32(POLLOUT) != 0,
-                failed: revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0,
-                endReported: revents & Int32(POLLHUP | POLLERR | POLLNVAL) != 0))
+                failed: hungUp,
+                endReported: hungUp))
         }
         for fd in invalid { forget(fd) }
     }

@@ -26,8 +26,9 @@ final class ServerConnection {
     @exclusivity(unchecked) var interest: PollInterest = .none
     /// Reading paused because too much output is unwritten (backpressure).
     @exclusivity(unchecked) var readPaused = false
-    /// The loop turn of the last read, and whether that read filled the loop's read buffer
-    /// (bytes may be left that an edge-triggered poller does not report again).
+    /// The loop turn of the last read, and whether that read left something an edge-triggered
+    /// poller does not report again (it filled the loop's read buffer, or stopped at a
+    /// reported end): the connection is then listed in ``ServerLoop/unreadLeft``.
     @exclusivity(unchecked) var lastReadTurn: UInt64 = 0
     @exclusivity(unchecked) var hasUnreadBytes = false
     /// The poller reported the peer's end, a hang-up or an error (``PollEvent/endReported``):

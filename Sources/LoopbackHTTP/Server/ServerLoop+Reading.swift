@@ -96,8 +96,9 @@ extension ServerLoop {
         unreadLeft.append(ConnectionMark(fd: connection.fd, id: connection.id))
     }
 
-    /// Reads each listed connection whose last read filled the buffer and that was not read
-    /// this turn (new bytes reported it); one read each, as for a reported connection.
+    /// Reads each listed connection whose last read left something (``noteLeftovers(of:read:)``)
+    /// and that was not read this turn (new bytes reported it); one read each, as for a
+    /// reported connection.
     func readLeftovers() {
         guard !unreadLeft.isEmpty else { return }
         var marks: [ConnectionMark] = []

@@ -44,8 +44,9 @@ final class ServerLoop {
     @exclusivity(unchecked) var collectedFlushes: [ConnectionMark] = []
     @exclusivity(unchecked) var collectedCount = 0
     @exclusivity(unchecked) var collectingFlushes = false
-    /// Connections whose last read filled ``readBuffer``, read again next turn: an
-    /// edge-triggered poller reports no more until new bytes come (``readLeftovers()``).
+    /// Connections whose last read filled ``readBuffer`` or stopped at a reported end, read
+    /// again next turn: an edge-triggered poller reports no more until new bytes come
+    /// (``readLeftovers()``).
     @exclusivity(unchecked) var unreadLeft: [ConnectionMark] = []
     /// Held output is being shed (``shedStalledOutput()``): charges made meanwhile do not shed again.
     @exclusivity(unchecked) var sheddingHeldOutput = false
