@@ -158,24 +158,9 @@ BACKEND_echo="$(sed -n 's/^listening //p' "$WORK/echo.log")"
 
 # nginx-light, one worker like FakeBackend's one loop thread.
 NGINX_PORT="$(free_port)"
-mkdir -p "$WORK/nginx/logs"
-cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/nginx/body;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        location / { return 204; }
-    }
-}
-CONF
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/logs/error.log" &
-NGINX_PID=$!
+# shellcheck source=Benchmarks/nginx-204.sh
+. Benchmarks/nginx-204.sh
+start_nginx_204 "$WORK" "$NGINX_PORT"
 wait_port "$NGINX_PORT"
 # The process that answers: nginx's one worker (the master only starts it).
 PID_nginx="$(pgrep -P "$NGINX_PID" 2>/dev/null | head -1 || true)"

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Where `serve`'s time per request goes beside nginx's, by side of the kernel and by library:
+# backend.sh's load (wrk, 1 thread, 16 connections, PUT with the 200-byte registration) on
+# `contract-check serve` with its defaults (live log to a file, FakeAPNs on) and on nginx-light
+# answering `return 204` (one worker), taking turns. During each run `perf record -e cpu-clock`
+# samples the whole server process (every thread) for WINDOW seconds; its samples divided by
+# the requests wrk answered in that window give nanoseconds per request, split into
+#   kernel        [kernel.kallsyms]: the system calls and the TCP stack under them
+#   program       the server's own code (contract-check, nginx)
+#   swift runtime libswiftCore.so: reference counting, hashing, the runtime's other calls
+#   libc          libc.so.6: memcpy, the mutexes, the system-call wrappers, malloc
+#   other         everything else (Foundation, libdispatch, the vDSO's clock)
+# with the medians of ROUNDS rounds, the difference to nginx, and the user-space symbols that
+# cost `serve` most per request. Backend.sh's ratio says how far `serve` is from nginx; this
+# says on which side. A server busy all of its window is the slower side (its samples cover
+# WINDOW seconds); one that is not, waited for the client.
+#
+# Needs: perf (Debian: apt-get install -y linux-perf), wrk and nginx-light, python3; root, or
+# kernel.perf_event_paranoid <= 1 for a process of one's own. Not a timed figure: a pointer
+# to where a gap lies (compare builds with backend.sh's BASELINE= and with callgrind.sh).
+# Usage: Benchmarks/perf-split.sh        ROUNDS=3 WINDOW=3 Benchmarks/perf-split.sh
+#        SERVE_BINARY=/tmp/old/contract-check Benchmarks/perf-split.sh   (another build's serve)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROUNDS="${ROUNDS:-2}"
+WINDOW="${WINDOW:-3}"
+FREQUENCY="${FREQUENCY:-20000}"
+CONNECTIONS="${CONNECTIONS:-16}"
+for tool in perf wrk nginx python3; do
+    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install -y linux-perf wrk nginx-light python3)" >&2; exit 1; }
+done
+
+echo "building the release binary…"
+swift build -c release --product contract-check >/dev/null
+SERVE_BINARY="${SERVE_BINARY:-$(swift build -c release --show-bin-path)/contract-check}"
+
+WORK="$(mktemp -d)"
+SERVE_PID=""
+NGINX_PID=""
+COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT+uncommitted"
+cleanup() {
+    [ -n "$SERVE_PID" ] && kill -TERM "$SERVE_PID" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill -TERM "$NGINX_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+TOKEN=00fa11ceabababababababababababababababababababababababababababab
+python3 - "$WORK/put.lua" <<'PY'
+import base64, sys
+key = base64.b64encode(bytes([4]) + bytes(range(1, 65))).decode()
+body = '{"platform":"ios","environment":"production","appVersion":"4.2.0","publicKey":"%s"}' % key
+body = body[:-1] + " " * (200 - len(body)) + "}"
+open(sys.argv[1], "w").write('''wrk.method = "PUT"
+wrk.body = '%s'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer bench"
+''' % body)
+PY
+
+"$SERVE_BINARY" serve --session bench=acct --ready-file "$WORK/ready.json" >"$WORK/serve.log" 2>&1 &
+SERVE_PID=$!
+for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
+URL_serve="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
+[ -n "$URL_serve" ] || { echo "serve did not start:" >&2; cat "$WORK/serve.log" >&2; exit 1; }
+PID_serve=$SERVE_PID
+
+NGINX_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+# shellcheck source=Benchmarks/nginx-204.sh
+. Benchmarks/nginx-204.sh
+start_nginx_204 "$WORK" "$NGINX_PORT"
+URL_nginx="http://127.0.0.1:$NGINX_PORT"
+for _ in $(seq 1 100); do
+    python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$NGINX_PORT" 2>/dev/null && break
+    sleep 0.1
+done
+PID_nginx="$(pgrep -P "$NGINX_PID" | head -1 || true)"   # the worker, which answers
+[ -n "$PID_nginx" ] || { echo "nginx did not start its worker" >&2; exit 1; }
+
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wrk: 1 thread, $CONNECTIONS connections; perf: cpu-clock at $FREQUENCY Hz over ${WINDOW}s of each run; $ROUNDS rounds"
+for name in serve nginx; do
+    url="URL_$name"
+    wrk -t1 -c"$CONNECTIONS" -d1s -s "$WORK/put.lua" "${!url}/v1/devices/$TOKEN" >/dev/null   # warm-up
+done
+servers=(serve nginx)
+for round in $(seq 1 "$ROUNDS"); do
+    for offset in 0 1; do
+        name="${servers[$(( (offset + round - 1) % 2 ))]}"
+        url="URL_$name"
+        pid="PID_$name"
+        # wrk runs a second longer than the window on each side of it: the window sees only
+        # the steady state. Its requests in the window: its rate times the window.
+        wrk -t1 -c"$CONNECTIONS" -d"$((WINDOW + 2))s" -s "$WORK/put.lua" "${!url}/v1/devices/$TOKEN" >"$WORK/wrk-$name-$round.out" &
+        client=$!
+        sleep 1
+        perf record -q -e cpu-clock -F "$FREQUENCY" -p "${!pid}" -o "$WORK/perf-$name-$round.data" -- sleep "$WINDOW" >/dev/null 2>&1
+        wait "$client"
+        grep -E "Non-2xx|Socket errors" "$WORK/wrk-$name-$round.out" >&2 || true
+        perf report -i "$WORK/perf-$name-$round.data" -n --no-children --sort dso,sym -g none --stdio 2>/dev/null \
+            | grep -v '^#' | grep -v '^$' >"$WORK/report-$name-$round.txt"
+    done
+done
+LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$WORK" "$ROUNDS" "$WINDOW" "$FREQUENCY" "$(basename "$SERVE_BINARY")" "$LOAD_BEFORE" "$LOAD_AFTER" "$COMMIT" <<'PY'
+import collections, re, statistics, sys
+work, rounds, window, frequency, program = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+load_before, load_after, commit = sys.argv[6], sys.argv[7], sys.argv[8]
+GROUPS = ["kernel", "program", "swift runtime", "libc", "other"]
+
+def group(dso):
+    if dso == "[kernel.kallsyms]": return "kernel"
+    if dso in (program, "nginx"): return "program"
+    if dso.startswith("libswiftCore"): return "swift runtime"
+    if dso.startswith("libc.so"): return "libc"
+    return "other"
+
+def rate(path):
+    for line in open(path):
+        if line.startswith("Requests/sec:"): return float(line.split()[1])
+    raise SystemExit("no rate in " + path)
+
+per_group = collections.defaultdict(lambda: collections.defaultdict(list))   # server -> group -> [ns]
+busy = collections.defaultdict(list)
+symbols = collections.defaultdict(list)   # serve's user-space symbol -> [ns per request]
+rates = collections.defaultdict(list)
+for server in ("serve", "nginx"):
+    for r in range(1, rounds + 1):
+        requests = rate("%s/wrk-%s-%d.out" % (work, server, r)) * window
+        rates[server].append(requests / window)
+        sums = collections.Counter()
+        by_symbol = collections.Counter()
+        total = 0
+        for line in open("%s/report-%s-%d.txt" % (work, server, r)):
+            # "  12.34%   5678  dso  [.] symbol"
+            match = re.match(r"\s*[\d.]+%\s+(\d+)\s+(\S+)\s+\[(.)\]\s+(.*)", line)
+            if not match: continue
+            samples, dso, kind, symbol = int(match.group(1)), match.group(2), match.group(3), match.group(4).strip()
+            sums[group(dso)] += samples
+            total += samples
+            if kind == "." and server == "serve": by_symbol["%s  %s" % (dso, symbol)] += samples
+        ns = lambda samples: samples / frequency / requests * 1e9
+        for g in GROUPS: per_group[server][g].append(ns(sums[g]))
+        busy[server].append(total / frequency / window)
+        if server == "serve":
+            for symbol, samples in by_symbol.items(): symbols[symbol].append(ns(samples))
+
+median = statistics.median
+print("commit %s; load average before %s, after %s" % (commit, load_before, load_after))
+print("requests/s in the windows: serve %s; nginx %s" % (" ".join("%.0f" % r for r in rates["serve"]), " ".join("%.0f" % r for r in rates["nginx"])))
+print("requests/s (median): serve %.0f, nginx %.0f, ratio %.2f" % (median(rates["serve"]), median(rates["nginx"]), median(rates["serve"]) / median(rates["nginx"])))
+print("busy in the window (samples / window): serve %s, nginx %s" % (
+    ", ".join("%.0f%%" % (b * 100) for b in busy["serve"]), ", ".join("%.0f%%" % (b * 100) for b in busy["nginx"])))
+print("%-14s %10s %10s %10s   (ns per request, medians of %d rounds)" % ("", "serve", "nginx", "difference", rounds))
+totals = {"serve": 0.0, "nginx": 0.0}
+for g in GROUPS:
+    s, n = median(per_group["serve"][g]), median(per_group["nginx"][g])
+    totals["serve"] += s; totals["nginx"] += n
+    print("%-14s %10.0f %10.0f %+10.0f" % (g, s, n, s - n))
+print("%-14s %10.0f %10.0f %+10.0f" % ("all", totals["serve"], totals["nginx"], totals["serve"] - totals["nginx"]))
+print("serve's user-space symbols, ns per request (median; the ten largest):")
+top = sorted(symbols.items(), key=lambda item: -median(item[1] + [0] * (rounds - len(item[1]))))[:10]
+for symbol, values in top:
+    print("  %6.0f  %s" % (median(values + [0] * (rounds - len(values))), symbol[:150]))
+PY
