@@ -59,15 +59,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() {
-    for _ in $(seq 1 100); do
-        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "nothing listens on port $1" >&2; return 1
-}
-
 # The request: a valid registration padded with JSON whitespace to 200 bytes.
 TOKEN=00fa11ceabababababababababababababababababababababababababababab
 python3 - "$WORK/put.lua" <<'PY'
@@ -157,13 +148,10 @@ BACKEND_echo="$(sed -n 's/^listening //p' "$WORK/echo.log")"
 [ -n "$BACKEND_echo" ] || { echo "loopback-echo-server did not start" >&2; exit 1; }
 
 # nginx-light, one worker like FakeBackend's one loop thread.
-NGINX_PORT="$(free_port)"
 # shellcheck source=Benchmarks/nginx-204.sh
 . Benchmarks/nginx-204.sh
-start_nginx_204 "$WORK" "$NGINX_PORT"
-wait_port "$NGINX_PORT"
-# The process that answers: nginx's one worker (the master only starts it).
-PID_nginx="$(pgrep -P "$NGINX_PID" 2>/dev/null | head -1 || true)"
+start_nginx_204 "$WORK"
+PID_nginx="$NGINX_WORKER_PID"   # the process that answers (the master only starts it)
 PID_events="${PID_defaults:-}"   # the same process, with the event streams open
 
 # A process's CPU time so far, user and system, in clock ticks ("0 0" when unreadable). The

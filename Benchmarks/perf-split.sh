@@ -68,16 +68,11 @@ URL_serve="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
 [ -n "$URL_serve" ] || { echo "serve did not start:" >&2; cat "$WORK/serve.log" >&2; exit 1; }
 PID_serve=$SERVE_PID
 
-NGINX_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
 # shellcheck source=Benchmarks/nginx-204.sh
 . Benchmarks/nginx-204.sh
-start_nginx_204 "$WORK" "$NGINX_PORT"
+start_nginx_204 "$WORK"
 URL_nginx="http://127.0.0.1:$NGINX_PORT"
-for _ in $(seq 1 100); do
-    python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$NGINX_PORT" 2>/dev/null && break
-    sleep 0.1
-done
-PID_nginx="$(pgrep -P "$NGINX_PID" | head -1 || true)"   # the worker, which answers
+PID_nginx="$NGINX_WORKER_PID"   # the worker, which answers
 [ -n "$PID_nginx" ] || { echo "nginx did not start its worker" >&2; exit 1; }
 
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -163,7 +158,8 @@ for g in GROUPS:
     print("%-14s %10.0f %10.0f %+10.0f" % (g, s, n, s - n))
 print("%-14s %10.0f %10.0f %+10.0f" % ("all", totals["serve"], totals["nginx"], totals["serve"] - totals["nginx"]))
 print("serve's user-space symbols, ns per request (median; the ten largest):")
-top = sorted(symbols.items(), key=lambda item: -median(item[1] + [0] * (rounds - len(item[1]))))[:10]
-for symbol, values in top:
-    print("  %6.0f  %s" % (median(values + [0] * (rounds - len(values))), symbol[:150]))
+# A symbol no sample hit in a round cost 0 ns in it.
+costs = {symbol: median(values + [0.0] * (rounds - len(values))) for symbol, values in symbols.items()}
+for symbol, cost in sorted(costs.items(), key=lambda item: -item[1])[:10]:
+    print("  %6.0f  %s" % (cost, symbol[:150]))
 PY
