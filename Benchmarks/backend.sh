@@ -9,8 +9,10 @@
 # validating and journaling every request, and prints each one's median and its ratio to
 # nginx's median, and each server's CPU time per request, user and system (from /proc, over
 # the measured runs: which side of the kernel a gap to nginx lies on), and how busy the client
-# was in each server's runs (a client busy all the time caps the rate: then a server faster
-# than nginx reads ~1.0). Then the start-to-ready time of FakeBackend.start() and the handler alone.
+# and the server were in each server's runs, with how often the client slept (a client busy
+# all the time caps the rate: then a server faster than nginx reads ~1.0; a client that sleeps
+# waits for the server, which pays for each wake-up). Then the start-to-ready time of
+# FakeBackend.start() and the handler alone.
 #
 # Honest on a small shared machine: the servers take turns, one wrk run each per round, in
 # an order that rotates every round, ROUNDS rounds (medians), so load from other processes
@@ -161,14 +163,24 @@ cpu_ticks() {
     stat="$(cat "/proc/$1/stat" 2>/dev/null)" || { echo "0 0"; return; }
     echo "${stat##*) }" | awk '{ print $12, $13 }'
 }
-declare -A CPU_USER CPU_SYSTEM REQUESTS CLIENT_WALL CLIENT_CPU
+declare -A CPU_USER CPU_SYSTEM REQUESTS CLIENT_WALL CLIENT_CPU CLIENT_SLEEPS
 
-# wrk's own time over a run (wall, user, system; bash's `time`, into wrk.time): how busy the
-# client was. One wrk thread on a 2-core machine has one core; when it is busy nearly all of
-# a run, the client, not the server, set that run's rate.
+# wrk's own time over a run (wall, user, system, and how many times it slept: its voluntary
+# context switches, from getrusage; into wrk.time): how busy the client was. One wrk thread
+# on a 2-core machine has one core; when it is busy nearly all of a run, the client, not the
+# server, set that run's rate. A client that sleeps waits for answers, and each of its
+# wake-ups is paid in the server's send(2) (on a virtual machine, an interrupt to the other
+# core): the slower side pays for the faster one's sleeps.
 run_wrk() {
-    local TIMEFORMAT='%R %U %S' LC_ALL=C   # C: a decimal point whatever the locale, for awk
-    { time wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out"; } 2>"$WORK/wrk.time"
+    python3 - "$WORK/wrk.time" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out" <<'PY'
+import resource, subprocess, sys, time
+start, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+subprocess.run(sys.argv[2:], check=False)
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(sys.argv[1], "w") as out:
+    out.write("%.3f %.3f %.3f %d\n" % (time.monotonic() - start, after.ru_utime - before.ru_utime,
+                                       after.ru_stime - before.ru_stime, after.ru_nvcsw - before.ru_nvcsw))
+PY
     grep -E "Non-2xx|Socket errors" "$WORK/wrk.out" >&2 || true
     awk '/Requests\/sec:/ { print $2 }' "$WORK/wrk.out"
 }
@@ -200,7 +212,8 @@ for round in $(seq 1 "$ROUNDS"); do
         CPU_USER[$name]=$(( ${CPU_USER[$name]:-0} + user1 - user0 ))
         CPU_SYSTEM[$name]=$(( ${CPU_SYSTEM[$name]:-0} + system1 - system0 ))
         REQUESTS[$name]=$(( ${REQUESTS[$name]:-0} + $(awk '/requests in/ { print $1 }' "$WORK/wrk.out") ))
-        read -r wall user system <<<"$(tail -1 "$WORK/wrk.time")"
+        read -r wall user system sleeps <<<"$(tail -1 "$WORK/wrk.time")"
+        CLIENT_SLEEPS[$name]=$(( ${CLIENT_SLEEPS[$name]:-0} + sleeps ))
         CLIENT_WALL[$name]="$(awk -v a="${CLIENT_WALL[$name]:-0}" -v b="$wall" 'BEGIN { print a + b }')"
         CLIENT_CPU[$name]="$(awk -v a="${CLIENT_CPU[$name]:-0}" -v u="$user" -v s="$system" 'BEGIN { print a + u + s }')"
         if [ "$name" = events ]; then close_event_streams; fi
@@ -288,11 +301,16 @@ done
 # The client's share: with wrk busy ~95% or more of nginx's runs, the client was the limit
 # there, and a server as fast as nginx or faster reads ~1.0 (within the machine's noise):
 # compare the CPU per request above, not the ratio, to tell such servers apart.
-echo "the client (wrk, one thread) busy, of its runs' wall time:"
+# And the server's: its CPU time over the same wall time (serve's includes the log's writer
+# thread, ~2 % of a core). Both near 100 %: neither waits for the other. A server well short
+# of it while the client sleeps ~1/CONNECTIONS times a request: the two take turns in
+# batches, and the server, the slower side, pays a client wake-up per batch.
+echo "the client (wrk, one thread) and the server busy, of the runs' wall time; the client's sleeps per request:"
 for name in $SERVERS; do
     [ -n "${CLIENT_WALL[$name]:-}" ] || continue
-    awk -v n="$name" -v c="${CLIENT_CPU[$name]}" -v w="${CLIENT_WALL[$name]}" 'BEGIN {
-        if (w > 0) printf "  %-12s %3.0f%%\n", n, 100 * c / w }'
+    awk -v n="$name" -v c="${CLIENT_CPU[$name]}" -v w="${CLIENT_WALL[$name]}" -v u="${CPU_USER[$name]:-0}" \
+        -v s="${CPU_SYSTEM[$name]:-0}" -v t="$TICK" -v z="${CLIENT_SLEEPS[$name]:-0}" -v r="${REQUESTS[$name]:-0}" 'BEGIN {
+        if (w > 0 && r > 0) printf "  %-12s client %3.0f%%  server %3.0f%%  client sleeps %.3f a request\n", n, 100 * c / w, 100 * (u + s) / t / w, z / r }'
 done
 
 echo
