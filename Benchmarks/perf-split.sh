@@ -13,7 +13,11 @@
 # with the medians of ROUNDS rounds, the difference to nginx, and the user-space symbols that
 # cost `serve` most per request. Backend.sh's ratio says how far `serve` is from nginx; this
 # says on which side. A server busy all of its window is the slower side (its samples cover
-# WINDOW seconds); one that is not, waited for the client.
+# WINDOW seconds); one that is not, waited for the client. Of the kernel's share, it also
+# counts the server's send(2) waking the client (wrk sleeps when no answer is ready, and a
+# sleeping peer is woken from the sender's send, on a virtual machine with an interrupt to
+# the other core), beside how often the client slept: the slower side pays for the faster
+# one's sleeps, so a server slower than the client pays more than the gap in its own work.
 #
 # Needs: perf (Debian: apt-get install -y linux-perf), wrk and nginx-light, python3; root, or
 # kernel.perf_event_paranoid <= 1 for a process of one's own. Not a timed figure: a pointer
@@ -89,14 +93,32 @@ for round in $(seq 1 "$ROUNDS"); do
         pid="PID_$name"
         # wrk runs a second longer than the window on each side of it: the window sees only
         # the steady state. Its requests in the window: its rate times the window.
-        wrk -t1 -c"$CONNECTIONS" -d"$((WINDOW + 2))s" -s "$WORK/put.lua" "${!url}/v1/devices/$TOKEN" >"$WORK/wrk-$name-$round.out" &
+        # Under a getrusage wrapper: the client's voluntary context switches over its run
+        # (how often it slept, waiting for answers) go to sleeps-NAME-ROUND.
+        python3 - "$WORK/sleeps-$name-$round" wrk -t1 -c"$CONNECTIONS" -d"$((WINDOW + 2))s" -s "$WORK/put.lua" \
+            "${!url}/v1/devices/$TOKEN" >"$WORK/wrk-$name-$round.out" <<'WRAP' &
+import resource, subprocess, sys
+subprocess.run(sys.argv[2:], check=False)
+open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw)
+WRAP
         client=$!
         sleep 1
-        perf record -q -e cpu-clock -F "$FREQUENCY" -p "${!pid}" -o "$WORK/perf-$name-$round.data" -- sleep "$WINDOW" >/dev/null 2>&1
+        # -g: call chains, to tell the client's wake-ups in the kernel from the rest.
+        perf record -q -g -e cpu-clock -F "$FREQUENCY" -p "${!pid}" -o "$WORK/perf-$name-$round.data" -- sleep "$WINDOW" >/dev/null 2>&1
         wait "$client"
         grep -E "Non-2xx|Socket errors" "$WORK/wrk-$name-$round.out" >&2 || true
         perf report -i "$WORK/perf-$name-$round.data" -n --no-children --sort dso,sym -g none --stdio 2>/dev/null \
             | grep -v '^#' | grep -v '^$' >"$WORK/report-$name-$round.txt"
+        # The samples spent waking the client: a sleeping peer is woken from the sender's
+        # send(2), in sock_def_readable, with interrupts off (a sample that falls there is
+        # taken when they are back on, in _raw_spin_unlock_irqrestore).
+        perf script -i "$WORK/perf-$name-$round.data" -F ip,sym 2>/dev/null | python3 -c '
+import sys
+count = 0
+for chain in sys.stdin.read().split("\n\n"):
+    frames = [line.split()[1] for line in chain.strip().splitlines() if len(line.split()) > 1]
+    if frames[:2] == ["_raw_spin_unlock_irqrestore", "sock_def_readable"]: count += 1
+print(count)' >"$WORK/wakes-$name-$round"
     done
 done
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -120,6 +142,8 @@ def rate(path):
     raise SystemExit("no rate in " + path)
 
 per_group = collections.defaultdict(lambda: collections.defaultdict(list))   # server -> group -> [ns]
+wake_ns = collections.defaultdict(list)   # server -> [ns per request waking the client]
+client_sleeps = collections.defaultdict(list)   # server -> [the client's sleeps per request]
 busy = collections.defaultdict(list)
 symbols = collections.defaultdict(list)   # serve's user-space symbol -> [ns per request]
 rates = collections.defaultdict(list)
@@ -127,6 +151,9 @@ for server in ("serve", "nginx"):
     for r in range(1, rounds + 1):
         requests = rate("%s/wrk-%s-%d.out" % (work, server, r)) * window
         rates[server].append(requests / window)
+        # The client ran WINDOW + 2 seconds at about the window's rate.
+        client_sleeps[server].append(int(open("%s/sleeps-%s-%d" % (work, server, r)).read()) / (requests / window * (window + 2)))
+        wake_ns[server].append(int(open("%s/wakes-%s-%d" % (work, server, r)).read()) / frequency / requests * 1e9)
         sums = collections.Counter()
         by_symbol = collections.Counter()
         total = 0
@@ -157,6 +184,14 @@ for g in GROUPS:
     totals["serve"] += s; totals["nginx"] += n
     print("%-14s %10.0f %10.0f %+10.0f" % (g, s, n, s - n))
 print("%-14s %10.0f %10.0f %+10.0f" % ("all", totals["serve"], totals["nginx"], totals["serve"] - totals["nginx"]))
+# Part of "kernel": the server's send(2) waking the client, which sleeps when it has no answer
+# to read. The slower side pays for the faster one's sleeps; a server faster than the client
+# finds a request ready at every turn and pays none.
+ws, wn = median(wake_ns["serve"]), median(wake_ns["nginx"])
+print("%-14s %10.0f %10.0f %+10.0f   (of the kernel's: the send waking the client)" % ("  waking", ws, wn, ws - wn))
+ss, sn = median(client_sleeps["serve"]), median(client_sleeps["nginx"])
+print("the client's sleeps per request: serve %.4f, nginx %.4f; a wake-up costs the server ~%s" % (
+    ss, sn, "%.1f us" % (ws / ss / 1000) if ss > 0.001 else "(too few to tell)"))
 print("serve's user-space symbols, ns per request (median; the ten largest):")
 # A symbol no sample hit in a round cost 0 ns in it.
 costs = {symbol: median(values + [0.0] * (rounds - len(values))) for symbol, values in symbols.items()}
