@@ -247,11 +247,16 @@ events = [float(x) for x in sys.argv[9].split()]
 runs = lambda values: ", ".join("%.0f" % v for v in values)
 reference = statistics.median(nginx)
 print("nginx return 204              median %8.0f requests/s  (runs: %s)" % (reference, runs(nginx)))
+# Beside the ratio of medians, the median of the rounds' own ratios (each server's run against
+# nginx's run of the same round, minutes apart at most): the host's speed moves by up to 2x
+# within a run, and a median of rates can fall in one speed for a server and another for nginx.
+paired_nginx = lambda values: statistics.median([v / n for v, n in zip(values, nginx)])
 for label, values, target in [("serve (defaults, log to file)", defaults, 0.5), ("serve --quiet --no-apns", quiet, 0.7),
                               ("  the same on the poll loop", poll, None), ("loopback-echo-server", echo, 0.8)]:
     median = statistics.median(values)
     goal = "target >= %.1f" % target if target else "poll/epoll %.2f, target >= 0.8" % (median / statistics.median(quiet))
-    print("%-29s median %8.0f requests/s  ratio %.2f  (%s; runs: %s)" % (label, median, median / reference, goal, runs(values)))
+    print("%-29s median %8.0f requests/s  ratio %.2f, paired by round %.2f  (%s; runs: %s)"
+          % (label, median, median / reference, paired_nginx(values), goal, runs(values)))
 if events:
     median = statistics.median(events)
     print("%-29s median %8.0f requests/s  ratio %.2f  (serve (defaults) without: %.2f; with/without %.3f; runs: %s)"
