@@ -307,9 +307,9 @@ done
 # there, and a server as fast as nginx or faster reads ~1.0 (within the machine's noise):
 # compare the CPU per request above, not the ratio, to tell such servers apart.
 # And the server's: its CPU time over the same wall time (serve's includes the log's writer
-# thread, ~2 % of a core). Both near 100 %: neither waits for the other. A server well short
-# of it while the client sleeps ~1/CONNECTIONS times a request: the two take turns in
-# batches, and the server, the slower side, pays a client wake-up per batch.
+# thread, ~2 % of a core). Both near 100 %: neither waits for the other. A client well short
+# of it that sleeps about once a turn (~1/CONNECTIONS times a request) waits for the server,
+# the slower side, which pays for a wake-up of the client every turn.
 echo "the client (wrk, one thread) and the server busy, of the runs' wall time; the client's sleeps per request:"
 for name in $SERVERS; do
     [ -n "${CLIENT_WALL[$name]:-}" ] || continue

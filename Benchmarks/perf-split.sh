@@ -190,8 +190,9 @@ print("%-14s %10.0f %10.0f %+10.0f" % ("all", totals["serve"], totals["nginx"], 
 ws, wn = median(wake_ns["serve"]), median(wake_ns["nginx"])
 print("%-14s %10.0f %10.0f %+10.0f   (of the kernel's: the send waking the client)" % ("  waking", ws, wn, ws - wn))
 ss, sn = median(client_sleeps["serve"]), median(client_sleeps["nginx"])
-print("the client's sleeps per request: serve %.4f, nginx %.4f; a wake-up costs the server ~%s" % (
-    ss, sn, "%.1f us" % (ws / ss / 1000) if ss > 0.001 else "(too few to tell)"))
+each = lambda ns, sleeps: "%.1f us" % (ns / sleeps / 1000) if sleeps > 0.001 else "(too few to tell)"
+print("the client's sleeps per request: serve %.4f, nginx %.4f; a wake-up costs serve ~%s, nginx ~%s" % (
+    ss, sn, each(ws, ss), each(wn, sn)))
 print("serve's user-space symbols, ns per request (median; the ten largest):")
 # A symbol no sample hit in a round cost 0 ns in it.
 costs = {symbol: median(values + [0.0] * (rounds - len(values))) for symbol, values in symbols.items()}
