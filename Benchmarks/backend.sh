@@ -62,19 +62,9 @@ cleanup() {
 trap cleanup EXIT
 
 # The request: a valid registration padded with JSON whitespace to 200 bytes.
-TOKEN=00fa11ceabababababababababababababababababababababababababababab
-python3 - "$WORK/put.lua" <<'PY'
-import base64, sys
-key = base64.b64encode(bytes([4]) + bytes(range(1, 65))).decode()
-body = '{"platform":"ios","environment":"production","appVersion":"4.2.0","publicKey":"%s"}' % key
-body = body[:-1] + " " * (200 - len(body)) + "}"
-assert len(body) == 200
-open(sys.argv[1], "w").write('''wrk.method = "PUT"
-wrk.body = '%s'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer bench"
-''' % body)
-PY
+# shellcheck source=Benchmarks/registration-put.sh
+. Benchmarks/registration-put.sh
+write_registration_put "$WORK/put.lua"
 
 # contract-check serve as NAME with the event-loop backend POLLER and FLAGS; sets BACKEND_<NAME>
 # and ADMIN_<NAME> to its URLs. Standard output (the live log, when on) goes to a file, or to
@@ -166,21 +156,13 @@ cpu_ticks() {
 declare -A CPU_USER CPU_SYSTEM REQUESTS CLIENT_WALL CLIENT_CPU CLIENT_SLEEPS
 
 # wrk's own time over a run (wall, user, system, and how many times it slept: its voluntary
-# context switches, from getrusage; into wrk.time): how busy the client was. One wrk thread
-# on a 2-core machine has one core; when it is busy nearly all of a run, the client, not the
-# server, set that run's rate. A client that sleeps waits for answers, and each of its
-# wake-ups is paid in the server's send(2) (on a virtual machine, an interrupt to the other
-# core): the slower side pays for the faster one's sleeps.
+# context switches; Benchmarks/wrk-usage.py, into wrk.time): how busy the client was. One wrk
+# thread on a 2-core machine has one core; when it is busy nearly all of a run, the client,
+# not the server, set that run's rate. A client that sleeps waits for answers, and each of
+# its wake-ups is paid in the server's send(2) (on a virtual machine, an interrupt to the
+# other core): the slower side pays for the faster one's sleeps.
 run_wrk() {
-    python3 - "$WORK/wrk.time" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out" <<'PY'
-import resource, subprocess, sys, time
-start, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
-subprocess.run(sys.argv[2:], check=False)
-after = resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(sys.argv[1], "w") as out:
-    out.write("%.3f %.3f %.3f %d\n" % (time.monotonic() - start, after.ru_utime - before.ru_utime,
-                                       after.ru_stime - before.ru_stime, after.ru_nvcsw - before.ru_nvcsw))
-PY
+    python3 Benchmarks/wrk-usage.py "$WORK/wrk.time" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" -s "$WORK/put.lua" "$1" >"$WORK/wrk.out"
     grep -E "Non-2xx|Socket errors" "$WORK/wrk.out" >&2 || true
     awk '/Requests\/sec:/ { print $2 }' "$WORK/wrk.out"
 }

@@ -52,18 +52,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-TOKEN=00fa11ceabababababababababababababababababababababababababababab
-python3 - "$WORK/put.lua" <<'PY'
-import base64, sys
-key = base64.b64encode(bytes([4]) + bytes(range(1, 65))).decode()
-body = '{"platform":"ios","environment":"production","appVersion":"4.2.0","publicKey":"%s"}' % key
-body = body[:-1] + " " * (200 - len(body)) + "}"
-open(sys.argv[1], "w").write('''wrk.method = "PUT"
-wrk.body = '%s'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer bench"
-''' % body)
-PY
+# shellcheck source=Benchmarks/registration-put.sh
+. Benchmarks/registration-put.sh
+write_registration_put "$WORK/put.lua"
 
 "$SERVE_BINARY" serve --session bench=acct --ready-file "$WORK/ready.json" >"$WORK/serve.log" 2>&1 &
 SERVE_PID=$!
@@ -93,14 +84,10 @@ for round in $(seq 1 "$ROUNDS"); do
         pid="PID_$name"
         # wrk runs a second longer than the window on each side of it: the window sees only
         # the steady state. Its requests in the window: its rate times the window.
-        # Under a getrusage wrapper: the client's voluntary context switches over its run
-        # (how often it slept, waiting for answers) go to sleeps-NAME-ROUND.
-        python3 - "$WORK/sleeps-$name-$round" wrk -t1 -c"$CONNECTIONS" -d"$((WINDOW + 2))s" -s "$WORK/put.lua" \
-            "${!url}/v1/devices/$TOKEN" >"$WORK/wrk-$name-$round.out" <<'WRAP' &
-import resource, subprocess, sys
-subprocess.run(sys.argv[2:], check=False)
-open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw)
-WRAP
+        # Under Benchmarks/wrk-usage.py: the client's voluntary context switches over its run
+        # (how often it slept, waiting for answers) go to usage-NAME-ROUND, after its times.
+        python3 Benchmarks/wrk-usage.py "$WORK/usage-$name-$round" wrk -t1 -c"$CONNECTIONS" -d"$((WINDOW + 2))s" \
+            -s "$WORK/put.lua" "${!url}/v1/devices/$TOKEN" >"$WORK/wrk-$name-$round.out" &
         client=$!
         sleep 1
         # -g: call chains, to tell the client's wake-ups in the kernel from the rest.
@@ -152,7 +139,8 @@ for server in ("serve", "nginx"):
         requests = rate("%s/wrk-%s-%d.out" % (work, server, r)) * window
         rates[server].append(requests / window)
         # The client ran WINDOW + 2 seconds at about the window's rate.
-        client_sleeps[server].append(int(open("%s/sleeps-%s-%d" % (work, server, r)).read()) / (requests / window * (window + 2)))
+        sleeps = int(open("%s/usage-%s-%d" % (work, server, r)).read().split()[3])
+        client_sleeps[server].append(sleeps / (requests / window * (window + 2)))
         wake_ns[server].append(int(open("%s/wakes-%s-%d" % (work, server, r)).read()) / frequency / requests * 1e9)
         sums = collections.Counter()
         by_symbol = collections.Counter()
