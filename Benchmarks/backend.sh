@@ -32,13 +32,13 @@
 #            each paired run by run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=Benchmarks/http1-common.sh
+. Benchmarks/http1-common.sh   # WORK, the exit trap, SERVER_PIDS, TOKEN, write_registration_put
 
 DURATION="${DURATION:-5s}"
 ROUNDS="${ROUNDS:-3}"
 CONNECTIONS="${CONNECTIONS:-16}"
-for tool in wrk nginx python3; do
-    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install -y wrk nginx-light python3)" >&2; exit 1; }
-done
+require_tools "apt-get install -y wrk nginx-light python3" wrk nginx python3
 
 echo "building release binaries…"
 swift build -c release --product contract-check >/dev/null
@@ -47,23 +47,10 @@ swift build -c release --package-path Benchmarks --product loopback-echo-server 
 BIN="$(swift build -c release --show-bin-path)"
 BENCH_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
-WORK="$(mktemp -d)"
-SERVE_PIDS=""
-NGINX_PID=""
 COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT+uncommitted"
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime | sed 's/.*average: //')"
-cleanup() {
-    for pid in $SERVE_PIDS; do kill -TERM "$pid" 2>/dev/null || true; done
-    [ -n "$NGINX_PID" ] && kill -TERM "$NGINX_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
 # The request: a valid registration padded with JSON whitespace to 200 bytes.
-# shellcheck source=Benchmarks/registration-put.sh
-. Benchmarks/registration-put.sh
 write_registration_put "$WORK/put.lua"
 
 # contract-check serve as NAME with the event-loop backend POLLER and FLAGS; sets BACKEND_<NAME>
@@ -74,7 +61,7 @@ start_serve() {
     local ready="$WORK/ready-$name.json"
     LOOPBACK_POLLER="$poller" "${SERVE_BINARY:-$BIN/contract-check}" serve "$@" --session bench=acct \
         --ready-file "$ready" >"${SERVE_OUTPUT:-$WORK/serve-$name.log}" 2>&1 &
-    SERVE_PIDS="$SERVE_PIDS $!"
+    SERVER_PIDS="$SERVER_PIDS $!"
     printf -v "PID_$name" '%s' "$!"
     for _ in $(seq 1 100); do [ -s "$ready" ] && break; sleep 0.1; done
     local url
@@ -97,7 +84,7 @@ if [ "$LOG_SPLIT" = 1 ]; then
     SERVE_OUTPUT=/dev/null start_serve lognull epoll
     start_serve logoff epoll --quiet
 fi
-DEFAULTS_PID="$(echo $SERVE_PIDS | awk '{ print $1 }')"
+DEFAULTS_PID="$(echo $SERVER_PIDS | awk '{ print $1 }')"
 # EVENT_STREAMS=N: the serve with its defaults measured once more per round ("events"), with N
 # `curl -N …/events` streams (the dashboard's live feed, issue 26) open on its admin port for
 # that turn only. The same process with and without the streams: two separate serves differed
@@ -133,7 +120,7 @@ close_event_streams() {
 }
 
 "$BENCH_BIN/loopback-echo-server" >"$WORK/echo.log" 2>&1 &
-SERVE_PIDS="$SERVE_PIDS $!"
+SERVER_PIDS="$SERVER_PIDS $!"
 PID_echo=$!
 for _ in $(seq 1 100); do grep -q '^listening' "$WORK/echo.log" && break; sleep 0.1; done
 BACKEND_echo="$(sed -n 's/^listening //p' "$WORK/echo.log")"

@@ -17,31 +17,18 @@
 # Usage: Benchmarks/client-threshold.sh      SPINS="0 500 1000 1500" DURATION=3s Benchmarks/client-threshold.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=Benchmarks/http1-common.sh
+. Benchmarks/http1-common.sh   # WORK, the exit trap, SERVER_PIDS, TOKEN, write_registration_put
 
 SPINS="${SPINS:-0 250 500 750 1000 1250 1500 2000}"
 DURATION="${DURATION:-3s}"
 CONNECTIONS="${CONNECTIONS:-16}"
-for tool in wrk nginx python3; do
-    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install -y wrk nginx-light python3)" >&2; exit 1; }
-done
+require_tools "apt-get install -y wrk nginx-light python3" wrk nginx python3
 
 echo "building loopback-echo-server (release)…"
 swift build -c release --package-path Benchmarks --product loopback-echo-server >/dev/null   # Benchmarks/Package.swift
 ECHO="$(swift build -c release --package-path Benchmarks --show-bin-path)/loopback-echo-server"
 
-WORK="$(mktemp -d)"
-ECHO_PID=""
-NGINX_PID=""
-cleanup() {
-    [ -n "$ECHO_PID" ] && kill -TERM "$ECHO_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill -TERM "$NGINX_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# shellcheck source=Benchmarks/registration-put.sh
-. Benchmarks/registration-put.sh
 write_registration_put "$WORK/put.lua"
 
 # shellcheck source=Benchmarks/nginx-204.sh
@@ -73,16 +60,16 @@ echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load ave
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run; nginx, then the echo server, for each N"
 for spin in $SPINS; do
     "$ECHO" --spin-ns "$spin" >"$WORK/echo.out" 2>&1 &
-    ECHO_PID=$!
+    SERVER_PIDS=$!   # the echo server of this N (stopped on exit too)
     for _ in $(seq 1 100); do grep -q '^listening ' "$WORK/echo.out" && break; sleep 0.1; done
     url="$(sed -n 's/^listening //p' "$WORK/echo.out")/v1/devices/$TOKEN"
     [ "$url" != "/v1/devices/$TOKEN" ] || { echo "loopback-echo-server did not start" >&2; cat "$WORK/echo.out" >&2; exit 1; }
     wrk -t1 -c"$CONNECTIONS" -d1s -s "$WORK/put.lua" "$url" >/dev/null   # warm-up
     measure nginx "$NGINX_URL" "$NGINX_WORKER_PID"
-    measure echo "$url" "$ECHO_PID"
-    kill -TERM "$ECHO_PID" 2>/dev/null || true
-    wait "$ECHO_PID" 2>/dev/null || true
-    ECHO_PID=""
+    measure echo "$url" "$SERVER_PIDS"
+    kill -TERM "$SERVER_PIDS" 2>/dev/null || true
+    wait "$SERVER_PIDS" 2>/dev/null || true
+    SERVER_PIDS=""
     read -r nrate _ nsleeps _ _ <"$WORK/nginx.run"
     read -r erate ebusy esleeps eclient eserver <"$WORK/echo.run"
     awk -v s="$spin" -v er="$erate" -v nr="$nrate" -v b="$ebusy" -v z="$esleeps" -v c="$eclient" -v v="$eserver" -v nz="$nsleeps" 'BEGIN {

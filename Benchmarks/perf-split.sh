@@ -26,42 +26,29 @@
 #        SERVE_BINARY=/tmp/old/contract-check Benchmarks/perf-split.sh   (another build's serve)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=Benchmarks/http1-common.sh
+. Benchmarks/http1-common.sh   # WORK, the exit trap, SERVER_PIDS, TOKEN, write_registration_put
 
 ROUNDS="${ROUNDS:-2}"
 WINDOW="${WINDOW:-3}"
 FREQUENCY="${FREQUENCY:-20000}"
 CONNECTIONS="${CONNECTIONS:-16}"
-for tool in perf wrk nginx python3; do
-    command -v "$tool" >/dev/null || { echo "$tool is required (apt-get install -y linux-perf wrk nginx-light python3)" >&2; exit 1; }
-done
+require_tools "apt-get install -y linux-perf wrk nginx-light python3" perf wrk nginx python3
 
 echo "building the release binary…"
 swift build -c release --product contract-check >/dev/null
 SERVE_BINARY="${SERVE_BINARY:-$(swift build -c release --show-bin-path)/contract-check}"
 
-WORK="$(mktemp -d)"
-SERVE_PID=""
-NGINX_PID=""
 COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT+uncommitted"
-cleanup() {
-    [ -n "$SERVE_PID" ] && kill -TERM "$SERVE_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill -TERM "$NGINX_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-# shellcheck source=Benchmarks/registration-put.sh
-. Benchmarks/registration-put.sh
 write_registration_put "$WORK/put.lua"
 
 "$SERVE_BINARY" serve --session bench=acct --ready-file "$WORK/ready.json" >"$WORK/serve.log" 2>&1 &
-SERVE_PID=$!
+SERVER_PIDS=$!
 for _ in $(seq 1 100); do [ -s "$WORK/ready.json" ] && break; sleep 0.1; done
 URL_serve="$(sed -n 's/.*"backend":"\([^"]*\)".*/\1/p' "$WORK/ready.json")"
 [ -n "$URL_serve" ] || { echo "serve did not start:" >&2; cat "$WORK/serve.log" >&2; exit 1; }
-PID_serve=$SERVE_PID
+PID_serve=$SERVER_PIDS
 
 # shellcheck source=Benchmarks/nginx-204.sh
 . Benchmarks/nginx-204.sh
