@@ -1,39 +1,71 @@
+import Foundation
+
 /// The registered devices: by lowercase token (what snapshots show), and again by
 /// ``HexKey`` for every token of at most 64 hex digits, so the handler finds a device from
 /// the path's bytes without making a String of them (and hashes four words, not 64 bytes):
 /// an app registers its device again at every launch, and each PUT looks it up.
+///
+/// Beside a device found by key, the table keeps the plain body it was registered with (by
+/// the handler's plain path, ``register(_:key:body:)``): an app's next launch sends the same
+/// bytes, and a body byte for byte the one a device was registered with, from its account,
+/// is the same valid registration without being read again (``sameRegistration(key:account:body:)``).
 ///
 /// Every change goes through the table, so the two indexes hold the same devices: a token
 /// with a key is in both, any other only in ``byToken``.
 struct DeviceTable {
     /// Lowercase token → device.
     private(set) var byToken: [String: RegisteredDevice] = [:]
-    /// The devices whose token has a ``HexKey``, by that key.
-    private var byKey: [HexKey: RegisteredDevice] = [:]
+    /// The devices whose token has a ``HexKey``, by that key, with their registration's body.
+    private var byKey: [HexKey: Keyed] = [:]
+
+    /// A device found by key, and the body of the request that registered it (empty when
+    /// another path set it, or the body was over ``maxRememberedBodyBytes``).
+    private struct Keyed {
+        var device: RegisteredDevice
+        var body: [UInt8]
+    }
+
+    /// Bodies of at most this many bytes are kept beside their device (a registration is
+    /// ~200): a device's memory stays bounded whatever its body.
+    static let maxRememberedBodyBytes = 1024
 
     /// The device registered under `token` (lowercase); setting one adds, replaces or
-    /// (nil) removes it in both indexes.
+    /// (nil) removes it in both indexes (keeping no body: the next plain registration reads
+    /// its body).
     subscript(token: String) -> RegisteredDevice? {
         get { byToken[token] }
         set {
             byToken[token] = newValue
-            if let key = HexKey(lowercaseToken: token) { byKey[key] = newValue }
+            if let key = HexKey(lowercaseToken: token) { byKey[key] = newValue.map { Keyed(device: $0, body: []) } }
         }
     }
 
     /// The device whose token has `key`, or when there is no key, the one registered under
     /// `token` (lowercase).
     func device(key: HexKey?, token: String?) -> RegisteredDevice? {
-        if let key { return byKey[key] }
+        if let key { return byKey[key]?.device }
         guard let token else { return nil }
         return byToken[token]
     }
 
+    /// The device whose token has `key` when it is `account`'s and was registered with a
+    /// body of exactly these bytes (``register(_:key:body:)``): then `body` is that same
+    /// registration, valid as it was. Nil otherwise (the body is then read).
+    func sameRegistration(key: HexKey, account: String, body: UnsafeBufferPointer<UInt8>) -> RegisteredDevice? {
+        guard let keyed = byKey[key], keyed.body.count == body.count, !body.isEmpty, let bytes = body.baseAddress,
+              keyed.body.withUnsafeBufferPointer({ kept in kept.baseAddress.map { memcmp($0, bytes, body.count) == 0 } ?? false }),
+              keyed.device.account == account else { return nil }
+        return keyed.device
+    }
+
     /// Registers `device` under its token, whose key `key` is (the caller made both of the
-    /// same bytes; nil when the token has none).
-    mutating func register(_ device: RegisteredDevice, key: HexKey?) {
+    /// same bytes; nil when the token has none), keeping `body` beside it when it is the
+    /// plain body `device` was made of (and at most ``maxRememberedBodyBytes``).
+    mutating func register(_ device: RegisteredDevice, key: HexKey?, body: UnsafeBufferPointer<UInt8>? = nil) {
         byToken[device.token] = device
-        if let key { byKey[key] = device }
+        guard let key else { return }
+        let kept = body.flatMap { $0.count <= Self.maxRememberedBodyBytes ? Array($0) : nil } ?? []
+        byKey[key] = Keyed(device: device, body: kept)
     }
 
     /// Forgets every device.

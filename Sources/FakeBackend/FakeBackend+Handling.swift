@@ -201,54 +201,6 @@ extension FakeBackend {
         }
     }
 
-    /// What apps send most, answered in one critical section: a PUT whose token and body are
-    /// plain and valid (``PlainInputAcceptor``), sent as JSON, with a known bearer, while the
-    /// backend is online with no fault plan. The answer, the device and the journal entry are
-    /// those of the general path (which this leaves every other request to, returning nil
-    /// before it changes anything), without its second lock and with no String made for a
-    /// field that matches the device already stored.
-    private func registerPlainly(_ request: HTTPRequest, token range: Range<Int>, in target: UnsafeBufferPointer<UInt8>,
-                                 contentType: UnsafeBufferPointer<UInt8>?, authorization: UnsafeBufferPointer<UInt8>?, now: Date) -> HTTPResponse? {
-        let parameter = UnsafeBufferPointer(rebasing: target[range])
-        guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
-        return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
-            guard let fields = validator.plainRegistration(body) else { return nil }
-            // No String is made for a hex token registered already (DeviceTable.HexKey).
-            let key = DeviceTable.HexKey(parameter)
-            let named = key == nil ? RegisteredDevice.token(lowercasing: parameter) : nil
-            let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
-                // Where the general path would draw a fault, refuse or reject, it answers.
-                guard !store.isOffline, store.faults.isEmpty,
-                      case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
-                // The general path's `existing.sameRegistration(as: device)`, without the
-                // device: a device is stored under its own token.
-                let stored = store.devices.device(key: key, token: named)
-                let device: RegisteredDevice
-                if let stored, fields.isRegistration(of: stored, account: account, in: body) {
-                    device = stored
-                } else {
-                    device = RegisteredDevice(
-                        token: stored?.token ?? named ?? RegisteredDevice.token(lowercasing: parameter), account: account,
-                        environment: fields.environment?.string(in: body) ?? "",
-                        appVersion: fields.appVersion?.string(in: body) ?? "",
-                        publicKey: fields.publicKey?.string(in: body) ?? "",
-                        platform: fields.platform?.string(in: body) ?? "ios",
-                        updatedAt: now)
-                    store.devices.register(device, key: key)
-                }
-                let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
-                                         account: account, status: 204, violations: [], fault: nil, serverName: request.tlsServerName,
-                                         hexTokenStart: key != nil && range.upperBound == target.count ? range.lowerBound : nil)
-                return (entry, device, !store.waiters.isEmpty)
-            }
-            guard let committed else { return nil }
-            if committed.hasWaiters { notifyWaiters() }
-            configuration.onRequest?(committed.entry)
-            configuration.onDeviceRegistered?(committed.device)
-            return HTTPResponse(status: .noContent)
-        }
-    }
-
     /// A 400 listing every violation; journaled with them.
     func reject(_ violations: [Violation], now: Date, request: HTTPRequest, endpoint: Endpoint,
                         account: String, fault: BackendFault?) -> HTTPResponse {

@@ -93,4 +93,36 @@ import Testing
         #expect(table.device(key: Self.key(short), token: nil) == nil)
         #expect(table.byToken.isEmpty)
     }
+
+    /// A body is the device's registration again only byte for byte, from the device's
+    /// account, while no other change reached the device; a large one is not kept.
+    @Test func aDeviceKeepsTheBodyItWasRegisteredWith() {
+        var table = DeviceTable()
+        let token = "00fa11ce"
+        guard let key = Self.key(token) else { Issue.record("no key"); return }
+        let body = Array(#"{"platform":"ios"}"#.utf8)
+        func same(_ bytes: [UInt8], _ account: String = "a1") -> RegisteredDevice? {
+            bytes.withUnsafeBufferPointer { table.sameRegistration(key: key, account: account, body: $0) }
+        }
+        body.withUnsafeBufferPointer { table.register(Self.device(token), key: key, body: $0) }
+        #expect(same(body) == Self.device(token))
+        #expect(same(body, "a2") == nil)
+        #expect(same(Array(#"{"platform":"iOS"}"#.utf8)) == nil)
+        #expect(same(body + [0x20]) == nil)
+        #expect(same([]) == nil)
+        // Changed another way: the body is no longer the device's.
+        table[token] = Self.device(token)
+        #expect(same(body) == nil)
+        body.withUnsafeBufferPointer { table.register(Self.device(token), key: key, body: $0) }
+        table.register(Self.device(token, account: "a2"), key: key)
+        #expect(same(body, "a2") == nil)
+        let large = Array(repeating: UInt8(ascii: " "), count: DeviceTable.maxRememberedBodyBytes + 1)
+        large.withUnsafeBufferPointer { table.register(Self.device(token), key: key, body: $0) }
+        #expect(same(large) == nil)
+        let largest = Array(large.dropLast())
+        largest.withUnsafeBufferPointer { table.register(Self.device(token), key: key, body: $0) }
+        #expect(same(largest) == Self.device(token))
+        table[token] = nil
+        #expect(same(largest) == nil)
+    }
 }

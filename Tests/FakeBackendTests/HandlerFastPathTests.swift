@@ -364,6 +364,13 @@ import Testing
             (nothing, put(token, body: body(publicKey: nil))),
             (nothing, put(token, body: Array(#"{"platform":"\u0069os","environment":"production","appVersion":"1.0.0","publicKey":"\#(Requests.publicKey)"}"#.utf8))),
             (nothing, put(token, body: Array("{}".utf8))),
+            // The general path changes a device registered plainly: its body is not the
+            // device's any more, and the same bytes again are read and registered anew.
+            (nothing, put(token)),
+            (nothing, put(token, body: Array(#"{"platform":"ios","environment":"\u0073andbox","appVersion":"4.2.0","publicKey":"\#(Requests.publicKey)"}"#.utf8))),
+            (nothing, put(token)),
+            (nothing, put(token, bearer: "s2")),  // the same bytes from another account
+            (nothing, put(token)),
             (nothing, put(token, body: [])),
             ({ $0.addFault(.tooManyRequests(retryAfter: 3), on: .putDevice) }, put(token)),
             (nothing, put(token)),
