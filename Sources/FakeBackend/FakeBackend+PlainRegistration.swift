@@ -13,10 +13,12 @@ extension FakeBackend {
     func registerPlainly(_ request: HTTPRequest, token range: Range<Int>, in target: UnsafeBufferPointer<UInt8>,
                                  contentType: UnsafeBufferPointer<UInt8>?, authorization: UnsafeBufferPointer<UInt8>?, now: Date) -> HTTPResponse? {
         let parameter = UnsafeBufferPointer(rebasing: target[range])
-        guard Self.unsupportedMediaType(contentType) == nil, validator.admits(token: parameter) else { return nil }
+        // No String is made for a hex token registered already (DeviceTable.HexKey); its
+        // digits, read for the key, are not read again for the token's check.
+        let key = DeviceTable.HexKey(parameter)
+        let tokenAdmitted = key.flatMap { _ in validator.admits(hexTokenOfCount: parameter.count) } ?? validator.admits(token: parameter)
+        guard Self.unsupportedMediaType(contentType) == nil, tokenAdmitted else { return nil }
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
-            // No String is made for a hex token registered already (DeviceTable.HexKey).
-            let key = DeviceTable.HexKey(parameter)
             let named = key == nil ? RegisteredDevice.token(lowercasing: parameter) : nil
             let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.

@@ -73,6 +73,13 @@ final class RequestValidator: Sendable {
         deviceTokenAcceptor?.admits(pathParameterBytes: token) == true
     }
 
+    /// ``admits(token:)`` for `count` bytes known to be hex digits (a token with a
+    /// ``DeviceTable/HexKey``), from the count alone when the token's schema allows it; nil
+    /// otherwise (ask ``admits(token:)``).
+    func admits(hexTokenOfCount count: Int) -> Bool? {
+        deviceTokenAcceptor?.admits(hexDigitCount: count)
+    }
+
     /// True when `id`, an `{id}` path parameter's bytes (valid UTF-8), has no violation:
     /// ``validate(notificationID:)`` is empty.
     func admits(notificationID id: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -225,6 +225,30 @@ import Testing
         }
     }
 
+    /// A count of hex digits answers as the digits themselves do, for a `hex-bytes` parameter
+    /// with or without bounds; any other schema leaves the answer to the bytes (nil).
+    @Test func aHexDigitCountAnswersAsTheDigits() {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdefABCDEF")
+        let schemas: [(Schema, Bool)] = [
+            (.string(format: .hexBytes), true), (.string(minLength: 64, maxLength: 200, format: .hexBytes), true),
+            (.string(minLength: 3, maxLength: 9, format: .hexBytes), true), (.string(maxLength: 1, format: .hexBytes), true),
+            (.string(format: .identifier), false), (.string(minLength: 2), false), (.string(format: .base64), false),
+        ]
+        for (schema, answersFromCount) in schemas {
+            let contract = Contract(name: "p", direction: .appToBackend, summary: "A test parameter.", schema: schema, pathParameter: "p")
+            let acceptor = PlainInputAcceptor(contract)
+            for count in 0...210 {
+                var text = String((0..<count).map { _ in digits.randomElement(using: &generator) ?? "0" })
+                let fromBytes = text.withUTF8 { acceptor.admits(pathParameterBytes: $0) }
+                let fromCount = acceptor.admits(hexDigitCount: count)
+                #expect((fromCount != nil) == answersFromCount, "\(schema) \(count)")
+                #expect((fromCount ?? fromBytes) == fromBytes, "\(schema) \(count)")
+                #expect(fromBytes == contract.validate(JSONNode(.string(text))).isEmpty, "\(schema) \(count)")
+            }
+        }
+    }
+
     /// The word-at-a-time helpers against the byte-at-a-time ones, at every length and
     /// alignment up to a few words.
     @Test func wordHelpersMatchTheByteHelpers() {

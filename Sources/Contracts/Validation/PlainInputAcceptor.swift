@@ -74,6 +74,16 @@ package struct PlainInputAcceptor: Sendable {
         parameter?.admits(bytes) ?? false
     }
 
+    /// ``admits(pathParameterBytes:)`` for `count` bytes the caller found to be hex digits
+    /// (`0-9 a-f A-F`, e.g. while packing them): for a parameter whose schema is the
+    /// `hex-bytes` format and length bounds only, the answer needs the count alone; nil for
+    /// any other schema (then ask ``admits(pathParameterBytes:)``). A handler that reads a
+    /// device token's digits anyway does not read them twice.
+    package func admits(hexDigitCount count: Int) -> Bool? {
+        guard let parameter, parameter.format == .hexBytes, !parameter.hasAllowedValues, !parameter.needsString else { return nil }
+        return count > 0 && count % 2 == 0 && count >= parameter.minLength && count <= parameter.maxLength
+    }
+
     /// When `body` is a plain document the contract accepts without any violation, calls
     /// `value` with each present member's index and value (in member order, once the whole
     /// body is checked) and returns true; otherwise returns false without calling it (then
