@@ -108,7 +108,16 @@ public final class PushClock: Sendable {
         }
     }
 
-    private static func wallMilliseconds() -> Int64 { milliseconds(Date()) }
+    /// The system's time in whole milliseconds (floored): `clock_gettime(CLOCK_REALTIME)`,
+    /// what `Date()` reads beneath Foundation's ~150 instructions more (a fake reads its clock
+    /// for every request). The same call on Linux and Darwin, as `TimerQueue.now` reads
+    /// `CLOCK_MONOTONIC` (Docs/readme/platforms.md: Darwin's `CLOCK_REALTIME` is likewise a
+    /// `clockid_t` case). `tv_nsec` is never negative, so a time before 1970 floors too.
+    private static func wallMilliseconds() -> Int64 {
+        var time = timespec()
+        _ = clock_gettime(CLOCK_REALTIME, &time)  // fails only for an unknown clock or a bad pointer
+        return Int64(time.tv_sec) &* 1000 &+ Int64(time.tv_nsec) / 1_000_000
+    }
 
     private static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
