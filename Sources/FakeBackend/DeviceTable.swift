@@ -9,6 +9,8 @@ import Foundation
 /// the handler's plain path, ``register(_:key:body:)``): an app's next launch sends the same
 /// bytes, and a body byte for byte the one a device was registered with, from its account,
 /// is the same valid registration without being read again (``sameRegistration(key:account:body:)``).
+/// The devices registered so lately are found again without a key at all: in a small table of
+/// slots, by the last bytes of their token (``recentRegistration(token:account:body:)``).
 ///
 /// Every change goes through the table, so the two indexes hold the same devices: a token
 /// with a key is in both, any other only in ``byToken``.
@@ -18,12 +20,26 @@ struct DeviceTable {
     /// The devices whose token has a ``HexKey``, by that key, with their registration's body.
     private var byKey: [HexKey: Keyed] = [:]
 
+    /// The devices registered lately with a plain body, each in the slot of its token
+    /// (``recentSlot(_:)``; empty until the first). A later one in the same slot replaces it;
+    /// any change to the device empties its slot. What misses here is found by key.
+    private var recent: [Keyed?] = []
+
     /// A device found by key, and the body of the request that registered it (empty when
-    /// another path set it, or the body was over ``maxRememberedBodyBytes``).
-    private struct Keyed {
-        var device: RegisteredDevice
-        var body: [UInt8]
+    /// another path set it, or the body was over ``maxRememberedBodyBytes``). Shared by the
+    /// key's index and a recent slot, never changed.
+    private final class Keyed: Sendable {
+        let device: RegisteredDevice
+        let body: [UInt8]
+
+        init(device: RegisteredDevice, body: [UInt8]) {
+            self.device = device
+            self.body = body
+        }
     }
+
+    /// How many recent slots there are (a power of two).
+    static let recentSlotCount = 256
 
     /// Bodies of at most this many bytes are kept beside their device (a registration is
     /// ~200): a device's memory stays bounded whatever its body.
@@ -37,6 +53,7 @@ struct DeviceTable {
         set {
             byToken[token] = newValue
             if let key = HexKey(lowercaseToken: token) { byKey[key] = newValue.map { Keyed(device: $0, body: []) } }
+            forgetRecent(token)
         }
     }
 
@@ -52,26 +69,79 @@ struct DeviceTable {
     /// body of exactly these bytes (``register(_:key:body:)``): then `body` is that same
     /// registration, valid as it was. Nil otherwise (the body is then read).
     func sameRegistration(key: HexKey, account: String, body: UnsafeBufferPointer<UInt8>) -> RegisteredDevice? {
-        guard let keyed = byKey[key], keyed.body.count == body.count, !body.isEmpty, let bytes = body.baseAddress,
-              keyed.body.withUnsafeBufferPointer({ kept in kept.baseAddress.map { memcmp($0, bytes, body.count) == 0 } ?? false }),
-              keyed.device.account == account else { return nil }
+        guard let keyed = byKey[key], keyed.device.account == account, keyed.body.count == body.count, !body.isEmpty,
+              Self.same(keyed.body, body) else { return nil }
+        return keyed.device
+    }
+
+    /// The device whose token is these bytes exactly (lowercase, as stored) when it was
+    /// registered lately, from `account`, with a body of exactly these bytes
+    /// (``register(_:key:body:)``): then `body` is that same registration, valid as it was.
+    /// What ``sameRegistration(key:account:body:)`` answers, without making a key or hashing
+    /// one; nil when the device is not in its slot (then the key finds it).
+    func recentRegistration(token: UnsafeBufferPointer<UInt8>, account: String, body: UnsafeBufferPointer<UInt8>) -> RegisteredDevice? {
+        guard !recent.isEmpty, let keyed = recent[Self.recentSlot(token)], keyed.body.count == body.count, !body.isEmpty,
+              Self.same(keyed.body, body), keyed.device.account == account else { return nil }
+        // A parsed token is a native String: its bytes are read where they lie.
+        guard keyed.device.token.utf8.withContiguousStorageIfAvailable({ Self.same($0, token) }) == true else { return nil }
         return keyed.device
     }
 
     /// Registers `device` under its token, whose key `key` is (the caller made both of the
     /// same bytes; nil when the token has none), keeping `body` beside it when it is the
-    /// plain body `device` was made of (and at most ``maxRememberedBodyBytes``).
+    /// plain body `device` was made of (and at most ``maxRememberedBodyBytes``): then the
+    /// device also takes its recent slot.
     mutating func register(_ device: RegisteredDevice, key: HexKey?, body: UnsafeBufferPointer<UInt8>? = nil) {
         byToken[device.token] = device
+        forgetRecent(device.token)
         guard let key else { return }
         let kept = body.flatMap { $0.count <= Self.maxRememberedBodyBytes ? Array($0) : nil } ?? []
-        byKey[key] = Keyed(device: device, body: kept)
+        let keyed = Keyed(device: device, body: kept)
+        byKey[key] = keyed
+        guard !kept.isEmpty else { return }
+        if recent.isEmpty { recent = Array(repeating: nil, count: Self.recentSlotCount) }
+        var token = device.token
+        recent[token.withUTF8 { Self.recentSlot($0) }] = keyed
     }
 
     /// Forgets every device.
     mutating func removeAll() {
         byToken.removeAll()
         byKey.removeAll()
+        recent = []
+    }
+
+    /// Empties the recent slot of `token` (lowercase), whichever device is in it.
+    private mutating func forgetRecent(_ token: String) {
+        guard !recent.isEmpty else { return }
+        var token = token
+        recent[token.withUTF8 { Self.recentSlot($0) }] = nil
+    }
+
+    /// The recent slot of a token's bytes: its last eight (of a real token, random hex
+    /// digits; fewer when it is shorter) as one word, multiplied by an odd constant, whose
+    /// top bits choose. Tokens that share a slot only take it from each other: a miss costs
+    /// the lookup by key, never more.
+    static func recentSlot(_ token: UnsafeBufferPointer<UInt8>) -> Int {
+        var word: UInt64 = 0
+        if token.count >= 8, let base = token.baseAddress {
+            word = UnsafeRawPointer(base + (token.count - 8)).loadUnaligned(as: UInt64.self)
+        } else {
+            for byte in token { word = word << 8 | UInt64(byte) }
+        }
+        let bits = UInt64(recentSlotCount.trailingZeroBitCount)
+        return Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> (64 &- bits))
+    }
+
+    /// Whether two byte runs of the same count are equal.
+    private static func same(_ kept: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        kept.withUnsafeBufferPointer { same($0, bytes) }
+    }
+
+    private static func same(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.isEmpty }
+        return memcmp(left, right, lhs.count) == 0
     }
 
     /// A token of at most 64 hex digits, four bits a digit, and how many digits it has: equal for tokens that are equal

@@ -9,48 +9,30 @@ extension FakeBackend {
     /// before it changes anything), without its second lock and with no String made for a
     /// field that matches the device already stored. A body byte for byte the one the device
     /// was registered with from the same account (an app's next launch) is that registration
-    /// again, valid as it was: it is not read a second time (``DeviceTable/sameRegistration(key:account:body:)``).
+    /// again, valid as it was: it is not read a second time. A device registered lately is
+    /// found by the token's bytes as they are (``DeviceTable/recentRegistration(token:account:body:)``),
+    /// any other by its key (``DeviceTable/sameRegistration(key:account:body:)``).
     func registerPlainly(_ request: HTTPRequest, token range: Range<Int>, in target: UnsafeBufferPointer<UInt8>,
                                  contentType: UnsafeBufferPointer<UInt8>?, authorization: UnsafeBufferPointer<UInt8>?, now: Date) -> HTTPResponse? {
+        guard Self.unsupportedMediaType(contentType) == nil else { return nil }
         let parameter = UnsafeBufferPointer(rebasing: target[range])
-        // No String is made for a hex token registered already (DeviceTable.HexKey); its
-        // digits, read for the key, are not read again for the token's check.
-        let key = DeviceTable.HexKey(parameter)
-        let tokenAdmitted = key.flatMap { _ in validator.admits(hexTokenOfCount: parameter.count) } ?? validator.admits(token: parameter)
-        guard Self.unsupportedMediaType(contentType) == nil, tokenAdmitted else { return nil }
         return request.body.withUnsafeBufferPointer { body -> HTTPResponse? in
-            let named = key == nil ? RegisteredDevice.token(lowercasing: parameter) : nil
             let committed = store.withLock { store -> (entry: BackendJournalEntry, device: RegisteredDevice, hasWaiters: Bool)? in
                 // Where the general path would draw a fault, refuse or reject, it answers.
                 guard !store.isOffline, store.faults.isEmpty,
                       case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
-                let device: RegisteredDevice
-                if let key, let same = store.devices.sameRegistration(key: key, account: account, body: body) {
-                    device = same
+                let registered: (device: RegisteredDevice, hexToken: Bool)
+                if let recent = store.devices.recentRegistration(token: parameter, account: account, body: body) {
+                    // Its bytes are a stored token's: hex digits, admitted when it was stored.
+                    registered = (recent, true)
                 } else {
-                    // Read here, under the lock, only when the device's body is not these
-                    // bytes (the validator is the backend's own, and the same for its life).
-                    guard let fields = validator.plainRegistration(body) else { return nil }
-                    // The general path's `existing.sameRegistration(as: device)`, without the
-                    // device: a device is stored under its own token.
-                    let stored = store.devices.device(key: key, token: named)
-                    if let stored, fields.isRegistration(of: stored, account: account, in: body) {
-                        device = stored
-                    } else {
-                        device = RegisteredDevice(
-                            token: stored?.token ?? named ?? RegisteredDevice.token(lowercasing: parameter), account: account,
-                            environment: fields.environment?.string(in: body) ?? "",
-                            appVersion: fields.appVersion?.string(in: body) ?? "",
-                            publicKey: fields.publicKey?.string(in: body) ?? "",
-                            platform: fields.platform?.string(in: body) ?? "ios",
-                            updatedAt: now)
-                        store.devices.register(device, key: key, body: body)
-                    }
+                    guard let read = register(parameter, body: body, account: account, now: now, in: &store.devices) else { return nil }
+                    registered = read
                 }
                 let entry = store.record(time: now, endpoint: .putDevice, method: request.method, path: Self.journaled(request.path),
                                          account: account, status: 204, violations: [], fault: nil, serverName: request.tlsServerName,
-                                         hexTokenStart: key != nil && range.upperBound == target.count ? range.lowerBound : nil)
-                return (entry, device, !store.waiters.isEmpty)
+                                         hexTokenStart: registered.hexToken && range.upperBound == target.count ? range.lowerBound : nil)
+                return (entry, registered.device, !store.waiters.isEmpty)
             }
             guard let committed else { return nil }
             if committed.hasWaiters { notifyWaiters() }
@@ -58,5 +40,40 @@ extension FakeBackend {
             configuration.onDeviceRegistered?(committed.device)
             return HTTPResponse(status: .noContent)
         }
+    }
+
+    /// ``registerPlainly(_:token:in:contentType:authorization:now:)`` for a device not found
+    /// in its recent slot: the token's ``DeviceTable/HexKey`` (no String is made for a hex
+    /// token registered already; its digits, read for the key, are not read again for the
+    /// token's check), then the device registered with these bytes, or the body read and the
+    /// device stored as it says. The device, and whether its token has a key; nil when the
+    /// token or the body is not plain and valid (nothing changed).
+    private func register(_ parameter: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>, account: String, now: Date,
+                          in devices: inout DeviceTable) -> (device: RegisteredDevice, hexToken: Bool)? {
+        let key = DeviceTable.HexKey(parameter)
+        let tokenAdmitted = key.flatMap { _ in validator.admits(hexTokenOfCount: parameter.count) } ?? validator.admits(token: parameter)
+        guard tokenAdmitted else { return nil }
+        if let key, let same = devices.sameRegistration(key: key, account: account, body: body) { return (same, true) }
+        // Read here, under the lock, only when the device's body is not these bytes (the
+        // validator is the backend's own, and the same for its life).
+        guard let fields = validator.plainRegistration(body) else { return nil }
+        let named = key == nil ? RegisteredDevice.token(lowercasing: parameter) : nil
+        // The general path's `existing.sameRegistration(as: device)`, without the device: a
+        // device is stored under its own token. Stored again with these bytes beside it, so
+        // that the next such request is found without reading them.
+        let stored = devices.device(key: key, token: named)
+        if let stored, fields.isRegistration(of: stored, account: account, in: body) {
+            if key != nil { devices.register(stored, key: key, body: body) }
+            return (stored, key != nil)
+        }
+        let device = RegisteredDevice(
+            token: stored?.token ?? named ?? RegisteredDevice.token(lowercasing: parameter), account: account,
+            environment: fields.environment?.string(in: body) ?? "",
+            appVersion: fields.appVersion?.string(in: body) ?? "",
+            publicKey: fields.publicKey?.string(in: body) ?? "",
+            platform: fields.platform?.string(in: body) ?? "ios",
+            updatedAt: now)
+        devices.register(device, key: key, body: body)
+        return (device, key != nil)
     }
 }

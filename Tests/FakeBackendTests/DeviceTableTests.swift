@@ -125,4 +125,61 @@ import Testing
         table[token] = nil
         #expect(same(largest) == nil)
     }
+
+    /// A device registered lately with a plain body is found again by its token's bytes as
+    /// stored (lowercase), with the same body from the same account, without a key; any
+    /// change to the device, or another device taking its slot, leaves the key to find it.
+    @Test func aRecentRegistrationIsFoundByItsTokensBytes() throws {
+        var table = DeviceTable()
+        let token = "00fa11ce" + String(repeating: "ab", count: 28)
+        let body = Array(#"{"platform":"ios"}"#.utf8)
+        func recent(_ token: String, _ bytes: [UInt8] = body, _ account: String = "a1") -> RegisteredDevice? {
+            var token = token
+            return token.withUTF8 { token in bytes.withUnsafeBufferPointer { table.recentRegistration(token: token, account: account, body: $0) } }
+        }
+        func register(_ token: String, account: String = "a1", body: [UInt8]? = body) {
+            guard let body else { return table.register(Self.device(token, account: account), key: Self.key(token)) }
+            body.withUnsafeBufferPointer { table.register(Self.device(token, account: account), key: Self.key(token), body: $0) }
+        }
+        func slot(_ token: String) -> Int {
+            var token = token
+            return token.withUTF8 { DeviceTable.recentSlot($0) }
+        }
+        #expect(recent(token) == nil)
+        register(token)
+        #expect(recent(token) == Self.device(token))
+        #expect(recent(token.uppercased()) == nil)
+        #expect(recent(token, body + [0x20]) == nil)
+        #expect(recent(token, Array(#"{"platform":"iOS"}"#.utf8)) == nil)
+        #expect(recent(token, body, "a2") == nil)
+        #expect(recent(token, []) == nil)
+        // Another token in the same slot takes it; the first is found by key.
+        let rival = try #require((1..<100_000).lazy.map { number -> String in
+            let digits = String(number, radix: 16)
+            return String(repeating: "0", count: 64 - digits.count) + digits
+        }.first { slot($0) == slot(token) })
+        register(rival)
+        #expect(recent(rival) == Self.device(rival))
+        #expect(recent(token) == nil)
+        let key = try #require(Self.key(token))
+        #expect(body.withUnsafeBufferPointer { table.sameRegistration(key: key, account: "a1", body: $0) } == Self.device(token))
+        // Every other change to the device empties its slot.
+        register(token)
+        table[token] = Self.device(token, account: "a2")
+        #expect(recent(token) == nil)
+        #expect(recent(token, body, "a2") == nil)
+        register(token)
+        table[token] = nil
+        #expect(recent(token) == nil)
+        register(token)
+        register(token, body: nil)
+        #expect(recent(token) == nil)
+        register(token)
+        table.removeAll()
+        #expect(recent(token) == nil)
+        // A token shorter than a word has its slot too.
+        register("ab12")
+        #expect(recent("ab12") == Self.device("ab12"))
+        #expect(recent("ab1") == nil)
+    }
 }
