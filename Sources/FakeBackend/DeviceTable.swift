@@ -12,8 +12,9 @@ import Foundation
 /// The devices registered so lately are found again without a key at all: in a small table of
 /// slots, by the last bytes of their token (``recentRegistration(token:account:body:)``).
 ///
-/// Every change goes through the table, so the two indexes hold the same devices: a token
-/// with a key is in both, any other only in ``byToken``.
+/// Every change goes through the table, so the two indexes hold the same devices (a token
+/// with a key is in both, any other only in ``byToken``) and a recent slot holds a device only
+/// as its key's index does: any change to the device empties its slot.
 struct DeviceTable {
     /// Lowercase token → device.
     private(set) var byToken: [String: RegisteredDevice] = [:]
@@ -80,10 +81,11 @@ struct DeviceTable {
     /// What ``sameRegistration(key:account:body:)`` answers, without making a key or hashing
     /// one; nil when the device is not in its slot (then the key finds it).
     func recentRegistration(token: UnsafeBufferPointer<UInt8>, account: String, body: UnsafeBufferPointer<UInt8>) -> RegisteredDevice? {
-        guard !recent.isEmpty, let keyed = recent[Self.recentSlot(token)], keyed.body.count == body.count, !body.isEmpty,
-              Self.same(keyed.body, body), keyed.device.account == account else { return nil }
-        // A parsed token is a native String: its bytes are read where they lie.
-        guard keyed.device.token.utf8.withContiguousStorageIfAvailable({ Self.same($0, token) }) == true else { return nil }
+        guard !recent.isEmpty, let keyed = recent[Self.recentSlot(token)],
+              // A stored token is a native String: its bytes are read where they lie.
+              keyed.device.token.utf8.withContiguousStorageIfAvailable({ Self.same($0, token) }) == true,
+              keyed.body.count == body.count, !body.isEmpty, Self.same(keyed.body, body),
+              keyed.device.account == account else { return nil }
         return keyed.device
     }
 
@@ -102,6 +104,14 @@ struct DeviceTable {
         if recent.isEmpty { recent = Array(repeating: nil, count: Self.recentSlotCount) }
         var token = device.token
         recent[token.withUTF8 { Self.recentSlot($0) }] = keyed
+    }
+
+    /// Keeps `body`, the plain body of a registration the device whose token has `key` is
+    /// already, beside that device when it keeps none (another path stored it); a body it
+    /// keeps stays (a client may send the same fields in other bytes, in turns).
+    mutating func keep(_ body: UnsafeBufferPointer<UInt8>, key: HexKey) {
+        guard let keyed = byKey[key], keyed.body.isEmpty else { return }
+        register(keyed.device, key: key, body: body)
     }
 
     /// Forgets every device.

@@ -22,8 +22,10 @@ extension FakeBackend {
                 guard !store.isOffline, store.faults.isEmpty,
                       case .success(let account) = store.account(forAuthorization: authorization) else { return nil }
                 let registered: (device: RegisteredDevice, hexToken: Bool)
-                if let recent = store.devices.recentRegistration(token: parameter, account: account, body: body) {
-                    // Its bytes are a stored token's: hex digits, admitted when it was stored.
+                // A stored token's bytes are hex digits, but a token's contract may tell their
+                // case apart (the stored one is lowercase): checked as the key's path does.
+                if let recent = store.devices.recentRegistration(token: parameter, account: account, body: body),
+                   validator.admits(hexTokenOfCount: parameter.count) ?? validator.admits(token: parameter) {
                     registered = (recent, true)
                 } else {
                     guard let read = register(parameter, body: body, account: account, now: now, in: &store.devices) else { return nil }
@@ -59,11 +61,11 @@ extension FakeBackend {
         guard let fields = validator.plainRegistration(body) else { return nil }
         let named = key == nil ? RegisteredDevice.token(lowercasing: parameter) : nil
         // The general path's `existing.sameRegistration(as: device)`, without the device: a
-        // device is stored under its own token. Stored again with these bytes beside it, so
-        // that the next such request is found without reading them.
+        // device is stored under its own token. One another path stored keeps these bytes
+        // from now on, so that the next such request is found without reading them.
         let stored = devices.device(key: key, token: named)
         if let stored, fields.isRegistration(of: stored, account: account, in: body) {
-            if key != nil { devices.register(stored, key: key, body: body) }
+            if let key { devices.keep(body, key: key) }
             return (stored, key != nil)
         }
         let device = RegisteredDevice(

@@ -182,4 +182,30 @@ import Testing
         #expect(recent("ab12") == Self.device("ab12"))
         #expect(recent("ab1") == nil)
     }
+
+    /// A device another path stored keeps the first plain body it is registered with again;
+    /// a body it keeps stays (the same fields in other bytes do not replace it).
+    @Test func aDeviceStoredWithoutABodyKeepsTheNextOne() throws {
+        var table = DeviceTable()
+        let token = "00fa11ce"
+        let key = try #require(Self.key(token))
+        let body = Array(#"{"platform":"ios"}"#.utf8), spaced = Array(#"{"platform": "ios"}"#.utf8)
+        func same(_ bytes: [UInt8]) -> RegisteredDevice? {
+            bytes.withUnsafeBufferPointer { table.sameRegistration(key: key, account: "a1", body: $0) }
+        }
+        table[token] = Self.device(token)
+        #expect(same(body) == nil)
+        body.withUnsafeBufferPointer { table.keep($0, key: key) }
+        #expect(same(body) == Self.device(token))
+        var stored = token
+        #expect(stored.withUTF8 { token in body.withUnsafeBufferPointer { table.recentRegistration(token: token, account: "a1", body: $0) } }
+                == Self.device(token))
+        spaced.withUnsafeBufferPointer { table.keep($0, key: key) }
+        #expect(same(body) == Self.device(token))
+        #expect(same(spaced) == nil)
+        // No device, nothing kept.
+        let other = try #require(Self.key("ab12"))
+        body.withUnsafeBufferPointer { table.keep($0, key: other) }
+        #expect(table.byToken.count == 1)
+    }
 }

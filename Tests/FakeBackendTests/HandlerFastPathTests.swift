@@ -460,6 +460,21 @@ import Testing
         #expect(backend.handle(Self.put(Requests.token)).status.code == 204)
     }
 
+    /// A token's contract may tell a token's case apart (the stored one is lowercase): the
+    /// lowercase token after an accepted uppercase one is refused on the one-step path as on
+    /// the general one, though its device is in its recent slot (DeviceTable).
+    @Test func aCaseSensitiveTokenContractIsAskedForADeviceFoundLately() {
+        let token = Contract(name: "device-token", direction: .appToBackend, summary: "An uppercase token only.",
+                             schema: Schema.string(oneOf: ["AB12"]), pathParameter: "token", folderName: "device-tokens")
+        let contracts = ContractSet(contracts: ContractSet.v1.contracts.filter { $0.name != "device-token" } + [token])
+        for plainly in [true, false] {
+            let backend = FakeBackend(configuration: .init(sessions: Requests.sessions, contracts: contracts), registersPlainly: plainly)
+            #expect(backend.handle(Self.put("AB12")).status == .noContent, "plainly: \(plainly)")
+            #expect(backend.handle(Self.put("ab12")).status.code == 400, "plainly: \(plainly)")
+            #expect(backend.handle(Self.put("AB12")).status == .noContent, "plainly: \(plainly)")
+        }
+    }
+
     /// An identical PUT leaves the device, its time included, as it was.
     @Test func anIdenticalRegistrationLeavesTheDeviceAlone() {
         let clock = PushClock(stoppedAt: Self.start)
