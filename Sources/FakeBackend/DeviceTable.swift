@@ -131,7 +131,7 @@ struct DeviceTable {
     /// The recent slot of a token's bytes: its last eight (of a real token, random hex
     /// digits; fewer when it is shorter) as one word, multiplied by an odd constant, whose
     /// top bits choose. Tokens that share a slot only take it from each other: a miss costs
-    /// the lookup by key, never more.
+    /// a compare of the token's bytes and then the lookup by key, whatever tokens a client picks.
     static func recentSlot(_ token: UnsafeBufferPointer<UInt8>) -> Int {
         var word: UInt64 = 0
         if token.count >= 8, let base = token.baseAddress {
