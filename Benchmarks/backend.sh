@@ -30,6 +30,9 @@
 #            and `serve --quiet` (FakeAPNs on, no log): where the live log's cost goes — the file's own writes
 #            (to a file against /dev/null) and the lines' formatting and hand-over (/dev/null against --quiet),
 #            each paired run by run)
+#        NGINX_LOG=1 Benchmarks/backend.sh   (also measures nginx writing its access log to a file, a line per
+#            request in its `combined` format through a 64 KiB buffer: the like-for-like reference of serve with
+#            its defaults, which writes a line per request; the first reference logs nothing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=Benchmarks/http1-common.sh
@@ -131,6 +134,15 @@ BACKEND_echo="$(sed -n 's/^listening //p' "$WORK/echo.log")"
 . Benchmarks/nginx-204.sh
 start_nginx_204 "$WORK"
 PID_nginx="$NGINX_WORKER_PID"   # the process that answers (the master only starts it)
+BACKEND_nginx="http://127.0.0.1:$NGINX_PORT"
+NGINX_LOG="${NGINX_LOG:-0}"
+if [ "$NGINX_LOG" = 1 ]; then
+    # The same nginx writing its access log: 64 KiB at a time (serve's log buffer is as large),
+    # and at least once a second.
+    start_nginx_204 "$WORK/logged" "$WORK/nginx-access.log combined buffer=64k flush=1s"
+    PID_nginxlog="$NGINX_WORKER_PID"
+    BACKEND_nginxlog="http://127.0.0.1:$NGINX_PORT"
+fi
 PID_events="${PID_defaults:-}"   # the same process, with the event streams open
 
 # A process's CPU time so far, user and system, in clock ticks ("0 0" when unreadable). The
@@ -154,11 +166,11 @@ run_wrk() {
     awk '/Requests\/sec:/ { print $2 }' "$WORK/wrk.out"
 }
 
-BACKEND_nginx="http://127.0.0.1:$NGINX_PORT"
 SERVERS="nginx defaults quiet poll echo"
 [ "$EVENT_STREAMS" -gt 0 ] && SERVERS="$SERVERS events"
 [ -n "$BASELINE" ] && SERVERS="$SERVERS basedefaults basequiet"
 [ "$LOG_SPLIT" = 1 ] && SERVERS="$SERVERS lognull logoff"
+[ "$NGINX_LOG" = 1 ] && SERVERS="$SERVERS nginxlog"
 echo "commit $COMMIT; load average before: $LOAD_BEFORE"
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION per run, $ROUNDS rounds, servers taking turns; PUT with a 200-byte body"
 for name in $SERVERS; do
@@ -202,13 +214,20 @@ print("FakeBackend (%s) journal: %d kept, %d dropped, %d not 204 or with violati
 ' "$name"
 done
 echo "live log of serve (defaults): $(wc -l <"$WORK/serve-defaults.log") lines written to a file"
+if [ "$NGINX_LOG" = 1 ]; then
+    # USR1 has nginx reopen its logs, writing out its buffer first; then at least the measured
+    # requests' lines are in the file (the warm-up's too), within ~5 s.
+    kill -USR1 "${NGINX_PID##* }" 2>/dev/null || true
+    for _ in $(seq 1 50); do [ "$(wc -l <"$WORK/nginx-access.log")" -ge "${REQUESTS[nginxlog]}" ] && break; sleep 0.1; done
+    echo "access log of nginx (logged): $(wc -l <"$WORK/nginx-access.log") lines written to a file"
+fi
 if [ "$EVENT_STREAMS" -gt 0 ]; then
     echo "event streams: $EVENT_STREAMS open in each events turn, $(grep -c '^event: change' "$WORK/events.out") change events, $(wc -c <"$WORK/events.out") bytes received in all"
     echo "RSS after the run: serve (defaults, with the streams in its events turns) $(awk '/VmRSS|VmHWM/ { printf "%s %s kB ", $1, $2 }' /proc/$DEFAULTS_PID/status)"
 fi
 
 python3 - "$COMMIT" "$LOAD_BEFORE" "$LOAD_AFTER" "${RUNS[nginx]}" "${RUNS[defaults]}" "${RUNS[quiet]}" "${RUNS[poll]}" "${RUNS[echo]}" "${RUNS[events]:-}" "$EVENT_STREAMS" \
-    "${RUNS[basedefaults]:-}" "${RUNS[basequiet]:-}" "$BASELINE" "${RUNS[lognull]:-}" "${RUNS[logoff]:-}" <<'PY'
+    "${RUNS[basedefaults]:-}" "${RUNS[basequiet]:-}" "$BASELINE" "${RUNS[lognull]:-}" "${RUNS[logoff]:-}" "${RUNS[nginxlog]:-}" <<'PY'
 import statistics, sys
 commit, load_before, load_after = sys.argv[1:4]
 nginx, defaults, quiet, poll, echo = ([float(x) for x in arg.split()] for arg in sys.argv[4:9])
@@ -220,6 +239,7 @@ print("nginx return 204              median %8.0f requests/s  (runs: %s)" % (ref
 # nginx's run of the same round, minutes apart at most): the host's speed moves by up to 2x
 # within a run, and a median of rates can fall in one speed for a server and another for nginx.
 paired_nginx = lambda values: statistics.median([v / n for v, n in zip(values, nginx)])
+paired = lambda a, b: statistics.median([x / y for x, y in zip(a, b)])
 for label, values, target in [("serve (defaults, log to file)", defaults, 0.5), ("serve --quiet --no-apns", quiet, 0.7),
                               ("  the same on the poll loop", poll, None), ("loopback-echo-server", echo, 0.8)]:
     median = statistics.median(values)
@@ -246,11 +266,16 @@ if sys.argv[14]:
     # /dev/null) and the lines' formatting and hand-over (/dev/null against --quiet, which
     # writes none; both with FakeAPNs on, as the defaults).
     lognull, logoff = ([float(x) for x in arg.split()] for arg in sys.argv[14:16])
-    paired = lambda a, b: statistics.median([x / y for x, y in zip(a, b)])
     for label, values, against, what in [("  the log to /dev/null", lognull, defaults, "defaults (log to a file) / this"),
                                          ("  --quiet (FakeAPNs on)", logoff, lognull, "log to /dev/null / this")]:
         print("%-29s median %8.0f requests/s  ratio %.2f  (%s, paired by round: %.3f; runs: %s)"
               % (label, statistics.median(values), statistics.median(values) / reference, what, paired(against, values), runs(values)))
+if sys.argv[16]:
+    # nginx writing a line per request as serve's defaults do: their like-for-like reference.
+    logged = [float(x) for x in sys.argv[16].split()]
+    median = statistics.median(logged)
+    print("%-29s median %8.0f requests/s  ratio %.2f, paired by round %.2f  (serve defaults / this, paired by round: %.3f; runs: %s)"
+          % ("nginx, access log to a file", median, median / reference, paired_nginx(logged), paired(defaults, logged), runs(logged)))
 before, after = float(load_before.split()[0]), float(load_after.split()[0])
 print("commit %s; load average before %s, after %s" % (commit, load_before, load_after))
 # The run itself keeps two processes busy (wrk and a server), so ~2 after it is its own load.

@@ -6,6 +6,10 @@
 #   Benchmarks/callgrind.sh log     [BINARY]   contract-check serve --no-apns (live log to a file)
 #   Benchmarks/callgrind.sh defaults [BINARY]  contract-check serve with its defaults (log, FakeAPNs)
 #   Benchmarks/callgrind.sh echo    [BINARY]   loopback-echo-server, wrk PUT (answers 204)
+#   Benchmarks/callgrind.sh nginx   [BINARY]   nginx-light answering `return 204` (backend.sh's reference), wrk
+#                                              PUT, run as one process (master_process off)
+#   Benchmarks/callgrind.sh nginx-log [BINARY] as nginx, writing its access log to a file (combined, 64 KiB
+#                                              buffer: backend.sh's NGINX_LOG=1 reference), a line a request
 #   Benchmarks/callgrind.sh handler [BINARY]   as serve, counting only FakeBackend.handle (and callees)
 #   Benchmarks/callgrind.sh serve-varied [BINARY]  as serve, the body 200 and 201 bytes in turns, so that no
 #                                              head's field lines repeat the one's before (Content-Length
@@ -29,7 +33,7 @@
 # The server runs under valgrind; counters are zeroed once it is ready, wrk sends PUTs of the
 # backend.sh registration on one connection for DURATION (default 20s), the counters are
 # dumped, and the total is divided by the requests answered (the journal's count for serve,
-# wrk's for echo); for `log` and `defaults` a second line splits off the live log's writer
+# wrk's for echo and nginx); for `log` and `defaults` a second line splits off the live log's writer
 # thread, which formats and writes the request lines beside the loop. For `handler`, only FakeBackend.handle and its callees are counted: the
 # handler alone, as backend-start-benchmark times it (valgrind cannot run that benchmark).
 # For `apns`, FakeAPNs (Benchmarks/FakeAPNsServer, as apns.sh starts it) runs under valgrind
@@ -45,7 +49,7 @@
 # BINARY defaults to the release build; CALLGRIND_OUT=file keeps the profile
 # (callgrind_annotate file).
 #
-# Needs: valgrind, wrk, python3, curl (apns: valgrind, python3).
+# Needs: valgrind, wrk, python3, curl (apns: valgrind, python3; nginx, nginx-log: nginx-light too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE="${1:-serve}"
@@ -185,7 +189,26 @@ handshakes)
         "$(total_instructions "$dump")" "$count" "$(basename "$BINARY"), openssl s_time -new"
     exit 0
     ;;
-*) echo "Usage: Benchmarks/callgrind.sh serve|serve-varied|log|defaults|echo|handler|apns|apns-la|apns-fixed|tls|handshakes [BINARY]" >&2; exit 64 ;;
+nginx|nginx-log)
+    BINARY="${2:-$(command -v nginx || echo nginx)}"
+    # shellcheck source=Benchmarks/nginx-204.sh
+    . Benchmarks/nginx-204.sh
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+    access_log=off
+    [ "$MODE" = nginx-log ] && access_log="$WORK/access.log combined buffer=64k flush=1s"
+    # One process, so that the one valgrind runs is the one that answers.
+    write_nginx_204_conf "$WORK" "$port" "$access_log" "master_process off;"
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$BINARY" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" \
+        -e "$WORK/nginx/logs/error.log" >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
+    PID=$!
+    URL=""
+    for _ in $(seq 1 600); do
+        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$port" 2>/dev/null \
+            && { URL="http://127.0.0.1:$port"; break; }
+        sleep 0.1
+    done
+    ;;
+*) echo "Usage: Benchmarks/callgrind.sh serve|serve-varied|log|defaults|echo|nginx|nginx-log|handler|apns|apns-la|apns-fixed|tls|handshakes [BINARY]" >&2; exit 64 ;;
 esac
 [ -n "$URL" ] || { echo "the server did not start" >&2; cat "$WORK/valgrind.log" >&2; exit 1; }
 
@@ -226,11 +249,12 @@ fi
 wrk -t1 -c1 -d2s -s "$WORK/put.lua" "$URL/v1/devices/$TOKEN" >/dev/null   # warm-up
 journal_count() { curl -s "$ADMIN/journal" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(len(j["entries"]) + j["dropped"])'; }
 before=0
-[ "$MODE" != echo ] && before="$(journal_count)"
+counted_by_wrk() { [ "$MODE" = echo ] || [ "$MODE" = nginx ] || [ "$MODE" = nginx-log ]; }
+counted_by_wrk || before="$(journal_count)"
 callgrind_control -z "$PID" >/dev/null 2>&1
 wrk -t1 -c1 -d"$DURATION" -s "$WORK/put.lua" "$URL/v1/devices/$TOKEN" >"$WORK/wrk.out"
 callgrind_control -d "$PID" >/dev/null 2>&1
-if [ "$MODE" = echo ]; then
+if counted_by_wrk; then
     requests="$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' "$WORK/wrk.out")"
 else
     after="$(journal_count)"   # read after the dump: not counted

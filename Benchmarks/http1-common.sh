@@ -2,8 +2,8 @@
 # from the package root), as h2-common.sh is by the HTTP/2 scripts.
 #
 # Sourcing it makes WORK, a temporary folder, and a trap that on exit stops every server in
-# SERVER_PIDS (the scripts add each one they start) and NGINX_PID (nginx-204.sh sets it), then
-# removes WORK. It also gives:
+# SERVER_PIDS (the scripts add each one they start) and every nginx in NGINX_PID (nginx-204.sh
+# adds each one it starts), then removes WORK. It also gives:
 #   require_tools HINT TOOL...     exits, naming HINT (how to install), when a TOOL is missing
 #   TOKEN                          the device token of the path (/v1/devices/$TOKEN)
 #   write_registration_put FILE    a wrk script that PUTs a valid registration, padded with
@@ -13,7 +13,7 @@ SERVER_PIDS=""
 NGINX_PID=""
 cleanup() {
     for pid in $SERVER_PIDS; do kill -TERM "$pid" 2>/dev/null || true; done
-    [ -n "$NGINX_PID" ] && kill -TERM "$NGINX_PID" 2>/dev/null || true
+    for pid in $NGINX_PID; do kill -TERM "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$WORK"
 }
