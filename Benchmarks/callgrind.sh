@@ -193,7 +193,7 @@ nginx|nginx-log)
     BINARY="${2:-$(command -v nginx || echo nginx)}"
     # shellcheck source=Benchmarks/nginx-204.sh
     . Benchmarks/nginx-204.sh
-    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+    port="$(free_port)"
     access_log=off
     [ "$MODE" = nginx-log ] && access_log="$WORK/access.log combined buffer=64k flush=1s"
     # One process, so that the one valgrind runs is the one that answers.
@@ -202,11 +202,8 @@ nginx|nginx-log)
         -e "$WORK/nginx/logs/error.log" >"$WORK/serve.log" 2>"$WORK/valgrind.log" &
     PID=$!
     URL=""
-    for _ in $(seq 1 600); do
-        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$port" 2>/dev/null \
-            && { URL="http://127.0.0.1:$port"; break; }
-        sleep 0.1
-    done
+    # Slow to start under valgrind: up to a minute.
+    wait_listening "$port" 600 && URL="http://127.0.0.1:$port"
     ;;
 *) echo "Usage: Benchmarks/callgrind.sh serve|serve-varied|log|defaults|echo|nginx|nginx-log|handler|apns|apns-la|apns-fixed|tls|handshakes [BINARY]" >&2; exit 64 ;;
 esac

@@ -9,20 +9,17 @@
 # value, `off` by default (the reference answers and logs nothing); e.g.
 # "DIR/access.log combined buffer=64k flush=1s" has it write a line per request, as `serve`'s
 # live log does.
+#
+# write_nginx_204_conf, free_port and wait_listening (below) are its parts, for a script that
+# runs nginx its own way.
 start_nginx_204() {
     local dir="$1" access_log="${2:-off}"
-    NGINX_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+    NGINX_PORT="$(free_port)"
     write_nginx_204_conf "$dir" "$NGINX_PORT" "$access_log"
     nginx -p "$dir/nginx" -c "$dir/nginx/nginx.conf" -e "$dir/nginx/logs/error.log" &
     local master=$!
     NGINX_PID="${NGINX_PID:+$NGINX_PID }$master"
-    local listening=""
-    for _ in $(seq 1 100); do
-        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$NGINX_PORT" 2>/dev/null \
-            && { listening=1; break; }
-        sleep 0.1
-    done
-    [ -n "$listening" ] || { echo "nginx does not listen on port $NGINX_PORT" >&2; exit 1; }
+    wait_listening "$NGINX_PORT" 100 || { echo "nginx does not listen on port $NGINX_PORT" >&2; exit 1; }
     NGINX_WORKER_PID="$(pgrep -P "$master" 2>/dev/null | head -1 || true)"
 }
 
@@ -52,4 +49,21 @@ http {
 }
 CONF
     } >"$dir/nginx/nginx.conf"
+}
+
+# free_port: a free TCP port of 127.0.0.1 (bound, read and released).
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# wait_listening PORT TRIES: returns once 127.0.0.1:PORT accepts a connection, trying every
+# 0.1 s; fails after TRIES tries.
+wait_listening() {
+    local _
+    for _ in $(seq 1 "$2"); do
+        python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1",int(sys.argv[1])),0.2).close()' "$1" 2>/dev/null \
+            && return 0
+        sleep 0.1
+    done
+    return 1
 }
